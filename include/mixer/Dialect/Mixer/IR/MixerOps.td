@@ -1,0 +1,37 @@
+//===- MixerOps.td - mixer ops -----------------------------*- tablegen -*-===//
+
+#ifndef MIXER_DIALECT_MIXER_IR_MIXEROPS_TD
+#define MIXER_DIALECT_MIXER_IR_MIXEROPS_TD
+
+include "mixer/Dialect/Mixer/IR/MixerBase.td"
+include "mixer/Dialect/Mixer/IR/MixerAttrs.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/TilingInterface.td"
+
+/// Base class of every mixer op.
+class Mixer_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Mixer_Dialect, mnemonic, traits>;
+
+/// A destination-style op whose `outs` operands (one per result) give the
+/// result shapes, tiled over its parallel dimensions through TilingInterface.
+class Mixer_StructuredOp<string mnemonic, list<Trait> traits = []>
+    : Mixer_Op<mnemonic, !listconcat(traits, [
+        Pure, AttrSizedOperandSegments, DestinationStyleOpInterface,
+        DeclareOpInterfaceMethods<TilingInterface, [
+          "getLoopIteratorTypes", "getIterationDomain",
+          "getTiledImplementation", "getResultTilePosition"]>])> {
+  /// Extra C++ declarations of a derived op (its extraClassDeclaration is
+  /// taken by the DPS accessor below).
+  code extraStructuredClassDeclaration = "";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutsMutable(); }
+  }] # extraStructuredClassDeclaration;
+}
+
+include "mixer/Dialect/Mixer/IR/MixerScanOps.td"
+include "mixer/Dialect/Mixer/IR/MixerKernelOps.td"
+include "mixer/Dialect/Mixer/IR/MixerMoEOps.td"
+
+#endif // MIXER_DIALECT_MIXER_IR_MIXEROPS_TD

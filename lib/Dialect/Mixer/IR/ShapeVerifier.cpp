@@ -1,0 +1,95 @@
+//===- ShapeVerifier.cpp - named-dimension checks for verifiers -----------===//
+
+#include "ShapeVerifier.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+static std::string describeDims(ArrayRef<StringRef> dims) {
+  std::string s = "[";
+  llvm::interleave(
+      dims, [&](StringRef d) { s += d.str(); }, [&] { s += ", "; });
+  return s + "]";
+}
+
+LogicalResult ShapeVerifier::checkShape(Value value, StringRef name,
+                                        ArrayRef<StringRef> dims) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return error() << "operand '" << name << "' must be a ranked tensor";
+  if (type.getRank() != static_cast<int64_t>(dims.size()))
+    return error() << "operand '" << name << "' must have rank "
+                   << dims.size() << " " << describeDims(dims) << ", got rank "
+                   << type.getRank();
+  for (auto [i, symbol] : llvm::enumerate(dims)) {
+    if (symbol == "_" || type.isDynamicDim(i))
+      continue;
+    std::string what =
+        "'" + name.str() + "' dim " + std::to_string(i) + " (" + symbol.str() +
+        ")";
+    if (failed(bind(symbol, type.getDimSize(i), what)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult ShapeVerifier::check(Value value, StringRef name,
+                                   ArrayRef<StringRef> dims) {
+  if (failed(checkShape(value, name, dims)))
+    return failure();
+  Type elt = cast<RankedTensorType>(value.getType()).getElementType();
+  if (!elt.isF32())
+    return error() << "operand '" << name << "' must have f32 elements, got "
+                   << elt;
+  return success();
+}
+
+LogicalResult ShapeVerifier::checkInts(Value value, StringRef name,
+                                       ArrayRef<StringRef> dims) {
+  if (failed(checkShape(value, name, dims)))
+    return failure();
+  Type elt = cast<RankedTensorType>(value.getType()).getElementType();
+  if (!elt.isSignlessInteger(32) && !elt.isSignlessInteger(64))
+    return error() << "operand '" << name
+                   << "' must have i32 or i64 elements, got " << elt;
+  return success();
+}
+
+LogicalResult ShapeVerifier::checkScalar(Value value, StringRef name) {
+  return check(value, name, {});
+}
+
+std::optional<int64_t> ShapeVerifier::size(StringRef symbol) const {
+  auto it = bound.find(symbol);
+  if (it == bound.end())
+    return std::nullopt;
+  return it->second.first;
+}
+
+LogicalResult ShapeVerifier::bind(StringRef symbol, int64_t value,
+                                  StringRef what) {
+  auto [it, inserted] = bound.try_emplace(symbol, value, what.str());
+  if (inserted || it->second.first == value)
+    return success();
+  return error() << what << " is " << value << ", but "
+                 << it->second.second << " is " << it->second.first;
+}
+
+LogicalResult mlir::mixer::verifyOutsAndResults(Operation *op, ValueRange outs,
+                                                size_t count) {
+  if (outs.size() != count)
+    return op->emitOpError() << "expects " << count
+                             << " outs operands (one per result), got "
+                             << outs.size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(op->getResults(), outs))) {
+    auto [result, init] = pair;
+    if (result.getType() != init.getType())
+      return op->emitOpError()
+             << "result #" << i << " has type " << result.getType()
+             << ", but outs operand #" << i << " has type " << init.getType();
+  }
+  return success();
+}

@@ -1,0 +1,45 @@
+//===- Checks.h - Argument checks of the fp64 reference ---------*- C++ -*-===//
+//
+// Part of the mixer project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Misuse checks shared by the reference implementation files (not part of the
+// public API). Every failure prints "mixer::ref::<function>: <message>" to
+// stderr and aborts: the project builds without exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_REFERENCE_CHECKS_H
+#define MIXER_LIB_REFERENCE_CHECKS_H
+
+#include "mixer/Reference/Reference.h"
+
+#include <string>
+
+namespace mixer::ref::detail {
+
+/// Prints "mixer::ref::<function>: <message>" to stderr and aborts.
+[[noreturn]] void fail(const char *function, const std::string &message);
+
+/// "[2, 3, 4]".
+std::string shapeToString(const std::vector<int64_t> &shape);
+
+/// Aborts unless `t` has rank `rank`.
+void checkRank(const char *function, const char *argument, const Tensor &t,
+               int64_t rank);
+
+/// Aborts unless `t` has exactly the shape `expected`.
+void checkShape(const char *function, const char *argument, const Tensor &t,
+                const std::vector<int64_t> &expected);
+
+/// Aborts unless `condition` holds, with `message`.
+inline void check(bool condition, const char *function,
+                  const std::string &message) {
+  if (!condition)
+    fail(function, message);
+}
+
+} // namespace mixer::ref::detail
+
+#endif // MIXER_LIB_REFERENCE_CHECKS_H

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Configures (once) and builds mixer in ./build with clang-22, ninja and ccache.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
+  cmake -G Ninja -S . -B "$BUILD_DIR" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
+    -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
+    -DLLVM_USE_LINKER=lld \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+ninja -C "$BUILD_DIR" "$@"

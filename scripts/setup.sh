@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mixer needs (LLVM/MLIR 22, OpenMP, GoogleTest,
+# numpy/matplotlib/torch for python/ and the benchmark comparisons).
+# Idempotent: packages already present are skipped.
+set -euo pipefail
+
+PACKAGES=(
+  llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22
+  libomp-22-dev ninja-build cmake ccache libgtest-dev
+  python3-numpy python3-matplotlib
+)
+# Comparisons only (mixer-bench): PyTorch CPU and jemalloc for a fair allocator.
+BENCH_PACKAGES=(python3-torch libjemalloc2)
+
+want=("${PACKAGES[@]}")
+if [[ "${1:-}" == "--bench" ]]; then
+  want+=("${BENCH_PACKAGES[@]}")
+fi
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO=sudo
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,32 @@
+# -*- Python -*-
+# lit configuration of the mixer regression tests.
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "MIXER"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".py", ".c"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mixer_obj_root, "test")
+config.excludes = [
+    "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lit.site.cfg.py.in",
+    "lit.local.cfg", "Inputs",
+]
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.mixer_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(["mixer-opt"], [config.mixer_tools_dir])
+
+config.substitutions.append(("%mixer_src_root", config.mixer_src_root))
+config.substitutions.append(("%mixer_obj_root", config.mixer_obj_root))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%unit_bin", os.path.join(config.mixer_obj_root, "bin")))
+
+# A CUDA device is needed to run the GPU integration tests.
+if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
+    config.available_features.add("cuda-device")

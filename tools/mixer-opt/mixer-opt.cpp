@@ -1,0 +1,20 @@
+//===- mixer-opt.cpp - mlir-opt with the mixer dialect and passes ---------===//
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::mixer::MixerDialect>();
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "mixer optimizer driver\n", registry));
+}
