@@ -78,3 +78,491 @@ func.func @ssd_state_shape(%x: tensor<1x8x2x4xf32>, %la: tensor<1x8x2xf32>, %b: 
   %y, %s = mixer.ssd chunk_size(64) ins(%x, %la, %b, %b : tensor<1x8x2x4xf32>, tensor<1x8x2xf32>, tensor<1x8x1x4xf32>, tensor<1x8x1x4xf32>) outs(%y0, %s0 : tensor<1x8x2x4xf32>, tensor<1x2x3x4xf32>) -> tensor<1x8x2x4xf32>, tensor<1x2x3x4xf32>
   return
 }
+
+// -----
+
+func.func @grouped_matmul_lhs_rank(%lhs: tensor<32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{operand 'lhs' must have rank 2 [T, K], got rank 1}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<32xf32>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_lhs_dtype(%lhs: tensor<64x32xf16>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{operand 'lhs' must have f32 elements, got 'f16'}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf16>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_rhs_rank(%lhs: tensor<64x32xf32>, %rhs: tensor<32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{operand 'rhs' must have rank 3 [E, K, N], got rank 2}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<32x16xf32>, tensor<4xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_rhs_depth(%lhs: tensor<64x32xf32>, %rhs: tensor<4x5x16xf32>, %gs: tensor<4xi64>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{'rhs' dim 1 (K) is 5, but 'lhs' dim 1 (K) is 32}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x5x16xf32>, tensor<4xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_group_sizes_rank(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4x1xi64>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{operand 'group_sizes' must have rank 1 [E], got rank 2}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4x1xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_group_sizes_dtype(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xf32>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{operand 'group_sizes' must have i32 or i64 elements, got 'f32'}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4xf32>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_group_sizes_experts(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<3xi64>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{'group_sizes' dim 0 (E) is 3, but 'rhs' dim 0 (E) is 4}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<3xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_outs_count(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<64x16xf32>, %o1: tensor<64x16xf32>) {
+  // expected-error @+1 {{expects 1 outs operands (one per result), got 2}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%o0, %o1 : tensor<64x16xf32>, tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_result_type(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<64x8xf32>', but outs operand #0 has type 'tensor<64x16xf32>'}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x8xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_out_rows(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<32x16xf32>) {
+  // expected-error @+1 {{'out' dim 0 (T) is 32, but 'lhs' dim 0 (T) is 64}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%o0 : tensor<32x16xf32>) -> tensor<32x16xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_matmul_out_cols(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<?x8xf32>) {
+  // expected-error @+1 {{'out' dim 1 (N) is 8, but 'rhs' dim 2 (N) is 16}}
+  %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x32xf32>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%o0 : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_x_rank(%x: tensor<1x64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %o0: tensor<64x48xf32>) {
+  // expected-error @+1 {{operand 'x' must have rank 2 [T, K], got rank 3}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<1x64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>) outs(%o0 : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_w_gate_depth(%x: tensor<64x32xf32>, %wg: tensor<4x16x48xf32>, %wu: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %o0: tensor<64x48xf32>) {
+  // expected-error @+1 {{'w_gate' dim 1 (K) is 16, but 'x' dim 1 (K) is 32}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x16x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>) outs(%o0 : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_w_gate_dtype(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xbf16>, %wu: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %o0: tensor<64x48xf32>) {
+  // expected-error @+1 {{operand 'w_gate' must have f32 elements, got 'bf16'}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xbf16>, tensor<4x32x48xf32>, tensor<4xi32>) outs(%o0 : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_w_up_width(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x40xf32>, %gs: tensor<4xi32>, %o0: tensor<64x48xf32>) {
+  // expected-error @+1 {{'w_up' dim 2 (F) is 40, but 'w_gate' dim 2 (F) is 48}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x40xf32>, tensor<4xi32>) outs(%o0 : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_w_up_experts(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<2x32x48xf32>, %gs: tensor<4xi32>, %o0: tensor<64x48xf32>) {
+  // expected-error @+1 {{'w_up' dim 0 (E) is 2, but 'w_gate' dim 0 (E) is 4}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<2x32x48xf32>, tensor<4xi32>) outs(%o0 : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_group_sizes_dtype(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %gs: tensor<4xi16>, %o0: tensor<64x48xf32>) {
+  // expected-error @+1 {{operand 'group_sizes' must have i32 or i64 elements, got 'i16'}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi16>) outs(%o0 : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_group_sizes_experts(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %gs: tensor<8xi32>, %o0: tensor<64x48xf32>) {
+  // expected-error @+1 {{'group_sizes' dim 0 (E) is 8, but 'w_gate' dim 0 (E) is 4}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<8xi32>) outs(%o0 : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_out_width(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{'out' dim 1 (F) is 32, but 'w_gate' dim 2 (F) is 48}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @grouped_swiglu_outs_count(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %gs: tensor<4xi32>, %o0: tensor<64x48xf32>, %o1: tensor<64x48xf32>) {
+  // expected-error @+1 {{expects 1 outs operands (one per result), got 2}}
+  %r0 = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>) outs(%o0, %o1 : tensor<64x48xf32>, tensor<64x48xf32>) -> tensor<64x48xf32>
+  return
+}
+
+// -----
+
+func.func @topk_router_k_zero(%logits: tensor<64x4xf32>, %o0: tensor<64x2xf32>, %o1: tensor<64x2xi32>) {
+  // expected-error @+1 {{attribute 'k' must be at least 1, got 0}}
+  %r0, %r1 = mixer.topk_router k(0) ins(%logits : tensor<64x4xf32>) outs(%o0, %o1 : tensor<64x2xf32>, tensor<64x2xi32>) -> tensor<64x2xf32>, tensor<64x2xi32>
+  return
+}
+
+// -----
+
+func.func @topk_router_k_too_large(%logits: tensor<64x4xf32>, %o0: tensor<64x5xf32>, %o1: tensor<64x5xi32>) {
+  // expected-error @+1 {{attribute 'k' = 5 must not exceed the number of experts E = 4 of 'logits'}}
+  %r0, %r1 = mixer.topk_router k(5) ins(%logits : tensor<64x4xf32>) outs(%o0, %o1 : tensor<64x5xf32>, tensor<64x5xi32>) -> tensor<64x5xf32>, tensor<64x5xi32>
+  return
+}
+
+// -----
+
+func.func @topk_router_logits_rank(%logits: tensor<4xf32>, %o0: tensor<64x2xf32>, %o1: tensor<64x2xi32>) {
+  // expected-error @+1 {{operand 'logits' must have rank 2 [T, E], got rank 1}}
+  %r0, %r1 = mixer.topk_router k(2) ins(%logits : tensor<4xf32>) outs(%o0, %o1 : tensor<64x2xf32>, tensor<64x2xi32>) -> tensor<64x2xf32>, tensor<64x2xi32>
+  return
+}
+
+// -----
+
+func.func @topk_router_logits_dtype(%logits: tensor<64x4xi32>, %o0: tensor<64x2xf32>, %o1: tensor<64x2xi32>) {
+  // expected-error @+1 {{operand 'logits' must have f32 elements, got 'i32'}}
+  %r0, %r1 = mixer.topk_router k(2) normalize ins(%logits : tensor<64x4xi32>) outs(%o0, %o1 : tensor<64x2xf32>, tensor<64x2xi32>) -> tensor<64x2xf32>, tensor<64x2xi32>
+  return
+}
+
+// -----
+
+func.func @topk_router_weights_k(%logits: tensor<64x4xf32>, %o0: tensor<64x3xf32>, %o1: tensor<64x2xi32>) {
+  // expected-error @+1 {{'weights' dim 1 (k) is 3, but attribute 'k' is 2}}
+  %r0, %r1 = mixer.topk_router k(2) ins(%logits : tensor<64x4xf32>) outs(%o0, %o1 : tensor<64x3xf32>, tensor<64x2xi32>) -> tensor<64x3xf32>, tensor<64x2xi32>
+  return
+}
+
+// -----
+
+func.func @topk_router_weights_dtype(%logits: tensor<64x4xf32>, %o0: tensor<64x2xf16>, %o1: tensor<64x2xi32>) {
+  // expected-error @+1 {{operand 'weights' must have f32 elements, got 'f16'}}
+  %r0, %r1 = mixer.topk_router k(2) ins(%logits : tensor<64x4xf32>) outs(%o0, %o1 : tensor<64x2xf16>, tensor<64x2xi32>) -> tensor<64x2xf16>, tensor<64x2xi32>
+  return
+}
+
+// -----
+
+func.func @topk_router_expert_ids_dtype(%logits: tensor<64x4xf32>, %o0: tensor<64x2xf32>, %o1: tensor<64x2xi64>) {
+  // expected-error @+1 {{operand 'expert_ids' must have i32 elements, got 'i64'}}
+  %r0, %r1 = mixer.topk_router k(2) ins(%logits : tensor<64x4xf32>) outs(%o0, %o1 : tensor<64x2xf32>, tensor<64x2xi64>) -> tensor<64x2xf32>, tensor<64x2xi64>
+  return
+}
+
+// -----
+
+func.func @topk_router_expert_ids_rows(%logits: tensor<64x4xf32>, %o0: tensor<64x2xf32>, %o1: tensor<32x2xi32>) {
+  // expected-error @+1 {{'expert_ids' dim 0 (T) is 32, but 'logits' dim 0 (T) is 64}}
+  %r0, %r1 = mixer.topk_router k(2) ins(%logits : tensor<64x4xf32>) outs(%o0, %o1 : tensor<64x2xf32>, tensor<32x2xi32>) -> tensor<64x2xf32>, tensor<32x2xi32>
+  return
+}
+
+// -----
+
+func.func @topk_router_outs_count(%logits: tensor<64x4xf32>, %o0: tensor<64x2xf32>) {
+  // expected-error @+1 {{expects 2 outs operands (one per result), got 1}}
+  %r0, %r1 = mixer.topk_router k(2) ins(%logits : tensor<64x4xf32>) outs(%o0 : tensor<64x2xf32>) -> tensor<64x2xf32>, tensor<64x2xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_num_experts(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{attribute 'num_experts' must be positive, got 0}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(0) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_x_rank(%x: tensor<64x1x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{operand 'x' must have rank 2 [T, K], got rank 3}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x1x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_x_dtype(%x: tensor<64x32xf64>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{operand 'x' must have f32 elements, got 'f64'}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf64>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_expert_ids_dtype(%x: tensor<64x32xf32>, %ids: tensor<64x2xi64>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{operand 'expert_ids' must have i32 elements, got 'i64'}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi64>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_expert_ids_rank(%x: tensor<64x32xf32>, %ids: tensor<128xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{operand 'expert_ids' must have rank 2 [T, k], got rank 1}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<128xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_expert_ids_rows(%x: tensor<64x32xf32>, %ids: tensor<32x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{'expert_ids' dim 0 (T) is 32, but 'x' dim 0 (T) is 64}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<32x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_sorted_rows(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<64x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{'sorted' dim 0 (T*k) is 64, but T*k (64*2) is 128}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<64x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<64x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_sorted_cols(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x16xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{'sorted' dim 1 (K) is 16, but 'x' dim 1 (K) is 32}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x16xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x16xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_sorted_dtype(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf16>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{operand 'sorted' must have f32 elements, got 'f16'}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf16>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf16>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_group_sizes_experts(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<3xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{'group_sizes' dim 0 (E) is 3, but attribute 'num_experts' is 4}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<3xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<3xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_group_sizes_dtype(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi32>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{operand 'group_sizes' must have i64 elements, got 'i32'}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi32>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi32>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_permutation_rows(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<64xi32>) {
+  // expected-error @+1 {{'permutation' dim 0 (T*k) is 64, but T*k (64*2) is 128}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<64xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<64xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_permutation_dtype(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi64>) {
+  // expected-error @+1 {{operand 'permutation' must have i32 elements, got 'i64'}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi64>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi64>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_permutation_rank(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128x1xi32>) {
+  // expected-error @+1 {{operand 'permutation' must have rank 1 [T*k], got rank 2}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128x1xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128x1xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_dynamic_rows_disagree(%x: tensor<?x32xf32>, %ids: tensor<?x2xi32>, %o0: tensor<6x32xf32>, %o1: tensor<4xi64>, %o2: tensor<8xi32>) {
+  // expected-error @+1 {{'permutation' dim 0 (T*k) is 8, but 'sorted' dim 0 (T*k) is 6}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<?x32xf32>, tensor<?x2xi32>) outs(%o0, %o1, %o2 : tensor<6x32xf32>, tensor<4xi64>, tensor<8xi32>) -> tensor<6x32xf32>, tensor<4xi64>, tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_rows_not_multiple_of_k(%x: tensor<?x32xf32>, %ids: tensor<?x2xi32>, %o0: tensor<7x32xf32>, %o1: tensor<4xi64>, %o2: tensor<?xi32>) {
+  // expected-error @+1 {{rows T*k = 7 of 'sorted' and 'permutation' must be a multiple of k = 2 of 'expert_ids'}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<?x32xf32>, tensor<?x2xi32>) outs(%o0, %o1, %o2 : tensor<7x32xf32>, tensor<4xi64>, tensor<?xi32>) -> tensor<7x32xf32>, tensor<4xi64>, tensor<?xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_outs_count(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>) {
+  // expected-error @+1 {{expects 3 outs operands (one per result), got 2}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1 : tensor<128x32xf32>, tensor<4xi64>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_result_type(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>, %o0: tensor<128x32xf32>, %o1: tensor<4xi64>, %o2: tensor<128xi32>) {
+  // expected-error @+1 {{result #1 has type 'tensor<5xi64>', but outs operand #1 has type 'tensor<4xi64>'}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>) outs(%o0, %o1, %o2 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<5xi64>, tensor<128xi32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_weights_rank(%eo: tensor<128x32xf32>, %perm: tensor<128xi32>, %w: tensor<128xf32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{operand 'weights' must have rank 2 [T, k], got rank 1}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<128xf32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_weights_dtype(%eo: tensor<128x32xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf16>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{operand 'weights' must have f32 elements, got 'f16'}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf16>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_expert_out_rows(%eo: tensor<100x32xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{'expert_out' dim 0 (T*k) is 100, but T*k (64*2) is 128}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<100x32xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_expert_out_dtype(%eo: tensor<128x32xi32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{operand 'expert_out' must have f32 elements, got 'i32'}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xi32>, tensor<128xi32>, tensor<64x2xf32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_permutation_rows(%eo: tensor<128x32xf32>, %perm: tensor<64xi32>, %w: tensor<64x2xf32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{'permutation' dim 0 (T*k) is 64, but T*k (64*2) is 128}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<64xi32>, tensor<64x2xf32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_permutation_dtype(%eo: tensor<128x32xf32>, %perm: tensor<128xi64>, %w: tensor<64x2xf32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{operand 'permutation' must have i32 elements, got 'i64'}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi64>, tensor<64x2xf32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_out_rows(%eo: tensor<128x32xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>, %o0: tensor<32x32xf32>) {
+  // expected-error @+1 {{'out' dim 0 (T) is 32, but 'weights' dim 0 (T) is 64}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%o0 : tensor<32x32xf32>) -> tensor<32x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_out_cols(%eo: tensor<128x32xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>, %o0: tensor<64x16xf32>) {
+  // expected-error @+1 {{'out' dim 1 (N) is 16, but 'expert_out' dim 1 (N) is 32}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_rows_from_out(%eo: tensor<100x32xf32>, %perm: tensor<?xi32>, %w: tensor<?x2xf32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{T*k (64*2) is 128, but 'expert_out' dim 0 (T*k) is 100}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<100x32xf32>, tensor<?xi32>, tensor<?x2xf32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_rows_not_multiple_of_k(%eo: tensor<7x32xf32>, %perm: tensor<?xi32>, %w: tensor<?x2xf32>, %o0: tensor<?x32xf32>) {
+  // expected-error @+1 {{rows T*k = 7 of 'expert_out' and 'permutation' must be a multiple of k = 2 of 'weights'}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<7x32xf32>, tensor<?xi32>, tensor<?x2xf32>) outs(%o0 : tensor<?x32xf32>) -> tensor<?x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_outs_count(%eo: tensor<128x32xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>, %o0: tensor<64x32xf32>, %o1: tensor<64x32xf32>) {
+  // expected-error @+1 {{expects 1 outs operands (one per result), got 2}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%o0, %o1 : tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x32xf32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_result_type(%eo: tensor<128x32xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>, %o0: tensor<64x32xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<64x31xf32>', but outs operand #0 has type 'tensor<64x32xf32>'}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%o0 : tensor<64x32xf32>) -> tensor<64x31xf32>
+  return
+}
+
+// -----
+
+func.func @moe_dispatch_permutation_range(%x: tensor<1073741824x1xf32>, %ids: tensor<1073741824x2xi32>, %o0: tensor<2147483648x1xf32>, %o1: tensor<4xi64>, %o2: tensor<2147483648xi32>) {
+  // expected-error @+1 {{operand 'permutation' cannot index T*k = 2147483648 slots with i32 elements}}
+  %r0, %r1, %r2 = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<1073741824x1xf32>, tensor<1073741824x2xi32>) outs(%o0, %o1, %o2 : tensor<2147483648x1xf32>, tensor<4xi64>, tensor<2147483648xi32>) -> tensor<2147483648x1xf32>, tensor<4xi64>, tensor<2147483648xi32>
+  return
+}
+
+// -----
+
+func.func @moe_combine_permutation_range(%eo: tensor<?x1xf32>, %perm: tensor<2147483648xi32>, %w: tensor<?x2xf32>, %o0: tensor<?x1xf32>) {
+  // expected-error @+1 {{operand 'permutation' cannot index T*k = 2147483648 slots with i32 elements}}
+  %r0 = mixer.moe_combine ins(%eo, %perm, %w : tensor<?x1xf32>, tensor<2147483648xi32>, tensor<?x2xf32>) outs(%o0 : tensor<?x1xf32>) -> tensor<?x1xf32>
+  return
+}

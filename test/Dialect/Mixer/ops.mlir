@@ -22,3 +22,129 @@ func.func @ssd_dynamic_length_with_init(%x: tensor<1x?x4x64xf32>, %la: tensor<1x
       outs(%y0, %s0 : tensor<1x?x4x64xf32>, tensor<1x4x64x128xf32>) -> tensor<1x?x4x64xf32>, tensor<1x4x64x128xf32>
   return %y, %s : tensor<1x?x4x64xf32>, tensor<1x4x64x128xf32>
 }
+
+// CHECK-LABEL: func.func @grouped_matmul_i64
+// CHECK: mixer.grouped_matmul ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%{{.*}} : tensor<64x16xf32>) -> tensor<64x16xf32>
+func.func @grouped_matmul_i64(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x16xf32>, %sizes: tensor<4xi64>) -> tensor<64x16xf32> {
+  %init = tensor.empty() : tensor<64x16xf32>
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %sizes : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4xi64>)
+      outs(%init : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return %out : tensor<64x16xf32>
+}
+
+// CHECK-LABEL: func.func @grouped_matmul_i32_dynamic_rows
+// CHECK: mixer.grouped_matmul ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x32xf32>, tensor<4x32x16xf32>, tensor<4xi32>) outs(%{{.*}} : tensor<?x16xf32>) -> tensor<?x16xf32>
+func.func @grouped_matmul_i32_dynamic_rows(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x16xf32>, %sizes: tensor<4xi32>, %init: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %sizes : tensor<?x32xf32>, tensor<4x32x16xf32>, tensor<4xi32>)
+      outs(%init : tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %out : tensor<?x16xf32>
+}
+
+// CHECK-LABEL: func.func @grouped_matmul_dynamic_experts
+// CHECK: mixer.grouped_matmul ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x32xf32>, tensor<?x32x16xf32>, tensor<?xi64>) outs(
+func.func @grouped_matmul_dynamic_experts(%lhs: tensor<?x32xf32>, %rhs: tensor<?x32x16xf32>, %sizes: tensor<?xi64>, %init: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %sizes : tensor<?x32xf32>, tensor<?x32x16xf32>, tensor<?xi64>)
+      outs(%init : tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %out : tensor<?x16xf32>
+}
+
+// CHECK-LABEL: func.func @grouped_swiglu_i32
+// CHECK: mixer.grouped_swiglu ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>) outs(%{{.*}} : tensor<64x48xf32>) -> tensor<64x48xf32>
+func.func @grouped_swiglu_i32(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %sizes: tensor<4xi32>) -> tensor<64x48xf32> {
+  %init = tensor.empty() : tensor<64x48xf32>
+  %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %sizes : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>)
+      outs(%init : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %out : tensor<64x48xf32>
+}
+
+// CHECK-LABEL: func.func @grouped_swiglu_i64_dynamic_rows
+// CHECK: mixer.grouped_swiglu ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi64>) outs(%{{.*}} : tensor<?x48xf32>) -> tensor<?x48xf32>
+func.func @grouped_swiglu_i64_dynamic_rows(%x: tensor<?x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %sizes: tensor<4xi64>, %init: tensor<?x48xf32>) -> tensor<?x48xf32> {
+  %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %sizes : tensor<?x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi64>)
+      outs(%init : tensor<?x48xf32>) -> tensor<?x48xf32>
+  return %out : tensor<?x48xf32>
+}
+
+// CHECK-LABEL: func.func @topk_router
+// CHECK: mixer.topk_router k(2) ins(%{{.*}} : tensor<64x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<64x2xf32>, tensor<64x2xi32>) -> tensor<64x2xf32>, tensor<64x2xi32>
+func.func @topk_router(%logits: tensor<64x8xf32>) -> (tensor<64x2xf32>, tensor<64x2xi32>) {
+  %w0 = tensor.empty() : tensor<64x2xf32>
+  %i0 = tensor.empty() : tensor<64x2xi32>
+  %w, %ids = mixer.topk_router k(2) ins(%logits : tensor<64x8xf32>)
+      outs(%w0, %i0 : tensor<64x2xf32>, tensor<64x2xi32>) -> tensor<64x2xf32>, tensor<64x2xi32>
+  return %w, %ids : tensor<64x2xf32>, tensor<64x2xi32>
+}
+
+// k = E is legal.
+// CHECK-LABEL: func.func @topk_router_normalize_dynamic_rows
+// CHECK: mixer.topk_router k(8) normalize ins(%{{.*}} : tensor<?x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x8xf32>, tensor<?x8xi32>) -> tensor<?x8xf32>, tensor<?x8xi32>
+func.func @topk_router_normalize_dynamic_rows(%logits: tensor<?x8xf32>, %w0: tensor<?x8xf32>, %i0: tensor<?x8xi32>) -> (tensor<?x8xf32>, tensor<?x8xi32>) {
+  %w, %ids = mixer.topk_router k(8) normalize ins(%logits : tensor<?x8xf32>)
+      outs(%w0, %i0 : tensor<?x8xf32>, tensor<?x8xi32>) -> tensor<?x8xf32>, tensor<?x8xi32>
+  return %w, %ids : tensor<?x8xf32>, tensor<?x8xi32>
+}
+
+// CHECK-LABEL: func.func @moe_dispatch
+// CHECK: mixer.moe_dispatch num_experts(4) ins(%{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<64x2xi32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+func.func @moe_dispatch(%x: tensor<64x32xf32>, %ids: tensor<64x2xi32>) -> (tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) {
+  %s0 = tensor.empty() : tensor<128x32xf32>
+  %g0 = tensor.empty() : tensor<4xi64>
+  %p0 = tensor.empty() : tensor<128xi32>
+  %sorted, %sizes, %perm = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>)
+      outs(%s0, %g0, %p0 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  return %sorted, %sizes, %perm : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+}
+
+// CHECK-LABEL: func.func @moe_dispatch_dynamic_rows
+// CHECK: mixer.moe_dispatch num_experts(4) ins(%{{.*}}, %{{.*}} : tensor<?x32xf32>, tensor<?x2xi32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>)
+func.func @moe_dispatch_dynamic_rows(%x: tensor<?x32xf32>, %ids: tensor<?x2xi32>, %s0: tensor<?x32xf32>, %g0: tensor<4xi64>, %p0: tensor<?xi32>) -> (tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>) {
+  %sorted, %sizes, %perm = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<?x32xf32>, tensor<?x2xi32>)
+      outs(%s0, %g0, %p0 : tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>) -> tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>
+  return %sorted, %sizes, %perm : tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>
+}
+
+// CHECK-LABEL: func.func @moe_combine
+// CHECK: mixer.moe_combine ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%{{.*}} : tensor<64x32xf32>) -> tensor<64x32xf32>
+func.func @moe_combine(%eo: tensor<128x32xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>) -> tensor<64x32xf32> {
+  %init = tensor.empty() : tensor<64x32xf32>
+  %out = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf32>)
+      outs(%init : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %out : tensor<64x32xf32>
+}
+
+// CHECK-LABEL: func.func @moe_combine_dynamic_rows
+// CHECK: mixer.moe_combine ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x32xf32>, tensor<?xi32>, tensor<?x2xf32>) outs(%{{.*}} : tensor<?x32xf32>) -> tensor<?x32xf32>
+func.func @moe_combine_dynamic_rows(%eo: tensor<?x32xf32>, %perm: tensor<?xi32>, %w: tensor<?x2xf32>, %init: tensor<?x32xf32>) -> tensor<?x32xf32> {
+  %out = mixer.moe_combine ins(%eo, %perm, %w : tensor<?x32xf32>, tensor<?xi32>, tensor<?x2xf32>)
+      outs(%init : tensor<?x32xf32>) -> tensor<?x32xf32>
+  return %out : tensor<?x32xf32>
+}
+
+// A whole dropless MoE layer: route, dispatch, experts, combine.
+// CHECK-LABEL: func.func @moe_layer
+// CHECK: %[[W:.*]], %[[IDS:.*]] = mixer.topk_router k(2) normalize
+// CHECK: %[[SORTED:.*]], %[[SIZES:.*]], %[[PERM:.*]] = mixer.moe_dispatch num_experts(4) ins(%{{.*}}, %[[IDS]] :
+// CHECK: %[[H:.*]] = mixer.grouped_swiglu ins(%[[SORTED]], %{{.*}}, %{{.*}}, %[[SIZES]] :
+// CHECK: %[[EO:.*]] = mixer.grouped_matmul ins(%[[H]], %{{.*}}, %[[SIZES]] :
+// CHECK: mixer.moe_combine ins(%[[EO]], %[[PERM]], %[[W]] :
+func.func @moe_layer(%x: tensor<64x32xf32>, %logits: tensor<64x4xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %wd: tensor<4x48x32xf32>) -> tensor<64x32xf32> {
+  %w0 = tensor.empty() : tensor<64x2xf32>
+  %i0 = tensor.empty() : tensor<64x2xi32>
+  %w, %ids = mixer.topk_router k(2) normalize ins(%logits : tensor<64x4xf32>)
+      outs(%w0, %i0 : tensor<64x2xf32>, tensor<64x2xi32>) -> tensor<64x2xf32>, tensor<64x2xi32>
+  %s0 = tensor.empty() : tensor<128x32xf32>
+  %g0 = tensor.empty() : tensor<4xi64>
+  %p0 = tensor.empty() : tensor<128xi32>
+  %sorted, %sizes, %perm = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<64x32xf32>, tensor<64x2xi32>)
+      outs(%s0, %g0, %p0 : tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>) -> tensor<128x32xf32>, tensor<4xi64>, tensor<128xi32>
+  %h0 = tensor.empty() : tensor<128x48xf32>
+  %h = mixer.grouped_swiglu ins(%sorted, %wg, %wu, %sizes : tensor<128x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi64>)
+      outs(%h0 : tensor<128x48xf32>) -> tensor<128x48xf32>
+  %e0 = tensor.empty() : tensor<128x32xf32>
+  %eo = mixer.grouped_matmul ins(%h, %wd, %sizes : tensor<128x48xf32>, tensor<4x48x32xf32>, tensor<4xi64>)
+      outs(%e0 : tensor<128x32xf32>) -> tensor<128x32xf32>
+  %y0 = tensor.empty() : tensor<64x32xf32>
+  %y = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x32xf32>, tensor<128xi32>, tensor<64x2xf32>)
+      outs(%y0 : tensor<64x32xf32>) -> tensor<64x32xf32>
+  return %y : tensor<64x32xf32>
+}

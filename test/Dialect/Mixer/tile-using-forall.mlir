@@ -28,3 +28,143 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Columns N are tiled by 32 (100 is not a multiple: the last tile is
+// smaller); lhs and group_sizes are read whole by every tile.
+// CHECK-DAG: #[[$COL32:.*]] = affine_map<(d0) -> (d0 * 32)>
+// CHECK-DAG: #[[$REM32:.*]] = affine_map<(d0) -> (d0 * -32 + 100, 32)>
+// CHECK-LABEL: func.func @grouped_matmul
+// CHECK-SAME: (%[[LHS:.*]]: tensor<64x32xf32>, %[[RHS:.*]]: tensor<4x32x100xf32>, %[[GS:.*]]: tensor<4xi64>)
+// CHECK: scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:   %[[N0:.*]] = affine.apply #[[$COL32]](%[[I]])
+// CHECK:   %[[NS:.*]] = affine.min #[[$REM32]](%[[I]])
+// CHECK:   %[[RHS_T:.*]] = tensor.extract_slice %[[RHS]][0, 0, %[[N0]]] [4, 32, %[[NS]]] [1, 1, 1]
+// CHECK:   %[[OUT_T:.*]] = tensor.extract_slice %[[OUT]][0, %[[N0]]] [64, %[[NS]]] [1, 1]
+// CHECK:   mixer.grouped_matmul ins(%[[LHS]], %[[RHS_T]], %[[GS]] : tensor<64x32xf32>, tensor<4x32x?xf32>, tensor<4xi64>) outs(%[[OUT_T]] : tensor<64x?xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[N0]]] [64, %[[NS]]] [1, 1]
+func.func @grouped_matmul(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x100xf32>, %gs: tensor<4xi64>) -> tensor<64x100xf32> {
+  %init = tensor.empty() : tensor<64x100xf32>
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x100xf32>, tensor<4xi64>) outs(%init : tensor<64x100xf32>) -> tensor<64x100xf32>
+  return %out : tensor<64x100xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.grouped_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Dynamic T: the rows of every tile stay whole.
+// CHECK-DAG: #[[$COL16:.*]] = affine_map<(d0) -> (d0 * 16)>
+// CHECK-LABEL: func.func @grouped_matmul_dynamic_rows
+// CHECK-SAME: (%[[LHS:.*]]: tensor<?x32xf32>, %[[RHS:.*]]: tensor<4x32x64xf32>, %[[GS:.*]]: tensor<4xi32>, %[[INIT:.*]]: tensor<?x64xf32>)
+// CHECK: scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %[[INIT]])
+// CHECK:   %[[N0:.*]] = affine.apply #[[$COL16]](%[[I]])
+// CHECK:   %[[RHS_T:.*]] = tensor.extract_slice %[[RHS]][0, 0, %[[N0]]] [4, 32, 16] [1, 1, 1]
+// CHECK:   %[[T:.*]] = tensor.dim %[[OUT]], %{{.*}} : tensor<?x64xf32>
+// CHECK:   %[[OUT_T:.*]] = tensor.extract_slice %[[OUT]][0, %[[N0]]] [%[[T]], 16] [1, 1]
+// CHECK:   mixer.grouped_matmul ins(%[[LHS]], %[[RHS_T]], %[[GS]] : tensor<?x32xf32>, tensor<4x32x16xf32>, tensor<4xi32>) outs(%[[OUT_T]] : tensor<?x16xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[N0]]] [%{{.*}}, 16] [1, 1]
+func.func @grouped_matmul_dynamic_rows(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %init: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%init : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %out : tensor<?x64xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.grouped_matmul"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Columns F are tiled by 16: both weights take the same column tile.
+// CHECK-DAG: #[[$COL16:.*]] = affine_map<(d0) -> (d0 * 16)>
+// CHECK-LABEL: func.func @grouped_swiglu
+// CHECK-SAME: (%[[X:.*]]: tensor<64x32xf32>, %[[WG:.*]]: tensor<4x32x48xf32>, %[[WU:.*]]: tensor<4x32x48xf32>, %[[GS:.*]]: tensor<4xi32>)
+// CHECK: scf.forall (%[[I:.*]]) in (3) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:   %[[F0:.*]] = affine.apply #[[$COL16]](%[[I]])
+// CHECK:   %[[WG_T:.*]] = tensor.extract_slice %[[WG]][0, 0, %[[F0]]] [4, 32, 16] [1, 1, 1]
+// CHECK:   %[[WU_T:.*]] = tensor.extract_slice %[[WU]][0, 0, %[[F0]]] [4, 32, 16] [1, 1, 1]
+// CHECK:   %[[OUT_T:.*]] = tensor.extract_slice %[[OUT]][0, %[[F0]]] [64, 16] [1, 1]
+// CHECK:   mixer.grouped_swiglu ins(%[[X]], %[[WG_T]], %[[WU_T]], %[[GS]] : tensor<64x32xf32>, tensor<4x32x16xf32>, tensor<4x32x16xf32>, tensor<4xi32>) outs(%[[OUT_T]] : tensor<64x16xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[F0]]] [64, 16] [1, 1]
+func.func @grouped_swiglu(%x: tensor<64x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %gs: tensor<4xi32>) -> tensor<64x48xf32> {
+  %init = tensor.empty() : tensor<64x48xf32>
+  %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<64x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>) outs(%init : tensor<64x48xf32>) -> tensor<64x48xf32>
+  return %out : tensor<64x48xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.grouped_swiglu"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Tokens T (dynamic) are tiled by 32: logits and both outs take the row tile.
+// CHECK-DAG: #[[$NTILES:.*]] = affine_map<()[s0] -> (s0 ceildiv 32)>
+// CHECK-DAG: #[[$ROW32:.*]] = affine_map<(d0) -> (d0 * 32)>
+// CHECK-DAG: #[[$REMT:.*]] = affine_map<(d0)[s0] -> (d0 * -32 + s0, 32)>
+// CHECK-LABEL: func.func @topk_router
+// CHECK-SAME: (%[[LOGITS:.*]]: tensor<?x8xf32>, %[[W0:.*]]: tensor<?x2xf32>, %[[I0:.*]]: tensor<?x2xi32>)
+// CHECK: %[[T:.*]] = tensor.dim %[[LOGITS]], %{{.*}} : tensor<?x8xf32>
+// CHECK: %[[NT:.*]] = affine.apply #[[$NTILES]]()[%[[T]]]
+// CHECK: scf.forall (%[[I:.*]]) in (%[[NT]]) shared_outs(%[[W:.*]] = %[[W0]], %[[IDS:.*]] = %[[I0]])
+// CHECK:   %[[T0:.*]] = affine.apply #[[$ROW32]](%[[I]])
+// CHECK:   %[[TS:.*]] = affine.min #[[$REMT]](%[[I]])[%[[T]]]
+// CHECK:   %[[L_T:.*]] = tensor.extract_slice %[[LOGITS]][%[[T0]], 0] [%[[TS]], 8] [1, 1]
+// CHECK:   %[[W_T:.*]] = tensor.extract_slice %[[W]][%[[T0]], 0] [%[[TS]], 2] [1, 1]
+// CHECK:   %[[IDS_T:.*]] = tensor.extract_slice %[[IDS]][%[[T0]], 0] [%[[TS]], 2] [1, 1]
+// CHECK:   mixer.topk_router k(2) normalize ins(%[[L_T]] : tensor<?x8xf32>) outs(%[[W_T]], %[[IDS_T]] : tensor<?x2xf32>, tensor<?x2xi32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[W]][%[[T0]], 0] [%[[TS]], 2] [1, 1]
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[IDS]][%[[T0]], 0] [%[[TS]], 2] [1, 1]
+func.func @topk_router(%logits: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<?x2xi32>) -> (tensor<?x2xf32>, tensor<?x2xi32>) {
+  %w, %ids = mixer.topk_router k(2) normalize ins(%logits : tensor<?x8xf32>) outs(%w0, %i0 : tensor<?x2xf32>, tensor<?x2xi32>) -> tensor<?x2xf32>, tensor<?x2xi32>
+  return %w, %ids : tensor<?x2xf32>, tensor<?x2xi32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.topk_router"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Columns N are tiled by 16; permutation and weights are read whole.
+// CHECK-DAG: #[[$COL16:.*]] = affine_map<(d0) -> (d0 * 16)>
+// CHECK-LABEL: func.func @moe_combine
+// CHECK-SAME: (%[[EO:.*]]: tensor<128x64xf32>, %[[PERM:.*]]: tensor<128xi32>, %[[W:.*]]: tensor<64x2xf32>)
+// CHECK: scf.forall (%[[I:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:   %[[N0:.*]] = affine.apply #[[$COL16]](%[[I]])
+// CHECK:   %[[EO_T:.*]] = tensor.extract_slice %[[EO]][0, %[[N0]]] [128, 16] [1, 1]
+// CHECK:   %[[OUT_T:.*]] = tensor.extract_slice %[[OUT]][0, %[[N0]]] [64, 16] [1, 1]
+// CHECK:   mixer.moe_combine ins(%[[EO_T]], %[[PERM]], %[[W]] : tensor<128x16xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%[[OUT_T]] : tensor<64x16xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %{{.*}} into %[[OUT]][0, %[[N0]]] [64, 16] [1, 1]
+func.func @moe_combine(%eo: tensor<128x64xf32>, %perm: tensor<128xi32>, %w: tensor<64x2xf32>) -> tensor<64x64xf32> {
+  %init = tensor.empty() : tensor<64x64xf32>
+  %out = mixer.moe_combine ins(%eo, %perm, %w : tensor<128x64xf32>, tensor<128xi32>, tensor<64x2xf32>) outs(%init : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %out : tensor<64x64xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.moe_combine"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
