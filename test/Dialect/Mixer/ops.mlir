@@ -148,3 +148,113 @@ func.func @moe_layer(%x: tensor<64x32xf32>, %logits: tensor<64x4xf32>, %wg: tens
       outs(%y0 : tensor<64x32xf32>) -> tensor<64x32xf32>
   return %y : tensor<64x32xf32>
 }
+
+// Every kernel of kernel_mv, batched with static shapes.
+// CHECK-LABEL: func.func @kernel_mv_batched
+// CHECK: mixer.kernel_mv kernel(gaussian) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<4x200x16xf32>, tensor<f32>) outs(%{{.*}} : tensor<4x100x16xf32>) -> tensor<4x100x16xf32>
+// CHECK: mixer.kernel_mv kernel(laplacian) ins(
+// CHECK: mixer.kernel_mv kernel(matern32) ins(
+// CHECK: mixer.kernel_mv kernel(inverse_multiquadric) ins(
+// CHECK: mixer.kernel_mv kernel(linear) ins(
+func.func @kernel_mv_batched(%x: tensor<4x100x3xf32>, %y: tensor<4x200x3xf32>, %v: tensor<4x200x16xf32>, %h: tensor<f32>) -> (tensor<4x100x16xf32>, tensor<4x100x16xf32>, tensor<4x100x16xf32>, tensor<4x100x16xf32>, tensor<4x100x16xf32>) {
+  %o = tensor.empty() : tensor<4x100x16xf32>
+  %0 = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<4x200x16xf32>, tensor<f32>) outs(%o : tensor<4x100x16xf32>) -> tensor<4x100x16xf32>
+  %1 = mixer.kernel_mv kernel(laplacian) ins(%x, %y, %v, %h : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<4x200x16xf32>, tensor<f32>) outs(%o : tensor<4x100x16xf32>) -> tensor<4x100x16xf32>
+  %2 = mixer.kernel_mv kernel(matern32) ins(%x, %y, %v, %h : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<4x200x16xf32>, tensor<f32>) outs(%o : tensor<4x100x16xf32>) -> tensor<4x100x16xf32>
+  %3 = mixer.kernel_mv kernel(inverse_multiquadric) ins(%x, %y, %v, %h : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<4x200x16xf32>, tensor<f32>) outs(%o : tensor<4x100x16xf32>) -> tensor<4x100x16xf32>
+  %4 = mixer.kernel_mv kernel(linear) ins(%x, %y, %v, %h : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<4x200x16xf32>, tensor<f32>) outs(%o : tensor<4x100x16xf32>) -> tensor<4x100x16xf32>
+  return %0, %1, %2, %3, %4 : tensor<4x100x16xf32>, tensor<4x100x16xf32>, tensor<4x100x16xf32>, tensor<4x100x16xf32>, tensor<4x100x16xf32>
+}
+
+// Every kernel of kernel_mv, unbatched with dynamic N and M.
+// CHECK-LABEL: func.func @kernel_mv_unbatched_dynamic
+// CHECK: mixer.kernel_mv kernel(gaussian) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x1xf32>, tensor<f32>) outs(%{{.*}} : tensor<?x1xf32>) -> tensor<?x1xf32>
+// CHECK: mixer.kernel_mv kernel(laplacian) ins(
+// CHECK: mixer.kernel_mv kernel(matern32) ins(
+// CHECK: mixer.kernel_mv kernel(inverse_multiquadric) ins(
+// CHECK: mixer.kernel_mv kernel(linear) ins(
+func.func @kernel_mv_unbatched_dynamic(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>, %v: tensor<?x1xf32>, %h: tensor<f32>, %o: tensor<?x1xf32>) -> (tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>) {
+  %0 = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x1xf32>, tensor<f32>) outs(%o : tensor<?x1xf32>) -> tensor<?x1xf32>
+  %1 = mixer.kernel_mv kernel(laplacian) ins(%x, %y, %v, %h : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x1xf32>, tensor<f32>) outs(%o : tensor<?x1xf32>) -> tensor<?x1xf32>
+  %2 = mixer.kernel_mv kernel(matern32) ins(%x, %y, %v, %h : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x1xf32>, tensor<f32>) outs(%o : tensor<?x1xf32>) -> tensor<?x1xf32>
+  %3 = mixer.kernel_mv kernel(inverse_multiquadric) ins(%x, %y, %v, %h : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x1xf32>, tensor<f32>) outs(%o : tensor<?x1xf32>) -> tensor<?x1xf32>
+  %4 = mixer.kernel_mv kernel(linear) ins(%x, %y, %v, %h : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x1xf32>, tensor<f32>) outs(%o : tensor<?x1xf32>) -> tensor<?x1xf32>
+  return %0, %1, %2, %3, %4 : tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?x1xf32>
+}
+
+// Dynamic batch, N, M and even D: only static sizes are checked.
+// CHECK-LABEL: func.func @kernel_mv_dynamic_batch
+// CHECK: mixer.kernel_mv kernel(gaussian) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x?x?xf32>, tensor<?x?x3xf32>, tensor<2x?x8xf32>, tensor<f32>) outs(%{{.*}} : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+func.func @kernel_mv_dynamic_batch(%x: tensor<?x?x?xf32>, %y: tensor<?x?x3xf32>, %v: tensor<2x?x8xf32>, %h: tensor<f32>, %o: tensor<?x?x8xf32>) -> tensor<?x?x8xf32> {
+  %0 = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<?x?x?xf32>, tensor<?x?x3xf32>, tensor<2x?x8xf32>, tensor<f32>) outs(%o : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// Every cost of kernel_lse, batched with log-weights g.
+// CHECK-LABEL: func.func @kernel_lse_batched
+// CHECK: mixer.kernel_lse kernel(sqeuclidean) ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<f32>) g(%{{.*}} : tensor<4x200xf32>) outs(%{{.*}} : tensor<4x100xf32>) -> tensor<4x100xf32>
+// CHECK: mixer.kernel_lse kernel(gaussian) ins({{.*}}) g(
+// CHECK: mixer.kernel_lse kernel(laplacian) ins({{.*}}) g(
+func.func @kernel_lse_batched(%x: tensor<4x100x3xf32>, %y: tensor<4x200x3xf32>, %g: tensor<4x200xf32>, %eps: tensor<f32>) -> (tensor<4x100xf32>, tensor<4x100xf32>, tensor<4x100xf32>) {
+  %o = tensor.empty() : tensor<4x100xf32>
+  %0 = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<f32>) g(%g : tensor<4x200xf32>) outs(%o : tensor<4x100xf32>) -> tensor<4x100xf32>
+  %1 = mixer.kernel_lse kernel(gaussian) ins(%x, %y, %eps : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<f32>) g(%g : tensor<4x200xf32>) outs(%o : tensor<4x100xf32>) -> tensor<4x100xf32>
+  %2 = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %eps : tensor<4x100x3xf32>, tensor<4x200x3xf32>, tensor<f32>) g(%g : tensor<4x200xf32>) outs(%o : tensor<4x100xf32>) -> tensor<4x100xf32>
+  return %0, %1, %2 : tensor<4x100xf32>, tensor<4x100xf32>, tensor<4x100xf32>
+}
+
+// Every cost of kernel_lse, unbatched with dynamic N and M, without g.
+// CHECK-LABEL: func.func @kernel_lse_unbatched_dynamic
+// CHECK: mixer.kernel_lse kernel(sqeuclidean) ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<?x3xf32>, tensor<?x3xf32>, tensor<f32>) outs(%{{.*}} : tensor<?xf32>) -> tensor<?xf32>
+// CHECK: mixer.kernel_lse kernel(gaussian) ins({{.*}}) outs(
+// CHECK: mixer.kernel_lse kernel(laplacian) ins({{.*}}) outs(
+func.func @kernel_lse_unbatched_dynamic(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>, %eps: tensor<f32>, %o: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %0 = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps : tensor<?x3xf32>, tensor<?x3xf32>, tensor<f32>) outs(%o : tensor<?xf32>) -> tensor<?xf32>
+  %1 = mixer.kernel_lse kernel(gaussian) ins(%x, %y, %eps : tensor<?x3xf32>, tensor<?x3xf32>, tensor<f32>) outs(%o : tensor<?xf32>) -> tensor<?xf32>
+  %2 = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %eps : tensor<?x3xf32>, tensor<?x3xf32>, tensor<f32>) outs(%o : tensor<?xf32>) -> tensor<?xf32>
+  return %0, %1, %2 : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
+// Unbatched with g, and batched with dynamic Bt, N and M.
+// CHECK-LABEL: func.func @kernel_lse_mixed
+// CHECK: mixer.kernel_lse kernel(sqeuclidean) ins({{.*}} : tensor<100x3xf32>, tensor<?x3xf32>, tensor<f32>) g(%{{.*}} : tensor<?xf32>) outs(%{{.*}} : tensor<100xf32>) -> tensor<100xf32>
+// CHECK: mixer.kernel_lse kernel(gaussian) ins({{.*}} : tensor<?x?x3xf32>, tensor<?x?x3xf32>, tensor<f32>) g(%{{.*}} : tensor<?x?xf32>) outs(%{{.*}} : tensor<?x?xf32>) -> tensor<?x?xf32>
+func.func @kernel_lse_mixed(%x: tensor<100x3xf32>, %y: tensor<?x3xf32>, %g: tensor<?xf32>, %eps: tensor<f32>, %xb: tensor<?x?x3xf32>, %yb: tensor<?x?x3xf32>, %gb: tensor<?x?xf32>, %ob: tensor<?x?xf32>) -> (tensor<100xf32>, tensor<?x?xf32>) {
+  %o = tensor.empty() : tensor<100xf32>
+  %0 = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps : tensor<100x3xf32>, tensor<?x3xf32>, tensor<f32>) g(%g : tensor<?xf32>) outs(%o : tensor<100xf32>) -> tensor<100xf32>
+  %1 = mixer.kernel_lse kernel(gaussian) ins(%xb, %yb, %eps : tensor<?x?x3xf32>, tensor<?x?x3xf32>, tensor<f32>) g(%gb : tensor<?x?xf32>) outs(%ob : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %0, %1 : tensor<100xf32>, tensor<?x?xf32>
+}
+
+// Every cost of sinkhorn, static and dynamic N and M.
+// CHECK-LABEL: func.func @sinkhorn
+// CHECK: mixer.sinkhorn cost(sqeuclidean) iterations(100) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<100x3xf32>, tensor<200x3xf32>, tensor<100xf32>, tensor<200xf32>, tensor<f32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<100xf32>, tensor<200xf32>, tensor<f32>) -> tensor<100xf32>, tensor<200xf32>, tensor<f32>
+// CHECK: mixer.sinkhorn cost(gaussian) iterations(1) ins(
+// CHECK: mixer.sinkhorn cost(laplacian) iterations(20) ins({{.*}} : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>) outs({{.*}} : tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>, tensor<?xf32>, tensor<f32>
+func.func @sinkhorn(%x: tensor<100x3xf32>, %y: tensor<200x3xf32>, %la: tensor<100xf32>, %lb: tensor<200xf32>, %eps: tensor<f32>, %xd: tensor<?x3xf32>, %yd: tensor<?x3xf32>, %lad: tensor<?xf32>, %lbd: tensor<?xf32>) -> (tensor<100xf32>, tensor<200xf32>, tensor<f32>, tensor<f32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>) {
+  %f0 = tensor.empty() : tensor<100xf32>
+  %g0 = tensor.empty() : tensor<200xf32>
+  %c0 = tensor.empty() : tensor<f32>
+  %f, %g, %c = mixer.sinkhorn cost(sqeuclidean) iterations(100)
+      ins(%x, %y, %la, %lb, %eps : tensor<100x3xf32>, tensor<200x3xf32>, tensor<100xf32>, tensor<200xf32>, tensor<f32>)
+      outs(%f0, %g0, %c0 : tensor<100xf32>, tensor<200xf32>, tensor<f32>) -> tensor<100xf32>, tensor<200xf32>, tensor<f32>
+  %f1, %g1, %c1 = mixer.sinkhorn cost(gaussian) iterations(1)
+      ins(%x, %y, %la, %lb, %eps : tensor<100x3xf32>, tensor<200x3xf32>, tensor<100xf32>, tensor<200xf32>, tensor<f32>)
+      outs(%f0, %g0, %c0 : tensor<100xf32>, tensor<200xf32>, tensor<f32>) -> tensor<100xf32>, tensor<200xf32>, tensor<f32>
+  %f2, %g2, %c2 = mixer.sinkhorn cost(laplacian) iterations(20)
+      ins(%xd, %yd, %lad, %lbd, %eps : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>)
+      outs(%lad, %lbd, %c0 : tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>, tensor<?xf32>, tensor<f32>
+  return %f, %g, %c, %c1, %f2, %g2, %c2 : tensor<100xf32>, tensor<200xf32>, tensor<f32>, tensor<f32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>
+}
+
+// In generic form the kinds are #mixer.kernel<...> attributes.
+// CHECK-LABEL: func.func @kernel_ops_generic
+// CHECK: mixer.kernel_mv kernel(linear) ins(
+// CHECK: mixer.kernel_lse kernel(gaussian) ins(
+// CHECK: mixer.sinkhorn cost(laplacian) iterations(5) ins(
+func.func @kernel_ops_generic(%x: tensor<8x3xf32>, %y: tensor<16x3xf32>, %v: tensor<16x2xf32>, %h: tensor<f32>, %o: tensor<8x2xf32>, %l: tensor<8xf32>, %lb: tensor<16xf32>) -> (tensor<8x2xf32>, tensor<8xf32>, tensor<f32>) {
+  %0 = "mixer.kernel_mv"(%x, %y, %v, %h, %o) <{kernel = #mixer.kernel<linear>}> : (tensor<8x3xf32>, tensor<16x3xf32>, tensor<16x2xf32>, tensor<f32>, tensor<8x2xf32>) -> tensor<8x2xf32>
+  %1 = "mixer.kernel_lse"(%x, %y, %h, %l) <{kernel = #mixer.kernel<gaussian>, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>}> : (tensor<8x3xf32>, tensor<16x3xf32>, tensor<f32>, tensor<8xf32>) -> tensor<8xf32>
+  %2:3 = "mixer.sinkhorn"(%x, %y, %l, %lb, %h, %l, %lb, %h) <{cost = #mixer.kernel<laplacian>, iterations = 5 : i64}> : (tensor<8x3xf32>, tensor<16x3xf32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>) -> (tensor<8xf32>, tensor<16xf32>, tensor<f32>)
+  return %0, %1, %2#2 : tensor<8x2xf32>, tensor<8xf32>, tensor<f32>
+}

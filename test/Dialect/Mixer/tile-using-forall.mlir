@@ -168,3 +168,121 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// kernel_mv tiled over (Bt, N, C): a tile reads its rows of x, all of y and
+// its columns of v; the bandwidth is shared.
+// CHECK-DAG: #[[$ROW32:.*]] = affine_map<(d0) -> (d0 * 32)>
+// CHECK-DAG: #[[$COL8:.*]] = affine_map<(d0) -> (d0 * 8)>
+// CHECK-LABEL: func.func @kernel_mv
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<2x128x3xf32>, %[[Y:[^:]*]]: tensor<2x64x3xf32>, %[[V:[^:]*]]: tensor<2x64x16xf32>, %[[H:[^:]*]]: tensor<f32>)
+// CHECK: scf.forall (%[[B:.*]], %[[I:.*]], %[[J:.*]]) in (2, 4, 2) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:   %[[I0:.*]] = affine.apply #[[$ROW32]](%[[I]])
+// CHECK:   %[[J0:.*]] = affine.apply #[[$COL8]](%[[J]])
+// CHECK:   %[[XT:.*]] = tensor.extract_slice %[[X]][%[[B]], %[[I0]], 0] [1, 32, 3] [1, 1, 1]
+// CHECK:   %[[YT:.*]] = tensor.extract_slice %[[Y]][%[[B]], 0, 0] [1, 64, 3] [1, 1, 1]
+// CHECK:   %[[VT:.*]] = tensor.extract_slice %[[V]][%[[B]], 0, %[[J0]]] [1, 64, 8] [1, 1, 1]
+// CHECK:   %[[OT:.*]] = tensor.extract_slice %[[O]][%[[B]], %[[I0]], %[[J0]]] [1, 32, 8] [1, 1, 1]
+// CHECK:   %[[R:.*]] = mixer.kernel_mv kernel(gaussian) ins(%[[XT]], %[[YT]], %[[VT]], %[[H]] : tensor<1x32x3xf32>, tensor<1x64x3xf32>, tensor<1x64x8xf32>, tensor<f32>) outs(%[[OT]] : tensor<1x32x8xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %[[R]] into %[[O]][%[[B]], %[[I0]], %[[J0]]] [1, 32, 8] [1, 1, 1]
+func.func @kernel_mv(%x: tensor<2x128x3xf32>, %y: tensor<2x64x3xf32>, %v: tensor<2x64x16xf32>, %h: tensor<f32>) -> tensor<2x128x16xf32> {
+  %o0 = tensor.empty() : tensor<2x128x16xf32>
+  %o = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<2x128x3xf32>, tensor<2x64x3xf32>, tensor<2x64x16xf32>, tensor<f32>) outs(%o0 : tensor<2x128x16xf32>) -> tensor<2x128x16xf32>
+  return %o : tensor<2x128x16xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.kernel_mv"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [1, 32, 8] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Unbatched kernel_mv with dynamic N and M, rows tiled by 64 (the last tile
+// is partial), columns whole: y is used as it is.
+// CHECK-DAG: #[[$ROW64:.*]] = affine_map<(d0) -> (d0 * 64)>
+// CHECK-DAG: #[[$ROWMIN:.*]] = affine_map<(d0)[s0] -> (d0 * -64 + s0, 64)>
+// CHECK-LABEL: func.func @kernel_mv_unbatched_dynamic
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<?x3xf32>, %[[Y:[^:]*]]: tensor<?x3xf32>, %[[V:[^:]*]]: tensor<?x16xf32>, %[[H:[^:]*]]: tensor<f32>, %[[O0:[^:]*]]: tensor<?x16xf32>)
+// CHECK: %[[N:.*]] = tensor.dim %[[O0]], %{{.*}} : tensor<?x16xf32>
+// CHECK: scf.forall (%[[I:.*]]) in (%{{.*}}) shared_outs(%[[O:.*]] = %[[O0]])
+// CHECK:   %[[I0:.*]] = affine.apply #[[$ROW64]](%[[I]])
+// CHECK:   %[[SZ:.*]] = affine.min #[[$ROWMIN]](%[[I]])[%[[N]]]
+// CHECK:   %[[XT:.*]] = tensor.extract_slice %[[X]][%[[I0]], 0] [%[[SZ]], 3] [1, 1]
+// CHECK:   %[[M:.*]] = tensor.dim %[[V]], %{{.*}} : tensor<?x16xf32>
+// CHECK:   %[[VT:.*]] = tensor.extract_slice %[[V]][0, 0] [%[[M]], 16] [1, 1]
+// CHECK:   %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I0]], 0] [%[[SZ]], 16] [1, 1]
+// CHECK:   %[[R:.*]] = mixer.kernel_mv kernel(matern32) ins(%[[XT]], %[[Y]], %[[VT]], %[[H]] : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x16xf32>, tensor<f32>) outs(%[[OT]] : tensor<?x16xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %[[R]] into %[[O]][%[[I0]], 0] [%[[SZ]], 16] [1, 1]
+func.func @kernel_mv_unbatched_dynamic(%x: tensor<?x3xf32>, %y: tensor<?x3xf32>, %v: tensor<?x16xf32>, %h: tensor<f32>, %o0: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %o = mixer.kernel_mv kernel(matern32) ins(%x, %y, %v, %h : tensor<?x3xf32>, tensor<?x3xf32>, tensor<?x16xf32>, tensor<f32>) outs(%o0 : tensor<?x16xf32>) -> tensor<?x16xf32>
+  return %o : tensor<?x16xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.kernel_mv"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [64, 0] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// kernel_lse tiled over (Bt, N): a tile reads its rows of x and its batch of
+// y and g; eps is shared and the sum over M stays inside the tile.
+// CHECK-DAG: #[[$ROW32:.*]] = affine_map<(d0) -> (d0 * 32)>
+// CHECK-LABEL: func.func @kernel_lse
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<2x128x3xf32>, %[[Y:[^:]*]]: tensor<2x64x3xf32>, %[[G:[^:]*]]: tensor<2x64xf32>, %[[E:[^:]*]]: tensor<f32>)
+// CHECK: scf.forall (%[[B:.*]], %[[I:.*]]) in (2, 4) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:   %[[I0:.*]] = affine.apply #[[$ROW32]](%[[I]])
+// CHECK:   %[[XT:.*]] = tensor.extract_slice %[[X]][%[[B]], %[[I0]], 0] [1, 32, 3] [1, 1, 1]
+// CHECK:   %[[YT:.*]] = tensor.extract_slice %[[Y]][%[[B]], 0, 0] [1, 64, 3] [1, 1, 1]
+// CHECK:   %[[GT:.*]] = tensor.extract_slice %[[G]][%[[B]], 0] [1, 64] [1, 1]
+// CHECK:   %[[OT:.*]] = tensor.extract_slice %[[O]][%[[B]], %[[I0]]] [1, 32] [1, 1]
+// CHECK:   %[[R:.*]] = mixer.kernel_lse kernel(sqeuclidean) ins(%[[XT]], %[[YT]], %[[E]] : tensor<1x32x3xf32>, tensor<1x64x3xf32>, tensor<f32>) g(%[[GT]] : tensor<1x64xf32>) outs(%[[OT]] : tensor<1x32xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %[[R]] into %[[O]][%[[B]], %[[I0]]] [1, 32] [1, 1]
+func.func @kernel_lse(%x: tensor<2x128x3xf32>, %y: tensor<2x64x3xf32>, %g: tensor<2x64xf32>, %e: tensor<f32>) -> tensor<2x128xf32> {
+  %o0 = tensor.empty() : tensor<2x128xf32>
+  %o = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %e : tensor<2x128x3xf32>, tensor<2x64x3xf32>, tensor<f32>) g(%g : tensor<2x64xf32>) outs(%o0 : tensor<2x128xf32>) -> tensor<2x128xf32>
+  return %o : tensor<2x128xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.kernel_lse"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [1, 32] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
+
+// -----
+
+// Unbatched kernel_lse without g, dynamic M, rows tiled by 16: y is used as
+// it is.
+// CHECK-DAG: #[[$ROW16:.*]] = affine_map<(d0) -> (d0 * 16)>
+// CHECK-LABEL: func.func @kernel_lse_unbatched
+// CHECK-SAME: (%[[X:[^:]*]]: tensor<128x3xf32>, %[[Y:[^:]*]]: tensor<?x3xf32>, %[[E:[^:]*]]: tensor<f32>)
+// CHECK: scf.forall (%[[I:.*]]) in (8) shared_outs(%[[O:.*]] = %{{.*}})
+// CHECK:   %[[I0:.*]] = affine.apply #[[$ROW16]](%[[I]])
+// CHECK:   %[[XT:.*]] = tensor.extract_slice %[[X]][%[[I0]], 0] [16, 3] [1, 1]
+// CHECK:   %[[OT:.*]] = tensor.extract_slice %[[O]][%[[I0]]] [16] [1]
+// CHECK:   %[[R:.*]] = mixer.kernel_lse kernel(laplacian) ins(%[[XT]], %[[Y]], %[[E]] : tensor<16x3xf32>, tensor<?x3xf32>, tensor<f32>) outs(%[[OT]] : tensor<16xf32>)
+// CHECK:   scf.forall.in_parallel
+// CHECK:     tensor.parallel_insert_slice %[[R]] into %[[O]][%[[I0]]] [16] [1]
+func.func @kernel_lse_unbatched(%x: tensor<128x3xf32>, %y: tensor<?x3xf32>, %e: tensor<f32>) -> tensor<128xf32> {
+  %o0 = tensor.empty() : tensor<128xf32>
+  %o = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %e : tensor<128x3xf32>, tensor<?x3xf32>, tensor<f32>) outs(%o0 : tensor<128xf32>) -> tensor<128xf32>
+  return %o : tensor<128xf32>
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %m = transform.structured.match ops{["mixer.kernel_lse"]} in %root : (!transform.any_op) -> !transform.any_op
+    %t, %l = transform.structured.tile_using_forall %m tile_sizes [16] : (!transform.any_op) -> (!transform.any_op, !transform.any_op)
+    transform.yield
+  }
+}
