@@ -62,13 +62,15 @@ DimTile mlir::mixer::groupTileOfHeads(OpBuilder &b, Location loc, DimTile heads,
 }
 
 LogicalResult mlir::mixer::checkHeadTile(Operation *op, OpFoldResult headSize,
-                                         int64_t headsPerGroup) {
+                                         int64_t headsPerGroup,
+                                         StringRef members) {
   std::optional<int64_t> size = getConstantIntValue(headSize);
   if (!size || headsPerGroup == 1)
     return success();
   if (headsPerGroup % *size == 0 || *size % headsPerGroup == 0)
     return success();
-  return op->emitOpError() << "cannot tile heads by " << *size << ": a tile must "
-                           << "lie within one group or cover whole groups ("
-                           << headsPerGroup << " heads per group)";
+  return op->emitOpError() << "cannot tile " << members << " by " << *size
+                           << ": a tile must lie within one group or cover "
+                           << "whole groups (" << headsPerGroup << " "
+                           << members << " per group)";
 }
