@@ -50,8 +50,8 @@ struct ScanSignature {
 
 /// Builds a signature's result entries from the `outs` operands.
 static SmallVector<ScanOperand, 2>
-scanResults(ValueRange outs, ArrayRef<std::pair<StringRef, ArrayRef<StringRef>>>
-                                 results) {
+scanResults(ValueRange outs,
+            ArrayRef<std::pair<StringRef, ArrayRef<StringRef>>> results) {
   SmallVector<ScanOperand, 2> entries;
   for (auto [i, result] : llvm::enumerate(results))
     entries.push_back({i < outs.size() ? outs[i] : Value(), result.first,
@@ -89,8 +89,8 @@ static LogicalResult verifyScan(Operation *op, const ScanSignature &sig,
   std::optional<int64_t> members = v.size(sig.members);
   std::optional<int64_t> groups = v.size(sig.groups);
   if (groups && *groups == 0)
-    return op->emitOpError()
-           << "operand '" << grouped.front() << "' must have at least one group";
+    return op->emitOpError() << "operand '" << grouped.front()
+                             << "' must have at least one group";
   if (members && groups && *members % *groups != 0) {
     InFlightDiagnostic diag = op->emitOpError();
     diag << sig.membersWord << " " << sig.members << " = " << *members
@@ -119,8 +119,8 @@ static SmallVector<Range> scanIterationDomain(OpBuilder &b, Location loc,
       auto *it = llvm::find(in.dims, loop);
       if (!in.value || it == in.dims.end())
         continue;
-      domain.push_back(iterationDomainOf(b, loc, in.value,
-                                         {it - in.dims.begin()})[0]);
+      domain.push_back(
+          iterationDomainOf(b, loc, in.value, {it - in.dims.begin()})[0]);
       break;
     }
   }
@@ -176,6 +176,11 @@ static FailureOr<ScanTiles> scanTiles(OpBuilder &b, Operation *op,
     return failure();
   std::optional<int64_t> members = v.size(sig.members);
   std::optional<int64_t> groups = v.size(sig.groups);
+  // A single group serves every member: each tile reads all of it.
+  if (groups && *groups == 1) {
+    tiles.groups = DimTile{b.getIndexAttr(0), b.getIndexAttr(1)};
+    return tiles;
+  }
   if (!members || !groups)
     return op->emitOpError() << "cannot tile with a dynamic number of "
                              << sig.membersWord << " or groups";
@@ -217,15 +222,15 @@ tileScan(OpBuilder &b, OpTy op, const ScanSignature &sig,
   assert(operands.size() == op->getNumOperands() && "one tile per operand");
   auto tiled = OpTy::create(b, loc, resultTypes, operands, op.getProperties(),
                             op->getDiscardableAttrDictionary().getValue());
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
-                      slices};
+  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()), slices};
 }
 
-static LogicalResult scanResultTilePosition(
-    OpBuilder &b, Location loc, const ScanSignature &sig, unsigned resultNumber,
-    ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes,
-    SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
+static LogicalResult
+scanResultTilePosition(OpBuilder &b, Location loc, const ScanSignature &sig,
+                       unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+                       ArrayRef<OpFoldResult> sizes,
+                       SmallVector<OpFoldResult> &resultOffsets,
+                       SmallVector<OpFoldResult> &resultSizes) {
   const ScanOperand &out = sig.results[resultNumber];
   assert((sig.groups.empty() || !llvm::is_contained(out.dims, sig.groups)) &&
          "results are not grouped");
@@ -270,8 +275,9 @@ static ScanSignature signatureOf(SsdOp op) {
                 {op.getB(), "b", {"B", "L", "G", "N"}},
                 {op.getC(), "c", {"B", "L", "G", "N"}},
                 {op.getInit(), "init", {"B", "H", "P", "N"}}};
-  sig.results = scanResults(op.getOuts(), {{"y", {"B", "L", "H", "P"}},
-                                           {"final_state", {"B", "H", "P", "N"}}});
+  sig.results =
+      scanResults(op.getOuts(), {{"y", {"B", "L", "H", "P"}},
+                                 {"final_state", {"B", "H", "P", "N"}}});
   sig.loops = {"B", "H", "P"};
   sig.members = "H";
   sig.groups = "G";
@@ -314,8 +320,8 @@ static ScanSignature signatureOf(SelectiveScanOp op) {
                 {op.getZ(), "z", {"B", "L", "D"}},
                 {op.getDeltaBias(), "delta_bias", {"D"}},
                 {op.getInit(), "init", {"B", "D", "N"}}};
-  sig.results = scanResults(op.getOuts(), {{"y", {"B", "L", "D"}},
-                                           {"final_state", {"B", "D", "N"}}});
+  sig.results = scanResults(
+      op.getOuts(), {{"y", {"B", "L", "D"}}, {"final_state", {"B", "D", "N"}}});
   sig.loops = {"B", "D"};
   sig.members = "D";
   sig.groups = "G";
@@ -403,10 +409,10 @@ static ScanSignature signatureOf(GatedDeltaRuleOp op) {
   return sig;
 }
 
-void GatedDeltaRuleOp::build(OpBuilder &builder, OperationState &state,
-                             Value q, Value k, Value v, Value g, Value beta,
-                             Value init, Value oInit, Value stateInit,
-                             int64_t chunkSize, float scale) {
+void GatedDeltaRuleOp::build(OpBuilder &builder, OperationState &state, Value q,
+                             Value k, Value v, Value g, Value beta, Value init,
+                             Value oInit, Value stateInit, int64_t chunkSize,
+                             float scale) {
   build(builder, state, TypeRange{oInit.getType(), stateInit.getType()}, q, k,
         v, g, beta, init, ValueRange{oInit, stateInit},
         builder.getI64IntegerAttr(chunkSize), builder.getF32FloatAttr(scale));

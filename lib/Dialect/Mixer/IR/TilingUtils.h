@@ -36,8 +36,9 @@ void tileOffsetsAndSizes(OpBuilder &b, Location loc, Value value,
 /// whole groups; `checkHeadTile` tells.
 DimTile groupTileOfHeads(OpBuilder &b, Location loc, DimTile heads,
                          int64_t headsPerGroup);
-/// Fails (with a message on `op`) for a static head tile that would split a
-/// group across tiles unevenly. `members` names the heads in the message.
+/// Fails (with a message on `op`) for a head tile that would split a group
+/// across tiles unevenly, or whose size is not a constant (a partial tile).
+/// `members` names the heads in the message.
 LogicalResult checkHeadTile(Operation *op, OpFoldResult headSize,
                             int64_t headsPerGroup, StringRef members = "heads");
 
