@@ -138,9 +138,8 @@ Tensor mixer::ref::kernelMv(Kernel kind, const Tensor &x, const Tensor &y,
       const double *xi = x.data.data() + (bt * N + i) * D;
       double *outI = out.data.data() + (bt * N + i) * C;
       for (int64_t j = 0; j < M; ++j) {
-        double kij =
-            kernelValue(kind, xi, y.data.data() + (bt * M + j) * D, D,
-                        bandwidth);
+        double kij = kernelValue(kind, xi, y.data.data() + (bt * M + j) * D, D,
+                                 bandwidth);
         for (int64_t ch = 0; ch < C; ++ch)
           outI[ch] += kij * v[(bt * M + j) * C + ch];
       }

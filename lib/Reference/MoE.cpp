@@ -117,10 +117,10 @@ Routing mixer::ref::topkRouter(const Tensor &logits, int64_t k,
       sum += probs[e] = std::exp(row[e] - max);
     for (int64_t e = 0; e < E; ++e)
       probs[e] /= sum;
-    // Descending probability; the stable sort keeps ties in index order.
+    // Descending probability, ties to the lower expert index.
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-      return probs[a] > probs[b];
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return probs[a] != probs[b] ? probs[a] > probs[b] : a < b;
     });
     double picked = 0.0;
     for (int64_t j = 0; j < k; ++j)
@@ -156,8 +156,8 @@ Dispatch mixer::ref::moeDispatch(const Tensor &x,
     int32_t e = expertIds[a];
     check(0 <= e && e < numExperts, fn,
           "argument 'expert_ids' has id " + std::to_string(e) + " at slot " +
-              std::to_string(a) + ", not in [0, " +
-              std::to_string(numExperts) + ")");
+              std::to_string(a) + ", not in [0, " + std::to_string(numExperts) +
+              ")");
     ++dispatch.groupSizes[e];
   }
   // A stable counting sort: slots go to their expert's rows in slot order.
@@ -217,8 +217,8 @@ Tensor mixer::ref::moeLayer(const Tensor &x, const Tensor &logits, int64_t k,
 
   Routing routing = topkRouter(logits, k, normalize);
   Dispatch dispatch = moeDispatch(x, routing.expertIds, k, E);
-  Tensor hidden = groupedSwiglu(dispatch.sorted, wGate, wUp,
-                                dispatch.groupSizes);
+  Tensor hidden =
+      groupedSwiglu(dispatch.sorted, wGate, wUp, dispatch.groupSizes);
   Tensor expertOut = groupedMatmul(hidden, wDown, dispatch.groupSizes);
   return moeCombine(expertOut, dispatch.permutation, routing.weights);
 }

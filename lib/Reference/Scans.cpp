@@ -12,6 +12,7 @@
 
 #include "Checks.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mixer::ref;
@@ -33,9 +34,8 @@ static std::vector<double> initialState(const Tensor *init, int64_t offset,
 // ssd
 //===----------------------------------------------------------------------===//
 
-ScanResult mixer::ref::ssd(const Tensor &x, const Tensor &logA,
-                           const Tensor &b, const Tensor &c,
-                           const Tensor *init) {
+ScanResult mixer::ref::ssd(const Tensor &x, const Tensor &logA, const Tensor &b,
+                           const Tensor &c, const Tensor *init) {
   const char *fn = "ssd";
   checkRank(fn, "x", x, 4);
   checkRank(fn, "b", b, 4);
@@ -171,8 +171,8 @@ static void decayAndAddOuter(std::vector<double> &S, double decay,
 }
 
 /// o = scale * S^T q for S [Dk, Dv].
-static void readOut(const std::vector<double> &S, const double *q,
-                    double scale, int64_t Dk, int64_t Dv, double *o) {
+static void readOut(const std::vector<double> &S, const double *q, double scale,
+                    int64_t Dk, int64_t Dv, double *o) {
   for (int64_t j = 0; j < Dv; ++j) {
     double sum = 0.0;
     for (int64_t i = 0; i < Dk; ++i)
@@ -205,18 +205,21 @@ ScanResult mixer::ref::linearAttention(const Tensor &q, const Tensor &k,
       auto tokenUpdate = [&](std::vector<double> &state, int64_t t) {
         int64_t i = (bi * L + t) * H + h;
         double decay = logDecay ? std::exp((*logDecay)[i]) : 1.0;
-        decayAndAddOuter(state, decay, k.data.data() + i * Dk, v.data.data() + i * Dv, Dk, Dv);
+        decayAndAddOuter(state, decay, k.data.data() + i * Dk,
+                         v.data.data() + i * Dv, Dk, Dv);
       };
       for (int64_t t = 0; t < L; ++t) {
         int64_t i = (bi * L + t) * H + h;
         tokenUpdate(S, t);
         if (window == 0) {
-          readOut(S, q.data.data() + i * Dk, scale, Dk, Dv, result.out.data.data() + i * Dv);
+          readOut(S, q.data.data() + i * Dk, scale, Dk, Dv,
+                  result.out.data.data() + i * Dv);
           continue;
         }
         if (t - window - 1 >= 0)
           tokenUpdate(lagged, t - window - 1);
-        readOut(lagged, q.data.data() + i * Dk, scale, Dk, Dv, result.out.data.data() + i * Dv);
+        readOut(lagged, q.data.data() + i * Dk, scale, Dk, Dv,
+                result.out.data.data() + i * Dv);
       }
       std::copy(S.begin(), S.end(),
                 result.finalState.data.begin() + stateOffset);
@@ -262,7 +265,8 @@ ScanResult mixer::ref::gatedDeltaRule(const Tensor &q, const Tensor &k,
           for (int64_t j = 0; j < Dv; ++j)
             S[a * Dv + j] = gate * (S[a * Dv + j] - bt * kt[a] * kS[j]) +
                             bt * kt[a] * vt[j];
-        readOut(S, q.data.data() + i * Dk, scale, Dk, Dv, result.out.data.data() + i * Dv);
+        readOut(S, q.data.data() + i * Dk, scale, Dk, Dv,
+                result.out.data.data() + i * Dv);
       }
       std::copy(S.begin(), S.end(),
                 result.finalState.data.begin() + stateOffset);

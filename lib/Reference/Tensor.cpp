@@ -12,6 +12,7 @@
 
 #include "Checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -66,13 +67,13 @@ static int64_t numelOf(const std::vector<int64_t> &shape) {
   return n;
 }
 
-Tensor::Tensor(std::vector<int64_t> shape, double fill)
-    : shape(std::move(shape)) {
-  for (int64_t d : this->shape)
+Tensor::Tensor(std::vector<int64_t> dims, double fill)
+    : shape(std::move(dims)) {
+  for (int64_t d : shape)
     detail::check(d >= 0, "Tensor",
                   "negative dimension in shape " +
-                      detail::shapeToString(this->shape));
-  data.assign(numelOf(this->shape), fill);
+                      detail::shapeToString(shape));
+  data.assign(numelOf(shape), fill);
 }
 
 int64_t Tensor::numel() const { return numelOf(shape); }
@@ -93,17 +94,16 @@ int64_t Tensor::offset(std::initializer_list<int64_t> index) const {
   int64_t flat = 0, i = 0;
   for (int64_t idx : index) {
     detail::check(idx >= 0 && idx < shape[i], "Tensor::at",
-                  "index " + std::to_string(idx) + " out of range in dimension " +
-                      std::to_string(i) + " of shape " +
-                      detail::shapeToString(shape));
+                  "index " + std::to_string(idx) +
+                      " out of range in dimension " + std::to_string(i) +
+                      " of shape " + detail::shapeToString(shape));
     flat = flat * shape[i] + idx;
     ++i;
   }
   return flat;
 }
 
-Tensor mixer::ref::fromFloats(std::vector<int64_t> shape,
-                              const float *values) {
+Tensor mixer::ref::fromFloats(std::vector<int64_t> shape, const float *values) {
   Tensor t(std::move(shape));
   for (int64_t i = 0, e = t.numel(); i < e; ++i)
     t[i] = values[i];
@@ -120,7 +120,8 @@ std::vector<float> mixer::ref::toFloats(const Tensor &t) {
 Tensor mixer::ref::slice(const Tensor &t, int64_t dim, int64_t begin,
                          int64_t end) {
   detail::check(dim >= 0 && dim < t.rank(), "slice",
-                "dimension " + std::to_string(dim) + " out of range for shape " +
+                "dimension " + std::to_string(dim) +
+                    " out of range for shape " +
                     detail::shapeToString(t.shape));
   detail::check(0 <= begin && begin <= end && end <= t.shape[dim], "slice",
                 "range [" + std::to_string(begin) + ", " + std::to_string(end) +

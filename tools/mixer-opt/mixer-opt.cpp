@@ -1,6 +1,9 @@
 //===- mixer-opt.cpp - mlir-opt with the mixer dialect and passes ---------===//
 
+#include "mixer/Conversion/Passes.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Dialect/Mixer/Transforms/Passes.h"
+#include "mixer/Pipelines/Pipelines.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -10,6 +13,9 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::mixer::registerMixerPasses();
+  mlir::mixer::registerMixerConversionPasses();
+  mlir::mixer::registerPipelines();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::mixer::MixerDialect>();

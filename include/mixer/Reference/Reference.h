@@ -7,9 +7,9 @@
 // A plain fp64 implementation of every mixer op, written from the math of the
 // op definitions (the design's "The ops" and the op spec): token-by-token
 // recurrences for the scans, dense double sums for the kernel reductions,
-// straightforward loops for the MoE ops. It is the oracle of every numerical test and benchmark,
-// so it shares no code with the compiler and depends on the C++17 standard
-// library only. Clarity comes before speed.
+// straightforward loops for the MoE ops. It is the oracle of every numerical
+// test and benchmark, so it shares no code with the compiler and depends on the
+// C++17 standard library only. Clarity comes before speed.
 //
 // Misuse (a shape mismatch, an out-of-range id) prints a message naming the
 // function and the argument to stderr and calls std::abort(); the library

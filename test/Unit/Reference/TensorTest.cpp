@@ -133,6 +133,8 @@ TEST(MathTest, SiluAndSoftplus) {
   EXPECT_NEAR(silu(-2.0), -2.0 / (1.0 + std::exp(2.0)), 1e-15);
   EXPECT_NEAR(softplus(0.0), std::log(2.0), 1e-15);
   EXPECT_NEAR(softplus(1.0), std::log(1.0 + std::exp(1.0)), 1e-15);
+  EXPECT_NEAR(softplus(5.0), std::log(1.0 + std::exp(5.0)), 1e-14);
+  EXPECT_NEAR(softplus(19.5), 19.5 + std::exp(-19.5), 1e-14);
   EXPECT_EQ(softplus(30.0), 30.0);
   EXPECT_NEAR(softplus(-30.0), std::exp(-30.0), 1e-25);
 }

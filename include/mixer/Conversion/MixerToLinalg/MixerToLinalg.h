@@ -1,0 +1,26 @@
+//===- MixerToLinalg.h - mixer ops to blocked linalg ------------*- C++ -*-===//
+
+#ifndef MIXER_CONVERSION_MIXERTOLINALG_MIXERTOLINALG_H
+#define MIXER_CONVERSION_MIXERTOLINALG_MIXERTOLINALG_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace func {
+class FuncOp;
+} // namespace func
+
+namespace mixer {
+
+#define GEN_PASS_DECL_CONVERTMIXERTOLINALGPASS
+#include "mixer/Conversion/Passes.h.inc"
+
+/// Adds the patterns that rewrite mixer ops into linalg + scf on tensors.
+void populateMixerToLinalgPatterns(RewritePatternSet &patterns,
+                                   int64_t recurrentThreshold = 8);
+
+} // namespace mixer
+} // namespace mlir
+
+#endif // MIXER_CONVERSION_MIXERTOLINALG_MIXERTOLINALG_H

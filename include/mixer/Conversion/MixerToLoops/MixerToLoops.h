@@ -1,0 +1,25 @@
+//===- MixerToLoops.h - mixer ops to scalar loops ---------------*- C++ -*-===//
+
+#ifndef MIXER_CONVERSION_MIXERTOLOOPS_MIXERTOLOOPS_H
+#define MIXER_CONVERSION_MIXERTOLOOPS_MIXERTOLOOPS_H
+
+#include "mlir/Pass/Pass.h"
+
+namespace mlir {
+class RewritePatternSet;
+namespace func {
+class FuncOp;
+} // namespace func
+
+namespace mixer {
+
+#define GEN_PASS_DECL_CONVERTMIXERTOLOOPSPASS
+#include "mixer/Conversion/Passes.h.inc"
+
+/// Adds the patterns that rewrite mixer ops into scalar scf.for loop nests.
+void populateMixerToLoopsPatterns(RewritePatternSet &patterns);
+
+} // namespace mixer
+} // namespace mlir
+
+#endif // MIXER_CONVERSION_MIXERTOLOOPS_MIXERTOLOOPS_H

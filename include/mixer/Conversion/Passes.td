@@ -1,0 +1,54 @@
+//===- Passes.td - mixer conversion passes -----------------*- tablegen -*-===//
+
+#ifndef MIXER_CONVERSION_PASSES_TD
+#define MIXER_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
+  let summary = "Lower mixer ops to their blocked algorithms in linalg on tensors";
+  let description = [{
+    Rewrites each mixer op into the algorithm the CPU and GPU pipelines
+    compile: linalg ops on tensors, with an `scf.for` over the sequential
+    dimension (chunks of a scan, column blocks of a kernel sum). Contractions
+    are emitted as linalg.generic ops with the reduction dimension innermost
+    and a row-major right-hand side, so that register tiling and
+    vectorization map them to outer-product FMAs.
+
+    `mixer.ssd` becomes the four steps of Mamba-2's SSD per chunk
+    (intra-chunk quadratic block, chunk state, state passing, off-diagonal
+    output) for L > `recurrent-threshold`, and the token-by-token recurrence
+    otherwise (decode: O(H*P*N) per token).
+
+    ```mlir
+    // mixer-opt --convert-mixer-to-linalg
+    %y, %s = mixer.ssd chunk_size(64) ins(...) outs(...) -> ...
+    // becomes an scf.for over ceil(L / 64) chunks of linalg.generic ops.
+    ```
+  }];
+  let options = [
+    Option<"recurrentThreshold", "recurrent-threshold", "int64_t", /*default=*/"8",
+           "Use the token-by-token recurrence for sequences of at most this length">
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def ConvertMixerToLoopsPass : Pass<"convert-mixer-to-loops", "func::FuncOp"> {
+  let summary = "Lower mixer ops to scalar loops (the naive oracle lowering)";
+  let description = [{
+    Rewrites each mixer op into the plain scalar loop nest of its definition
+    (token-by-token recurrences, dense sums) with `scf.for` over tensors. It
+    is deliberately naive: a second oracle for the optimized lowering, and the
+    "naive compiled" baseline of mixer-bench.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+#endif // MIXER_CONVERSION_PASSES_TD

@@ -1,0 +1,83 @@
+//===- Passes.td - mixer transformation passes -------------*- tablegen -*-===//
+
+#ifndef MIXER_DIALECT_MIXER_TRANSFORMS_PASSES_TD
+#define MIXER_DIALECT_MIXER_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MixerApproximateMathPass : Pass<"mixer-approximate-math"> {
+  let summary = "Replace exp, log and friends by vectorizable polynomials";
+  let description = [{
+    Rewrites math.exp, math.log, math.log1p, math.tanh, ... (scalar and
+    vector) into the polynomial approximations of MLIR's math dialect
+    (within 1e-6 relative for f32), so that they vectorize instead of
+    becoming scalar libm calls.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def MixerDropReturnedArgumentsPass
+    : Pass<"mixer-drop-returned-arguments", "ModuleOp"> {
+  let summary = "Drop results that are argument buffers from public functions";
+  let description = [{
+    After bufferization, a public function whose tensor results were
+    computed in place into its `outs` arguments returns those argument
+    buffers. This pass removes such results, so the function writes into
+    caller-provided buffers and returns nothing: the ABI of mixer-compile's
+    objects and of the JIT. A result that is not an argument (a result the
+    function allocated) is an error, since the caller could not free it.
+    Upstream's drop-equivalent-buffer-results leaves public functions alone.
+  }];
+}
+
+def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {
+  let summary = "Give every public function a C interface wrapper";
+  let description = [{
+    Sets `llvm.emit_c_interface` on every public func.func with a body, so
+    that the LLVM lowering emits `_mlir_ciface_<name>` taking memref
+    descriptors by pointer: the ABI of mixer-compile's objects and of the
+    JIT.
+  }];
+}
+
+def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp"> {
+  let summary = "Tile the parallel dimensions of mixer ops into scf.forall";
+  let description = [{
+    Tiles every mixer op through its TilingInterface so that each iteration
+    of the resulting `scf.forall` handles one unit of independent work: one
+    (batch, head) of a scan, one (batch, row block) of a kernel sum, one
+    column block of a grouped GEMM. The forall becomes OpenMP threads on the
+    CPU and thread blocks on the GPU.
+  }];
+  let options = [
+    Option<"rowBlock", "row-block", "int64_t", /*default=*/"64",
+           "Rows per tile of the kernel reductions and MoE ops">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
+  let summary = "Register-tile and vectorize linalg ops for the CPU";
+  let description = [{
+    Tiles each linalg contraction to a register block (rows x vector-width
+    columns, one step of the reduction) and each other linalg op to vector
+    rows, vectorizes the tiles, hoists the accumulators out of the reduction
+    loops and lowers vector.contract to outer-product FMAs.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "f32 lanes per vector register">,
+    Option<"rowTile", "row-tile", "int64_t", /*default=*/"8",
+           "Rows of a contraction's register block">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+#endif // MIXER_DIALECT_MIXER_TRANSFORMS_PASSES_TD

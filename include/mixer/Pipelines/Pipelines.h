@@ -1,0 +1,54 @@
+//===- Pipelines.h - the CPU and NVVM lowering pipelines --------*- C++ -*-===//
+//
+// mixer-opt, mixer-compile, mixer-bench and the C API all lower through these
+// functions; lib/Pipelines/Pipelines.cpp shows each path in numbered steps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_PIPELINES_PIPELINES_H
+#define MIXER_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir {
+class OpPassManager;
+namespace mixer {
+
+/// Options of `mixer-lower-to-cpu-pipeline`.
+struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+  PassOptions::Option<bool> naive{
+      *this, "naive",
+      llvm::cl::desc("Lower mixer ops through convert-mixer-to-loops (scalar "
+                     "loops, no tiling or vectorization): the oracle path"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("OpenMP threads of the parallel loops (0: the OpenMP "
+                     "runtime's default, OMP_NUM_THREADS)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> recurrentThreshold{
+      *this, "recurrent-threshold",
+      llvm::cl::desc("Scans of at most this many tokens use the recurrent "
+                     "form instead of the chunked one"),
+      llvm::cl::init(8)};
+  PassOptions::Option<int64_t> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("f32 lanes of the register tiles (16 for AVX-512, 8 for "
+                     "AVX2)"),
+      llvm::cl::init(16)};
+};
+
+/// Lowers a module of func.func ops on tensors holding mixer ops (and any
+/// linalg/arith/math/tensor ops around them) to the LLVM dialect, with
+/// OpenMP for the parallel loops and `_mlir_ciface_` wrappers for every
+/// public function.
+void buildLowerToCpuPipeline(OpPassManager &pm,
+                             const CpuPipelineOptions &options);
+
+/// Registers the pipelines with the global pass registry (for mixer-opt).
+void registerPipelines();
+
+} // namespace mixer
+} // namespace mlir
+
+#endif // MIXER_PIPELINES_PIPELINES_H

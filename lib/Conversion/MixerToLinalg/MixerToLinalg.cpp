@@ -1,0 +1,39 @@
+//===- MixerToLinalg.cpp - the convert-mixer-to-linalg pass -----------------===//
+
+#include "mixer/Conversion/MixerToLinalg/MixerToLinalg.h"
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::mixer {
+#define GEN_PASS_DEF_CONVERTMIXERTOLINALGPASS
+#include "mixer/Conversion/Passes.h.inc"
+} // namespace mlir::mixer
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
+                                                int64_t recurrentThreshold) {
+  (void)recurrentThreshold;
+  (void)patterns;
+}
+
+namespace {
+struct ConvertMixerToLinalgPass
+    : public mixer::impl::ConvertMixerToLinalgPassBase<ConvertMixerToLinalgPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMixerToLinalgPatterns(patterns, recurrentThreshold);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,135 @@
+//===- Pipelines.cpp - the CPU and NVVM lowering pipelines ----------------===//
+//
+// The whole lowering path of each target, in numbered steps. Each step
+// states its contract: what IR enters and what leaves.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mixer/Pipelines/Pipelines.h"
+
+#include "mixer/Conversion/Passes.h"
+#include "mixer/Dialect/Mixer/Transforms/Passes.h"
+
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+//===----------------------------------------------------------------------===//
+// Common: mixer ops on tensors -> linalg/scf on tensors
+//===----------------------------------------------------------------------===//
+
+static void buildTensorPipeline(OpPassManager &pm,
+                                const CpuPipelineOptions &options) {
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+
+  // Step 1. Tile the parallel dimensions of every mixer op (batch x heads,
+  // row blocks, column blocks) into scf.forall.
+  // In: mixer ops on tensors. Out: each mixer op inside an scf.forall whose
+  // iterations are independent.
+  if (!options.naive)
+    funcPm.addPass(createMixerTileParallelDimsPass());
+
+  // Step 2. Lower each op's algorithm: the blocked algorithm in linalg with
+  // an scf.for over the sequential dimension, or (naive) the scalar loops of
+  // its definition.
+  // In: mixer ops. Out: linalg, scf, tensor, arith, math; no mixer op left.
+  if (options.naive) {
+    funcPm.addPass(createConvertMixerToLoopsPass());
+  } else {
+    ConvertMixerToLinalgPassOptions toLinalg;
+    toLinalg.recurrentThreshold = options.recurrentThreshold;
+    funcPm.addPass(createConvertMixerToLinalgPass(toLinalg));
+  }
+
+  // Step 3. Fuse elementwise producers and consumers, drop unit dimensions
+  // left by the per-head tiles, clean up.
+  // In/out: linalg on tensors.
+  funcPm.addPass(createLinalgFoldUnitExtentDimsPass());
+  funcPm.addPass(createLinalgElementwiseOpFusionPass());
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+}
+
+//===----------------------------------------------------------------------===//
+// CPU: linalg on tensors -> LLVM dialect with OpenMP
+//===----------------------------------------------------------------------===//
+
+void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
+                                          const CpuPipelineOptions &options) {
+  buildTensorPipeline(pm, options);
+
+  // Step 4. Register-tile every linalg op and vectorize it: contractions
+  // become outer-product FMAs on vector registers.
+  // In: linalg on tensors. Out: vector ops and scf loops on tensors.
+  if (!options.naive) {
+    MixerVectorizeCpuPassOptions vectorize;
+    vectorize.vectorWidth = options.vectorWidth;
+    pm.nest<func::FuncOp>().addPass(createMixerVectorizeCpuPass(vectorize));
+  }
+
+  // Step 5. Bufferize. Results computed in place into `outs` arguments are
+  // dropped from the signatures, so every public function writes its
+  // results into caller-provided buffers and returns nothing.
+  // In: tensors. Out: memrefs; temporaries as memref.alloc/alloca.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createMixerDropReturnedArgumentsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.nest<func::FuncOp>().addPass(
+      bufferization::createPromoteBuffersToStackPass());
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // Step 6. Polynomial exp/log so that they stay vectorized.
+  pm.addPass(createMixerApproximateMathPass());
+
+  // Step 7. Parallel loops to OpenMP, the rest to LLVM.
+  // In: memrefs, scf.forall, vector, linalg leftovers. Out: LLVM dialect
+  // with `_mlir_ciface_` wrappers.
+  pm.addPass(createMixerEmitCInterfacePass());
+  pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
+  ConvertSCFToOpenMPPassOptions openmp;
+  openmp.numThreads = options.numThreads;
+  pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
+  // Full unrolling: partial unrolling emitted aligned stores into unaligned
+  // memory.
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::mixer::registerPipelines() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "mixer-lower-to-cpu-pipeline",
+      "Lower mixer ops to vectorized, multi-threaded LLVM dialect for the CPU",
+      buildLowerToCpuPipeline);
+}
