@@ -107,8 +107,14 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
   pm.addPass(createMixerDropReturnedArgumentsPass());
   pm.addPass(createCSEPass());
+  // Per-chunk temporaries: allocate once outside the loops, on the stack
+  // when small (a 64x64 f32 block is 16 KiB).
+  pm.nest<func::FuncOp>().addPass(bufferization::createBufferLoopHoistingPass());
+  bufferization::PromoteBuffersToStackPassOptions toStack;
+  toStack.maxAllocSizeInBytes = 64 * 1024;
+  toStack.maxRankOfAllocatedMemRef = 2;
   pm.nest<func::FuncOp>().addPass(
-      bufferization::createPromoteBuffersToStackPass());
+      bufferization::createPromoteBuffersToStackPass(toStack));
   bufferization::buildBufferDeallocationPipeline(pm);
 
   // Step 6. Polynomial exp/log so that they stay vectorized.

@@ -3,6 +3,7 @@
 #include "LinalgBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -16,9 +17,21 @@ Value LinalgBuilder::empty(ArrayRef<OpFoldResult> sizes, Type elt) {
 
 Value LinalgBuilder::filled(ArrayRef<OpFoldResult> sizes, Type elt,
                             double value) {
+  // A fresh allocation, not a tensor.empty: CSE would merge equal fills
+  // into one buffer that every in-place writer then has to copy first.
+  SmallVector<Value> dynamicSizes;
+  SmallVector<int64_t> shape;
+  dispatchIndexOpFoldResults(sizes, dynamicSizes, shape);
+  Value dest = bufferization::AllocTensorOp::create(
+      b, RankedTensorType::get(shape, elt), dynamicSizes);
+  return fill(dest, value);
+}
+
+Value LinalgBuilder::fill(Value dest, double value) {
+  Type elt = cast<RankedTensorType>(dest.getType()).getElementType();
   Value scalar =
       arith::ConstantOp::create(b, b.getFloatAttr(elt, value)).getResult();
-  return linalg::FillOp::create(b, scalar, empty(sizes, elt)).getResult(0);
+  return linalg::FillOp::create(b, scalar, dest).getResult(0);
 }
 
 SmallVector<OpFoldResult> LinalgBuilder::sizesOf(Value value) {

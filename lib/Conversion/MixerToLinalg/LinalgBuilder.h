@@ -29,8 +29,10 @@ public:
 
   /// A tensor.empty of `sizes` (static or dynamic) and element type `elt`.
   Value empty(ArrayRef<OpFoldResult> sizes, Type elt);
-  /// A tensor of `sizes` filled with the f32/f64 constant `value`.
+  /// A newly allocated tensor of `sizes` filled with the constant `value`.
   Value filled(ArrayRef<OpFoldResult> sizes, Type elt, double value);
+  /// `dest` filled with the constant `value` (in place).
+  Value fill(Value dest, double value);
   /// The sizes of `value` as OpFoldResults.
   SmallVector<OpFoldResult> sizesOf(Value value);
 

@@ -128,7 +128,10 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
                      return arith::MulFOp::create(ib, args[0], args[1])
                          .getResult();
                    });
-  Value Y = lb.contract(M, X, lb.filled({q, p}, f32, 0.0), Lhs::RowMajor);
+  // The output block accumulates in place in its tile of y.
+  Value yTile = lb.slice(y, {hd.batch, t0, hd.head, zero}, {one, q, one, p},
+                         {Q, hd.P});
+  Value Y = lb.contract(M, X, lb.fill(yTile, 0.0), Lhs::RowMajor);
 
   // Off-diagonal output: the state entering the chunk, decayed to each t.
   Value Cs = lb.map({Cc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
@@ -193,8 +196,9 @@ std::pair<Value, Value> SsdToLinalg::tokenStep(LinalgBuilder &lb,
       });
 
   // y_t[p] = sum_n c_t[n] St[n, p]
-  Value zeroF = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
-  Value acc = linalg::FillOp::create(b, zeroF, lb.empty({p}, f32)).getResult(0);
+  Value acc = lb.fill(
+      lb.slice(y, {hd.batch, t, hd.head, zero}, {one, one, one, p}, {hd.P}),
+      0.0);
   auto yt = linalg::GenericOp::create(
       b, acc.getType(), ValueRange{ct, newSt}, ValueRange{acc},
       ArrayRef<AffineMap>{lb.dims(2, {1}), lb.dims(2, {1, 0}), lb.dims(2, {0})},
