@@ -42,6 +42,19 @@ def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {
   }];
 }
 
+def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp"> {
+  let summary = "Lower memref.copy to vector code or loops";
+  let description = [{
+    Bufferization copies tiles between strided buffers with memref.copy,
+    which the LLVM lowering turns into calls to the `memrefCopy` runtime
+    function. This pass rewrites static-shape copies into vector transfers
+    and the others into linalg.copy (scalar loops later), so that compiled
+    objects need no MLIR runtime library.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp"> {
   let summary = "Tile the parallel dimensions of mixer ops into scf.forall";
   let description = [{
