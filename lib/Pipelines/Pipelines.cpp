@@ -39,6 +39,12 @@ static void buildTensorPipeline(OpPassManager &pm,
                                 const CpuPipelineOptions &options) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
 
+  // Step 0. Fuse the elementwise ops around mixer ops (dt scaling, gates)
+  // with each other. Mixer ops are not linalg ops, so they stay whole; this
+  // runs before lowering because its rewrite of `outs` operands into inputs
+  // would turn the lowered algorithms' in-place state updates into copies.
+  funcPm.addPass(createLinalgElementwiseOpFusionPass());
+
   // Step 1. Tile the parallel dimensions of every mixer op (batch x heads,
   // row blocks, column blocks) into scf.forall.
   // In: mixer ops on tensors. Out: each mixer op inside an scf.forall whose
@@ -58,11 +64,9 @@ static void buildTensorPipeline(OpPassManager &pm,
     funcPm.addPass(createConvertMixerToLinalgPass(toLinalg));
   }
 
-  // Step 3. Fuse elementwise producers and consumers, drop unit dimensions
-  // left by the per-head tiles, clean up.
+  // Step 3. Clean up. (The lowerings slice their operands rank-reduced, so
+  // no unit dimensions are left to fold.)
   // In/out: linalg on tensors.
-  funcPm.addPass(createLinalgFoldUnitExtentDimsPass());
-  funcPm.addPass(createLinalgElementwiseOpFusionPass());
   funcPm.addPass(createCanonicalizerPass());
   funcPm.addPass(createCSEPass());
 }
@@ -97,8 +101,14 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   pm.addPass(createMixerDropReturnedArgumentsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Per-chunk temporaries: allocate once outside the loops, on the stack
+  // when small (a 64x64 f32 block is 16 KiB).
+  pm.nest<func::FuncOp>().addPass(bufferization::createBufferLoopHoistingPass());
+  bufferization::PromoteBuffersToStackPassOptions toStack;
+  toStack.maxAllocSizeInBytes = 64 * 1024;
+  toStack.maxRankOfAllocatedMemRef = 2;
   pm.nest<func::FuncOp>().addPass(
-      bufferization::createPromoteBuffersToStackPass());
+      bufferization::createPromoteBuffersToStackPass(toStack));
   bufferization::buildBufferDeallocationPipeline(pm);
 
   // Step 6. Polynomial exp/log so that they stay vectorized.

@@ -1,6 +1,7 @@
 //===- MixerToLinalg.cpp - the convert-mixer-to-linalg pass -----------------===//
 
 #include "mixer/Conversion/MixerToLinalg/MixerToLinalg.h"
+#include "MixerToLinalgPatterns.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,8 +22,7 @@ using namespace mlir::mixer;
 
 void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
-  (void)recurrentThreshold;
-  (void)patterns;
+  populateSsdToLinalgPatterns(patterns, recurrentThreshold);
 }
 
 namespace {

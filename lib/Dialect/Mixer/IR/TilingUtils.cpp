@@ -62,13 +62,21 @@ DimTile mlir::mixer::groupTileOfHeads(OpBuilder &b, Location loc, DimTile heads,
 }
 
 LogicalResult mlir::mixer::checkHeadTile(Operation *op, OpFoldResult headSize,
-                                         int64_t headsPerGroup) {
-  std::optional<int64_t> size = getConstantIntValue(headSize);
-  if (!size || headsPerGroup == 1)
+                                         int64_t headsPerGroup,
+                                         StringRef members) {
+  if (headsPerGroup == 1)
     return success();
+  // A size that is not a constant is the partial last tile of a tile size
+  // that does not divide the heads: it may split a group.
+  std::optional<int64_t> size = getConstantIntValue(headSize);
+  if (!size)
+    return op->emitOpError()
+           << "cannot tile " << members << " by a size that does not divide "
+           << "them (" << headsPerGroup << " " << members << " per group)";
   if (headsPerGroup % *size == 0 || *size % headsPerGroup == 0)
     return success();
-  return op->emitOpError() << "cannot tile heads by " << *size << ": a tile must "
-                           << "lie within one group or cover whole groups ("
-                           << headsPerGroup << " heads per group)";
+  return op->emitOpError() << "cannot tile " << members << " by " << *size
+                           << ": a tile must lie within one group or cover "
+                           << "whole groups (" << headsPerGroup << " "
+                           << members << " per group)";
 }

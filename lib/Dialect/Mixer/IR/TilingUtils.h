@@ -31,14 +31,16 @@ void tileOffsetsAndSizes(OpBuilder &b, Location loc, Value value,
                          SmallVectorImpl<OpFoldResult> &sizes);
 
 /// The groups read by the heads [headOffset, headOffset + headSize) when each
-/// group serves `headsPerGroup` consecutive heads. Exact when the head tile
-/// lies within one group or covers whole groups; `checkHeadTile` tells.
+/// group serves `headsPerGroup` consecutive heads (or channels, for the
+/// selective scan). Exact when the head tile lies within one group or covers
+/// whole groups; `checkHeadTile` tells.
 DimTile groupTileOfHeads(OpBuilder &b, Location loc, DimTile heads,
                          int64_t headsPerGroup);
-/// Fails (with a message on `op`) for a static head tile that would split a
-/// group across tiles unevenly.
+/// Fails (with a message on `op`) for a head tile that would split a group
+/// across tiles unevenly, or whose size is not a constant (a partial tile).
+/// `members` names the heads in the message.
 LogicalResult checkHeadTile(Operation *op, OpFoldResult headSize,
-                            int64_t headsPerGroup);
+                            int64_t headsPerGroup, StringRef members = "heads");
 
 } // namespace mlir::mixer
 

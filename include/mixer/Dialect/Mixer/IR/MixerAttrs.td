@@ -21,11 +21,25 @@ def Mixer_KernelKind : I32EnumAttr<"KernelKind", "kernel function of a kernel re
 def Mixer_KernelAttr : EnumAttr<Mixer_Dialect, Mixer_KernelKind, "kernel"> {
   let summary = "kernel (or cost) of a kernel reduction";
   let description = [{
-    With r = ||x - y|| and bandwidth h (a 0-d tensor operand of the op):
-    `gaussian` exp(-r^2 / (2 h^2)); `laplacian` exp(-r / h);
-    `matern32` (1 + sqrt(3) r / h) exp(-sqrt(3) r / h);
-    `inverse_multiquadric` 1 / sqrt(1 + r^2 / h^2); `linear` <x, y>.
-    `sqeuclidean` is a cost only (c = r^2), for the log-domain ops.
+    The kernel function k(x, y) of mixer.kernel_mv, or the cost c(x, y) of
+    the log-domain ops mixer.kernel_lse and mixer.sinkhorn. With
+    r = ||x - y||_2 and bandwidth h (a 0-d tensor operand of the op):
+
+    ```
+    kind                  kernel k (kernel_mv)                     cost c (kernel_lse, sinkhorn)
+    gaussian              exp(-r^2 / (2 h^2))                      r^2 / 2
+    laplacian             exp(-r / h)                              r
+    matern32              (1 + sqrt(3) r / h) exp(-sqrt(3) r / h)  -
+    inverse_multiquadric  1 / sqrt(1 + r^2 / h^2)                  -
+    linear                <x, y>  (h ignored)                      -
+    sqeuclidean           -                                        r^2
+    ```
+
+    A cost c at regularization eps gives the kernel exp(-c / eps): the
+    gaussian cost is the gaussian kernel with h^2 = eps, the laplacian cost
+    the laplacian kernel with h = eps. The ops' verifiers reject a kind
+    outside their column. In the custom form of an op the kind is written as
+    a bare keyword (`kernel(gaussian)`); as an attribute:
 
     ```mlir
     #mixer.kernel<gaussian>

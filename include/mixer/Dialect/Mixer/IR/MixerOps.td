@@ -30,6 +30,27 @@ class Mixer_StructuredOp<string mnemonic, list<Trait> traits = []>
   }] # extraStructuredClassDeclaration;
 }
 
+/// A destination-style op whose only variable-length operand group is `outs`
+/// (ODS rejects AttrSizedOperandSegments, which Mixer_StructuredOp carries for
+/// optional operands, without a second group). Not tileable: for ops whose
+/// results are not a partition of independent work, e.g. a global sort.
+class Mixer_DestinationOp<string mnemonic, list<Trait> traits = []>
+    : Mixer_Op<mnemonic, !listconcat(traits, [
+        Pure, DestinationStyleOpInterface])> {
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() { return getOutsMutable(); }
+  }];
+}
+
+/// Mixer_DestinationOp tiled over its parallel dimensions through
+/// TilingInterface.
+class Mixer_TiledDestinationOp<string mnemonic, list<Trait> traits = []>
+    : Mixer_DestinationOp<mnemonic, !listconcat(traits, [
+        DeclareOpInterfaceMethods<TilingInterface, [
+          "getLoopIteratorTypes", "getIterationDomain",
+          "getTiledImplementation", "getResultTilePosition"]>])>;
+
 include "mixer/Dialect/Mixer/IR/MixerScanOps.td"
 include "mixer/Dialect/Mixer/IR/MixerKernelOps.td"
 include "mixer/Dialect/Mixer/IR/MixerMoEOps.td"

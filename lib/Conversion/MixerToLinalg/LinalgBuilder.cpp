@@ -1,0 +1,107 @@
+//===- LinalgBuilder.cpp - small builders of linalg ops on tensors --------===//
+
+#include "LinalgBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+Value LinalgBuilder::empty(ArrayRef<OpFoldResult> sizes, Type elt) {
+  return tensor::EmptyOp::create(b, sizes, elt);
+}
+
+Value LinalgBuilder::filled(ArrayRef<OpFoldResult> sizes, Type elt,
+                            double value) {
+  // A fresh allocation, not a tensor.empty: CSE would merge equal fills
+  // into one buffer that every in-place writer then has to copy first.
+  SmallVector<Value> dynamicSizes;
+  SmallVector<int64_t> shape;
+  dispatchIndexOpFoldResults(sizes, dynamicSizes, shape);
+  Value dest = bufferization::AllocTensorOp::create(
+      b, RankedTensorType::get(shape, elt), dynamicSizes);
+  return fill(dest, value);
+}
+
+Value LinalgBuilder::fill(Value dest, double value) {
+  Type elt = cast<RankedTensorType>(dest.getType()).getElementType();
+  Value scalar =
+      arith::ConstantOp::create(b, b.getFloatAttr(elt, value)).getResult();
+  return linalg::FillOp::create(b, scalar, dest).getResult(0);
+}
+
+SmallVector<OpFoldResult> LinalgBuilder::sizesOf(Value value) {
+  return tensor::getMixedSizes(b, b.getLoc(), value);
+}
+
+AffineMap LinalgBuilder::dims(unsigned numDims, ArrayRef<unsigned> results) {
+  SmallVector<AffineExpr> exprs;
+  for (unsigned d : results)
+    exprs.push_back(b.getAffineDimExpr(d));
+  return AffineMap::get(numDims, 0, exprs, b.getContext());
+}
+
+Value LinalgBuilder::contract(Value lhs, Value rhs, Value acc,
+                              Lhs lhsLayout) {
+  // Iteration dims (i, j, k).
+  AffineMap lhsMap = lhsLayout == Lhs::RowMajor ? dims(3, {0, 2})
+                                                : dims(3, {2, 0});
+  SmallVector<AffineMap> maps = {lhsMap, dims(3, {2, 1}), dims(3, {0, 1})};
+  SmallVector<utils::IteratorType> iterators = {
+      utils::IteratorType::parallel, utils::IteratorType::parallel,
+      utils::IteratorType::reduction};
+  auto op = linalg::GenericOp::create(
+      b, acc.getType(), ValueRange{lhs, rhs}, ValueRange{acc}, maps, iterators,
+      [](OpBuilder &nb, Location loc, ValueRange args) {
+        Value prod = arith::MulFOp::create(nb, loc, args[0], args[1]);
+        Value sum = arith::AddFOp::create(nb, loc, args[2], prod);
+        linalg::YieldOp::create(nb, loc, sum);
+      });
+  return op.getResult(0);
+}
+
+Value LinalgBuilder::map(
+    ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value init,
+    function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body) {
+  unsigned rank = cast<RankedTensorType>(init.getType()).getRank();
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(AffineMap::getMultiDimIdentityMap(rank, b.getContext()));
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto op = linalg::GenericOp::create(
+      b, init.getType(), inputs, ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location loc, ValueRange args) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        linalg::YieldOp::create(ib, body(ib, args));
+      });
+  return op.getResult(0);
+}
+
+Value LinalgBuilder::transpose(Value in) {
+  SmallVector<OpFoldResult> sizes = sizesOf(in);
+  Value init = empty({sizes[1], sizes[0]},
+                     cast<RankedTensorType>(in.getType()).getElementType());
+  return linalg::TransposeOp::create(b, in, init, ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
+Value LinalgBuilder::slice(Value value, ArrayRef<OpFoldResult> offsets,
+                           ArrayRef<OpFoldResult> sizes,
+                           ArrayRef<int64_t> resultShape) {
+  auto type = RankedTensorType::get(
+      resultShape, cast<RankedTensorType>(value.getType()).getElementType());
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  return tensor::ExtractSliceOp::create(b, type, value, offsets, sizes,
+                                        strides);
+}
+
+Value LinalgBuilder::insert(Value tile, Value dest,
+                            ArrayRef<OpFoldResult> offsets,
+                            ArrayRef<OpFoldResult> sizes) {
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  return tensor::InsertSliceOp::create(b, tile, dest, offsets, sizes, strides);
+}

@@ -1,0 +1,70 @@
+//===- LinalgBuilder.h - small builders of linalg ops on tensors -*- C++ -*-===//
+//
+// The op lowerings are written as a handful of tensor-level steps
+// (contractions, elementwise maps, slices of the time-major operands). These
+// helpers keep each step one line and emit every contraction in the one
+// shape the CPU vectorizer maps to outer-product FMAs: iteration dims
+// (i, j, k), i and j parallel, k the reduction, output indexed (i, j), and
+// a right-hand side indexed (k, j).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_LINALGBUILDER_H
+#define MIXER_LIB_CONVERSION_MIXERTOLINALG_LINALGBUILDER_H
+
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace mlir::mixer {
+
+/// How the left-hand side of a contraction is stored.
+enum class Lhs {
+  RowMajor,   ///< out[i, j] += lhs[i, k] * rhs[k, j]
+  Transposed, ///< out[i, j] += lhs[k, i] * rhs[k, j]
+};
+
+class LinalgBuilder {
+public:
+  explicit LinalgBuilder(ImplicitLocOpBuilder &b) : b(b) {}
+
+  /// A tensor.empty of `sizes` (static or dynamic) and element type `elt`.
+  Value empty(ArrayRef<OpFoldResult> sizes, Type elt);
+  /// A newly allocated tensor of `sizes` filled with the constant `value`.
+  Value filled(ArrayRef<OpFoldResult> sizes, Type elt, double value);
+  /// `dest` filled with the constant `value` (in place).
+  Value fill(Value dest, double value);
+  /// The sizes of `value` as OpFoldResults.
+  SmallVector<OpFoldResult> sizesOf(Value value);
+
+  /// acc[i, j] += sum_k lhs(i, k) * rhs[k, j].
+  Value contract(Value lhs, Value rhs, Value acc, Lhs lhsLayout);
+
+  /// A parallel linalg.generic over the iteration space of `init` with one
+  /// indexing map per input (and the identity for `init`); `body` maps the
+  /// input scalars (and the init scalar, last) to the result.
+  Value map(ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value init,
+            function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body);
+
+  /// out[j, i] = in[i, j].
+  Value transpose(Value in);
+
+  /// The slice of `value` at `offsets` of `sizes` (unit strides), reshaped
+  /// by dropping unit dims to `resultShape` (rank-reducing).
+  Value slice(Value value, ArrayRef<OpFoldResult> offsets,
+              ArrayRef<OpFoldResult> sizes, ArrayRef<int64_t> resultShape);
+  /// Inserts `tile` into `dest` at `offsets`, `sizes` (rank-expanding).
+  Value insert(Value tile, Value dest, ArrayRef<OpFoldResult> offsets,
+               ArrayRef<OpFoldResult> sizes);
+
+  /// Affine maps over `numDims` dims selecting `results`.
+  AffineMap dims(unsigned numDims, ArrayRef<unsigned> results);
+
+  ImplicitLocOpBuilder &builder() { return b; }
+
+private:
+  ImplicitLocOpBuilder &b;
+};
+
+} // namespace mlir::mixer
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_LINALGBUILDER_H

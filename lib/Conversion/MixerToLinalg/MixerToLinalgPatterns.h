@@ -1,0 +1,18 @@
+//===- MixerToLinalgPatterns.h - per-op patterns of the conversion -*- C++ -*-===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_MIXERTOLINALGPATTERNS_H
+#define MIXER_LIB_CONVERSION_MIXERTOLINALG_MIXERTOLINALGPATTERNS_H
+
+#include <cstdint>
+
+namespace mlir {
+class RewritePatternSet;
+namespace mixer {
+
+void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
+                                 int64_t recurrentThreshold);
+
+} // namespace mixer
+} // namespace mlir
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_MIXERTOLINALGPATTERNS_H
