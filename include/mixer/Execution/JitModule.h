@@ -1,0 +1,70 @@
+//===- JitModule.h - run a lowered module in this process -------*- C++ -*-===//
+//
+// A JIT over mlir::ExecutionEngine for modules lowered by compileToLLVM:
+// optimized at -O3 for the host CPU with all its features (AVX-512 where
+// present), with the OpenMP runtime loaded for the parallel loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_EXECUTION_JITMODULE_H
+#define MIXER_EXECUTION_JITMODULE_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+namespace mixer {
+
+struct JitOptions {
+  /// LLVM optimization level of the IR passes and of code generation.
+  unsigned optLevel = 3;
+  /// Shared libraries whose symbols the code may call; by default the
+  /// OpenMP runtime and MLIR's C runner utilities (memrefCopy).
+  std::vector<std::string> sharedLibPaths = getDefaultSharedLibraries();
+
+  /// The default libraries that exist on this machine. MIXER_OMP_LIBRARY in
+  /// the environment replaces the OpenMP runtime found at build time.
+  static std::vector<std::string> getDefaultSharedLibraries();
+};
+
+/// A module lowered to the LLVM dialect, compiled to machine code.
+class JitModule {
+public:
+  /// Translates `module` (LLVM dialect, with `_mlir_ciface_` wrappers) to
+  /// LLVM IR, optimizes and compiles it for the host. The module can be
+  /// discarded afterwards.
+  static llvm::Expected<std::unique_ptr<JitModule>>
+  create(ModuleOp module, const JitOptions &options = {});
+
+  ~JitModule();
+
+  /// Calls `_mlir_ciface_NAME`. `args` holds one pointer per argument of the
+  /// wrapper: a pointer to the memref descriptor of a tensor argument, a
+  /// pointer to the value of a scalar one. Fails without calling if there is
+  /// no such function or the number of arguments differs.
+  llvm::Error call(llvm::StringRef name, llvm::ArrayRef<void *> args);
+
+  /// Whether `_mlir_ciface_NAME` exists.
+  bool hasFunction(llvm::StringRef name) const {
+    return wrappers.count(name);
+  }
+
+private:
+  JitModule() = default;
+
+  std::unique_ptr<ExecutionEngine> engine;
+  /// For each wrapper (by function name), whether each argument is passed
+  /// as a pointer (a memref descriptor) rather than by value.
+  llvm::StringMap<llvm::SmallVector<bool>> wrappers;
+};
+
+} // namespace mixer
+} // namespace mlir
+
+#endif // MIXER_EXECUTION_JITMODULE_H

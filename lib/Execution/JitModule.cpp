@@ -1,0 +1,115 @@
+//===- JitModule.cpp - run a lowered module in this process ---------------===//
+
+#include "mixer/Execution/JitModule.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+static constexpr llvm::StringLiteral kWrapperPrefix = "_mlir_ciface_";
+
+std::vector<std::string> JitOptions::getDefaultSharedLibraries() {
+  const char *omp = std::getenv("MIXER_OMP_LIBRARY");
+  std::vector<std::string> libs;
+  for (const char *path :
+       {omp ? omp : MIXER_OMP_LIBRARY, MIXER_C_RUNNER_UTILS_LIBRARY})
+    if (llvm::sys::fs::exists(path))
+      libs.push_back(path);
+  return libs;
+}
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+static llvm::CodeGenOptLevel getCodeGenOptLevel(unsigned optLevel) {
+  switch (optLevel) {
+  case 0:
+    return llvm::CodeGenOptLevel::None;
+  case 1:
+    return llvm::CodeGenOptLevel::Less;
+  case 2:
+    return llvm::CodeGenOptLevel::Default;
+  default:
+    return llvm::CodeGenOptLevel::Aggressive;
+  }
+}
+
+JitModule::~JitModule() = default;
+
+llvm::Expected<std::unique_ptr<JitModule>>
+JitModule::create(ModuleOp module, const JitOptions &options) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+
+  std::unique_ptr<JitModule> jit(new JitModule());
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
+    StringRef name = func.getSymName();
+    if (func.isExternal() || !name.consume_front(kWrapperPrefix))
+      continue;
+    auto &byPointer = jit->wrappers[name];
+    for (Type type : func.getFunctionType().getParams())
+      byPointer.push_back(isa<LLVM::LLVMPointerType>(type));
+  }
+
+  for (const std::string &path : options.sharedLibPaths)
+    if (!llvm::sys::fs::exists(path))
+      return makeError("shared library '" + path + "' not found");
+  SmallVector<StringRef> libs(options.sharedLibPaths.begin(),
+                              options.sharedLibPaths.end());
+
+  // The host CPU with all its features: detectHost fills in both.
+  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return builder.takeError();
+  // ExecutionEngine compiles with the target machine it is given, so the
+  // code generation level is set here rather than in its options.
+  builder->setCodeGenOptLevel(getCodeGenOptLevel(options.optLevel));
+  auto tm = builder->createTargetMachine();
+  if (!tm)
+    return tm.takeError();
+
+  // The transformer option is a function_ref: the function must outlive
+  // ExecutionEngine::create, which runs it.
+  auto optimize =
+      makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0, tm->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = optimize;
+  engineOptions.jitCodeGenOptLevel = getCodeGenOptLevel(options.optLevel);
+  engineOptions.sharedLibPaths = libs;
+  engineOptions.enablePerfNotificationListener = false;
+  auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
+  if (!engine)
+    return engine.takeError();
+  jit->engine = std::move(*engine);
+  // Runs global constructors once, before any call.
+  jit->engine->initialize();
+  return jit;
+}
+
+llvm::Error JitModule::call(StringRef name, ArrayRef<void *> args) {
+  auto it = wrappers.find(name);
+  if (it == wrappers.end())
+    return makeError("no public function named '" + name + "' (no " +
+                     kWrapperPrefix + name + " in the module)");
+  ArrayRef<bool> byPointer = it->second;
+  if (args.size() != byPointer.size())
+    return makeError("function '" + name + "' takes " +
+                     llvm::Twine(byPointer.size()) + " arguments, got " +
+                     llvm::Twine(args.size()));
+  // The packed wrapper takes the address of each argument of the C wrapper:
+  // for a descriptor pointer, the address of a slot holding it.
+  SmallVector<void *> slots(args.begin(), args.end());
+  SmallVector<void *> packed(args.size());
+  for (size_t i = 0; i < args.size(); ++i)
+    packed[i] = byPointer[i] ? static_cast<void *>(&slots[i]) : slots[i];
+  return engine->invokePacked((kWrapperPrefix + name).str(), packed);
+}

@@ -1,0 +1,162 @@
+//===- Signature.cpp - the C ABI of a module's public functions -----------===//
+
+#include "mixer/Execution/Signature.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+static std::optional<ElementKind> getElementKind(Type type) {
+  if (type.isF32())
+    return ElementKind::F32;
+  if (type.isF64())
+    return ElementKind::F64;
+  if (type.isF16())
+    return ElementKind::F16;
+  if (type.isBF16())
+    return ElementKind::BF16;
+  if (type.isIndex())
+    return ElementKind::Index;
+  if (type.isSignlessInteger(8))
+    return ElementKind::I8;
+  if (type.isSignlessInteger(16))
+    return ElementKind::I16;
+  if (type.isSignlessInteger(32))
+    return ElementKind::I32;
+  if (type.isSignlessInteger(64))
+    return ElementKind::I64;
+  return std::nullopt;
+}
+
+FailureOr<SmallVector<FunctionSignature>>
+mlir::mixer::getPublicFunctionSignatures(ModuleOp module) {
+  SmallVector<FunctionSignature> signatures;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func.isPublic() || func.isExternal())
+      continue;
+    FunctionSignature sig;
+    sig.name = func.getSymName().str();
+    sig.numResults = func.getNumResults();
+    unsigned numOutputs = 0;
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      ArgumentInfo arg;
+      Type element = type;
+      if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+        element = tensor.getElementType();
+        arg.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+      } else if (isa<ShapedType>(type)) {
+        return func.emitError()
+               << "argument #" << i << " of public function @" << sig.name
+               << " has type " << type
+               << "; the C ABI supports ranked tensors and scalars";
+      } else {
+        arg.isTensor = false;
+      }
+      std::optional<ElementKind> kind = getElementKind(element);
+      if (!kind)
+        return func.emitError()
+               << "argument #" << i << " of public function @" << sig.name
+               << " has element type " << element
+               << "; the C ABI supports f32, f64, f16, bf16, i8, i16, i32, "
+                  "i64 and index";
+      arg.element = *kind;
+      // LLVM passes half scalars in vector registers, which no C type
+      // matches portably.
+      if (!arg.isTensor &&
+          (*kind == ElementKind::F16 || *kind == ElementKind::BF16))
+        return func.emitError()
+               << "argument #" << i << " of public function @" << sig.name
+               << " is a scalar " << element
+               << "; pass it as a 0-d tensor or as f32";
+      if (auto writable = func.getArgAttrOfType<BoolAttr>(
+              i, bufferization::BufferizationDialect::kWritableAttrName))
+        arg.isOutput = arg.isTensor && writable.getValue();
+      numOutputs += arg.isOutput;
+      sig.arguments.push_back(std::move(arg));
+    }
+    for (auto [i, type] : llvm::enumerate(func.getResultTypes()))
+      if (!isa<RankedTensorType>(type))
+        return func.emitError()
+               << "result #" << i << " of public function @" << sig.name
+               << " has type " << type
+               << "; results must be ranked tensors computed in place into "
+                  "writable arguments";
+    if (numOutputs < sig.numResults)
+      return func.emitError()
+             << "public function @" << sig.name << " has " << sig.numResults
+             << " results but " << numOutputs
+             << " arguments marked {bufferization.writable = true}; pass "
+                "one destination argument per result";
+    signatures.push_back(std::move(sig));
+  }
+  return signatures;
+}
+
+StringRef mlir::mixer::getCTypeName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "float";
+  case ElementKind::F64:
+    return "double";
+  case ElementKind::F16:
+  case ElementKind::BF16:
+    // Passed as raw bits: C has no portable half type.
+    return "uint16_t";
+  case ElementKind::I8:
+    return "int8_t";
+  case ElementKind::I16:
+    return "int16_t";
+  case ElementKind::I32:
+    return "int32_t";
+  case ElementKind::I64:
+  case ElementKind::Index:
+    return "int64_t";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+StringRef mlir::mixer::getElementKindName(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::F32:
+    return "f32";
+  case ElementKind::F64:
+    return "f64";
+  case ElementKind::F16:
+    return "f16";
+  case ElementKind::BF16:
+    return "bf16";
+  case ElementKind::I8:
+    return "i8";
+  case ElementKind::I16:
+    return "i16";
+  case ElementKind::I32:
+    return "i32";
+  case ElementKind::I64:
+    return "i64";
+  case ElementKind::Index:
+    return "index";
+  }
+  llvm_unreachable("unknown element kind");
+}
+
+unsigned mlir::mixer::getElementKindSize(ElementKind kind) {
+  switch (kind) {
+  case ElementKind::I8:
+    return 1;
+  case ElementKind::F16:
+  case ElementKind::BF16:
+  case ElementKind::I16:
+    return 2;
+  case ElementKind::F32:
+  case ElementKind::I32:
+    return 4;
+  case ElementKind::F64:
+  case ElementKind::I64:
+  case ElementKind::Index:
+    return 8;
+  }
+  llvm_unreachable("unknown element kind");
+}
