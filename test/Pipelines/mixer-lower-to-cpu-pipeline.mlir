@@ -54,6 +54,9 @@
 // PIPE-NEXT:   cse,
 // PIPE-NEXT:   canonicalize{
 // PIPE-NEXT:   mixer-approximate-math,
+// PIPE-NEXT:   func.func(
+// PIPE-NEXT:     mixer-lower-memref-copies
+// PIPE-NEXT:   ),
 // PIPE-NEXT:   mixer-emit-c-interface,
 // PIPE-NEXT:   func.func(
 // PIPE-NEXT:     scf-forall-to-parallel
@@ -93,6 +96,9 @@
 // NAIVE-NEXT:   func.func(
 // NAIVE-NEXT:     buffer-loop-hoisting
 // NAIVE:        mixer-approximate-math,
+// NAIVE-NEXT:   func.func(
+// NAIVE-NEXT:     mixer-lower-memref-copies
+// NAIVE-NEXT:   ),
 // NAIVE-NEXT:   mixer-emit-c-interface,
 // NAIVE-NEXT:   func.func(
 // NAIVE-NEXT:     scf-forall-to-parallel
