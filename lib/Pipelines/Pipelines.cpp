@@ -85,7 +85,12 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   if (!options.naive) {
     MixerVectorizeCpuPassOptions vectorize;
     vectorize.vectorWidth = options.vectorWidth;
-    pm.nest<func::FuncOp>().addPass(createMixerVectorizeCpuPass(vectorize));
+    OpPassManager &funcPm = pm.nest<func::FuncOp>();
+    funcPm.addPass(createMixerVectorizeCpuPass(vectorize));
+    // Drops the loop-carried values that hoisting left unchanged, so that
+    // bufferization sees plain in-place updates.
+    funcPm.addPass(createCanonicalizerPass());
+    funcPm.addPass(createCSEPass());
   }
 
   // Step 5. Bufferize. Results computed in place into `outs` arguments are
