@@ -103,8 +103,14 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createMixerDropReturnedArgumentsPass());
+  // Canonicalize first: a loop that threads a buffer through its iter_args
+  // returns that same buffer, and only after folding is a returned loop
+  // result seen to be the argument it is. Then drop such results from every
+  // function and its call sites (private callees would otherwise return
+  // clones); what remains in a public function is an error.
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createMixerDropReturnedArgumentsPass());
   pm.addPass(createCSEPass());
   // Per-chunk temporaries: allocate once outside the loops, on the stack
   // when small (a 64x64 f32 block is 16 KiB).
