@@ -63,7 +63,7 @@ int repeat = 10;
 bool isolate = false, calibrateOnly = false, noCalibrate = false,
      noCompare = false;
 /// Largest B*L*H*P*N run through the naive pipeline.
-double naiveMaxWork = 2.0e7;
+double naiveMaxWork = 7.0e7;
 std::string torchScript = MIXER_SOURCE_DIR "/bench/torch_ssd.py";
 std::string python = "/usr/bin/python3";
 
@@ -792,16 +792,21 @@ int main(int argc, char **argv) {
                    << " cannot import torch)\n";
     }
   }
-  // Cases together, in suite order.
-  std::stable_sort(rows.begin(), rows.end(), [&](const Row &a, const Row &b) {
-    auto index = [&](const std::string &name) {
-      for (size_t i = 0; i < cases.size(); ++i)
-        if (cases[i].name == name)
-          return i;
-      return cases.size();
-    };
-    return index(a.name) < index(b.name);
-  });
+  // Cases together, in suite order (rows of one case keep their order).
+  auto caseIndex = [&](const std::string &name) {
+    for (size_t i = 0; i < cases.size(); ++i)
+      if (cases[i].name == name)
+        return i;
+    return cases.size();
+  };
+  std::vector<std::pair<size_t, size_t>> order;
+  for (size_t i = 0; i < rows.size(); ++i)
+    order.push_back({caseIndex(rows[i].name), i});
+  std::sort(order.begin(), order.end());
+  std::vector<Row> sorted;
+  for (auto [caseIdx, i] : order)
+    sorted.push_back(rows[i]);
+  rows = std::move(sorted);
 
   printTable(rows, llvm::outs());
   printSummary(rows, llvm::outs());
