@@ -20,12 +20,21 @@ config.excludes = [
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.mixer_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["mixer-opt"], [config.mixer_tools_dir])
+llvm_config.add_tool_substitutions(["mixer-opt", "mixer-compile"], [config.mixer_tools_dir])
 
 config.substitutions.append(("%mixer_src_root", config.mixer_src_root))
 config.substitutions.append(("%mixer_obj_root", config.mixer_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%unit_bin", os.path.join(config.mixer_obj_root, "bin")))
+# The C compiler of the integration tests: clang links the LLVM OpenMP
+# runtime that compiled objects call.
+config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+# The Python package and the C API library it loads.
+config.substitutions.append(("%mixer_python_dir", os.path.join(config.mixer_src_root, "python")))
+config.substitutions.append(
+    ("%mixer_capi_lib", os.path.join(config.mixer_obj_root, "lib", "libMixerCAPI.so")))
+config.substitutions.append(("%mixer_include_dir", os.path.join(config.mixer_src_root, "include")))
+config.substitutions.append(("%mixer_lib_dir", os.path.join(config.mixer_obj_root, "lib")))
 
 # A CUDA device is needed to run the GPU integration tests.
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):

@@ -124,6 +124,8 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
 
   // Step 6. Polynomial exp/log so that they stay vectorized.
   pm.addPass(createMixerApproximateMathPass());
+  // Copies between strided tiles as vector code, not runtime calls.
+  pm.nest<func::FuncOp>().addPass(createMixerLowerMemrefCopiesPass());
 
   // Step 7. Parallel loops to OpenMP, the rest to LLVM.
   // In: memrefs, scf.forall, vector, linalg leftovers. Out: LLVM dialect

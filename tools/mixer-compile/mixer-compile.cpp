@@ -145,6 +145,9 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registerCompilerDialects(registry);
   MLIRContext context(registry);
+  // The diagnostics point into the user's source; a dump of the failing
+  // operation in generic form would bury them.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
@@ -152,7 +155,7 @@ int main(int argc, char **argv) {
   llvm::StringMap<SmallVector<std::string>> argumentNames;
   OwningOpRef<ModuleOp> module = parseInput(sourceMgr, &context, argumentNames);
   if (!module)
-    return fail("cannot parse '" + inputFilename + "'");
+    return fail("'" + inputFilename + "' is not a valid module");
 
   // The header describes the functions before lowering; it is written only
   // once the object exists.

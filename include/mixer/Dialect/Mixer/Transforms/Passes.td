@@ -26,8 +26,12 @@ def MixerDropReturnedArgumentsPass
     computed in place into its `outs` arguments returns those argument
     buffers. This pass removes such results, so the function writes into
     caller-provided buffers and returns nothing: the ABI of mixer-compile's
-    objects and of the JIT. A result that is not an argument (a result the
-    function allocated) is an error, since the caller could not free it.
+    objects and of the JIT. A result the function allocated instead (as
+    elementwise fusion causes when the payload never reads its `outs`
+    value) goes into its destination, the matching one of the trailing
+    `outs` arguments: the argument replaces the allocation when only its
+    sizes are used, else the result is copied into it. A result without
+    such a destination is an error, since the caller could not free it.
     Upstream's drop-equivalent-buffer-results leaves public functions alone.
   }];
 }
@@ -40,6 +44,19 @@ def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {
     descriptors by pointer: the ABI of mixer-compile's objects and of the
     JIT.
   }];
+}
+
+def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp"> {
+  let summary = "Lower memref.copy to vector code or loops";
+  let description = [{
+    Bufferization copies tiles between strided buffers with memref.copy,
+    which the LLVM lowering turns into calls to the `memrefCopy` runtime
+    function. This pass rewrites static-shape copies into vector transfers
+    and the others into linalg.copy (scalar loops later), so that compiled
+    objects need no MLIR runtime library.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp"> {

@@ -1,0 +1,8 @@
+// Passes the ABI check (one writable argument per result) but returns a
+// buffer of another shape than its destination: the pipeline fails.
+
+func.func @mismatch(%x: tensor<4xf32>, %out: tensor<8xf32> {bufferization.writable = true}) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.add ins(%x, %x : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
