@@ -79,8 +79,10 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
   OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(hd.P),
                n = b.getIndexAttr(hd.N);
 
-  Value X = lb.slice(hd.x, {hd.batch, t0, hd.head, zero}, {one, q, one, p},
-                     {Q, hd.P});
+  // Packed into a local buffer: three contractions read it, and its rows
+  // are strided across the (usually uncached) time-major input.
+  Value X = lb.copyToNew(lb.slice(hd.x, {hd.batch, t0, hd.head, zero},
+                                  {one, q, one, p}, {Q, hd.P}));
   Value A = lb.slice(hd.logA, {hd.batch, t0, hd.head}, {one, q, one}, {Q});
   Value Bc = lb.slice(hd.b, {hd.batch, t0, hd.group, zero}, {one, q, one, n},
                       {Q, hd.N});

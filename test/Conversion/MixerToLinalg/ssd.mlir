@@ -34,7 +34,9 @@
 // CHECK:             %[[ST0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[ST0A]] : tensor<8x4xf32>)
 // CHECK:             %[[CHUNKS:.*]]:2 = scf.for %[[CI:.*]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[YC:.*]] = %[[YH]], %[[ST:.*]] = %[[ST0]]) -> (tensor<1x100x2x4xf32>, tensor<8x4xf32>)
 // CHECK:               %[[T0:.*]] = arith.muli %[[CI]], %[[C32]] : index
-// CHECK-DAG:           %[[XC:.*]] = tensor.extract_slice %[[X]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<1x100x2x4xf32> to tensor<32x4xf32>
+// CHECK-DAG:           %[[XS:.*]] = tensor.extract_slice %[[X]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<1x100x2x4xf32> to tensor<32x4xf32>
+// CHECK-DAG:           %[[XBUF:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
+// CHECK-DAG:           %[[XC:.*]] = linalg.copy ins(%[[XS]] : tensor<32x4xf32>) outs(%[[XBUF]] : tensor<32x4xf32>)
 // CHECK-DAG:           %[[AC:.*]] = tensor.extract_slice %[[LA]][%[[BI]], %[[T0]], %[[HI]]] [1, 32, 1] [1, 1, 1] : tensor<1x100x2xf32> to tensor<32xf32>
 // CHECK-DAG:           %[[BC:.*]] = tensor.extract_slice %[[B]][%[[BI]], %[[T0]], %[[GI]], 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<32x8xf32>
 // CHECK-DAG:           %[[CC:.*]] = tensor.extract_slice %[[C]][%[[BI]], %[[T0]], %[[GI]], 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<32x8xf32>

@@ -51,11 +51,13 @@ def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp
   let description = [{
     Bufferization copies tiles between strided buffers with memref.copy,
     which the LLVM lowering turns into calls to the `memrefCopy` runtime
-    function. This pass rewrites static-shape copies into vector transfers
-    and the others into linalg.copy (scalar loops later), so that compiled
-    objects need no MLIR runtime library.
+    function. This pass rewrites static-shape copies into loops of 1-D
+    vector row copies and the others into linalg.copy (scalar loops later),
+    so that compiled objects need no MLIR runtime library.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
                            "::mlir::vector::VectorDialect"];
 }
 
