@@ -62,3 +62,28 @@ func.func @untiled_ops(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x100xf32>, %gs:
       outs(%y0, %s0 : tensor<2x100x64xf32>, tensor<2x64x16xf32>) -> tensor<2x100x64xf32>, tensor<2x64x16xf32>
   return %out, %y, %s : tensor<64x100xf32>, tensor<2x100x64xf32>, tensor<2x64x16xf32>
 }
+
+// -----
+
+// An elementwise producer of an operand (dt scaling of x) is fused: each
+// tile computes its own slice of it inside the forall.
+// CHECK-LABEL: func.func @ssd_fuses_elementwise_producer
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.forall (%[[B:.*]], %[[H:.*]]) in (2, 4)
+// CHECK:           %[[XS:.*]] = tensor.extract_slice %{{.*}}[%[[B]], 0, %[[H]], 0] [1, 100, 1, 16]
+// CHECK:           %[[DTS:.*]] = tensor.extract_slice %{{.*}}[%[[B]], 0, %[[H]]] [1, 100, 1]
+// CHECK:           %[[XDT:.*]] = linalg.generic {{.*}} ins(%[[XS]], %[[DTS]] : tensor<1x100x1x16xf32>, tensor<1x100x1xf32>)
+// CHECK:             arith.mulf
+// CHECK:           mixer.ssd chunk_size(32) ins(%[[XDT]], {{.*}} : tensor<1x100x1x16xf32>,
+#x_map = affine_map<(b, l, h, p) -> (b, l, h, p)>
+#dt_map = affine_map<(b, l, h, p) -> (b, l, h)>
+func.func @ssd_fuses_elementwise_producer(%x: tensor<2x100x4x16xf32>, %dt: tensor<2x100x4xf32>, %la: tensor<2x100x4xf32>, %b: tensor<2x100x2x8xf32>, %c: tensor<2x100x2x8xf32>, %y0: tensor<2x100x4x16xf32>, %s0: tensor<2x4x16x8xf32>) -> (tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>) {
+  %e = tensor.empty() : tensor<2x100x4x16xf32>
+  %xdt = linalg.generic {indexing_maps = [#x_map, #dt_map, #x_map], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x, %dt : tensor<2x100x4x16xf32>, tensor<2x100x4xf32>) outs(%e : tensor<2x100x4x16xf32>) {
+  ^bb0(%a: f32, %d: f32, %o: f32):
+    %m = arith.mulf %a, %d : f32
+    linalg.yield %m : f32
+  } -> tensor<2x100x4x16xf32>
+  %y, %s = mixer.ssd chunk_size(32) ins(%xdt, %la, %b, %c : tensor<2x100x4x16xf32>, tensor<2x100x4xf32>, tensor<2x100x2x8xf32>, tensor<2x100x2x8xf32>) outs(%y0, %s0 : tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>
+  return %y, %s : tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>
+}

@@ -59,8 +59,10 @@ std::string tensorType(std::initializer_list<int64_t> dims) {
   return os.str();
 }
 
-/// func @ssd(x, log_a, b, c, [init,] y_out, state_out) -> (y, state)
-std::string ssdModule(const SsdShape &s, bool withInit) {
+/// func @ssd(x, log_a, b, c, [init,] [dt,] y_out, state_out) -> (y, state);
+/// with `scaleByDt`, mixer.ssd reads x * dt (dt [B, L, H]) computed by an
+/// elementwise linalg.generic that the pipeline fuses into the head tiles.
+std::string ssdModule(const SsdShape &s, bool withInit, bool scaleByDt) {
   std::string x = tensorType({s.B, s.L, s.H, s.P});
   std::string la = tensorType({s.B, s.L, s.H});
   std::string bc = tensorType({s.B, s.L, s.G, s.N});
@@ -70,9 +72,26 @@ std::string ssdModule(const SsdShape &s, bool withInit) {
      << ", %c: " << bc;
   if (withInit)
     os << ", %h: " << st;
+  if (scaleByDt)
+    os << ", %dt: " << la;
   os << ", %y0: " << x << " {bufferization.writable = true}, %s0: " << st
-     << " {bufferization.writable = true}) -> (" << x << ", " << st << ") {\n"
-     << "  %y, %s = mixer.ssd chunk_size(" << s.chunk << ") ins(%x, %la, %b, %c : "
+     << " {bufferization.writable = true}) -> (" << x << ", " << st << ") {\n";
+  std::string xIn = "%x";
+  if (scaleByDt) {
+    os << "  %e = tensor.empty() : " << x << "\n"
+       << "  %xdt = linalg.generic {indexing_maps = [affine_map<(b, l, h, p) "
+          "-> (b, l, h, p)>, affine_map<(b, l, h, p) -> (b, l, h)>, "
+          "affine_map<(b, l, h, p) -> (b, l, h, p)>], iterator_types = "
+          "[\"parallel\", \"parallel\", \"parallel\", \"parallel\"]} ins(%x, "
+          "%dt : "
+       << x << ", " << la << ") outs(%e : " << x << ") {\n"
+       << "  ^bb0(%a: f32, %d: f32, %o: f32):\n"
+       << "    %m = arith.mulf %a, %d : f32\n    linalg.yield %m : f32\n"
+       << "  } -> " << x << "\n";
+    xIn = "%xdt";
+  }
+  os << "  %y, %s = mixer.ssd chunk_size(" << s.chunk << ") ins(" << xIn
+     << ", %la, %b, %c : "
      << x << ", " << la << ", " << bc << ", " << bc << ")";
   if (withInit)
     os << " init(%h : " << st << ")";
@@ -84,13 +103,15 @@ std::string ssdModule(const SsdShape &s, bool withInit) {
 /// Compiles the ssd module for `shape` and runs it.
 class CompiledSsd {
 public:
-  CompiledSsd(const SsdShape &shape, bool withInit, bool naive)
-      : shape(shape), withInit(withInit) {
+  CompiledSsd(const SsdShape &shape, bool withInit, bool naive,
+              bool scaleByDt = false)
+      : shape(shape), withInit(withInit), scaleByDt(scaleByDt) {
     DialectRegistry registry;
     mlir::mixer::registerCompilerDialects(registry);
     context = std::make_unique<MLIRContext>(registry);
     OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(ssdModule(shape, withInit), context.get());
+        parseSourceString<ModuleOp>(ssdModule(shape, withInit, scaleByDt),
+                                    context.get());
     if (!module)
       return;
     mlir::mixer::CpuPipelineOptions options;
@@ -110,7 +131,8 @@ public:
   /// Runs on float inputs; returns (y, final state) as floats.
   std::pair<std::vector<float>, std::vector<float>>
   run(std::vector<float> &x, std::vector<float> &logA, std::vector<float> &b,
-      std::vector<float> &c, std::vector<float> *init) {
+      std::vector<float> &c, std::vector<float> *init,
+      std::vector<float> *dt = nullptr) {
     const SsdShape &s = shape;
     std::vector<float> y(s.B * s.L * s.H * s.P), state(s.B * s.H * s.P * s.N);
     Descriptor<4> dx(x.data(), {s.B, s.L, s.H, s.P});
@@ -126,6 +148,9 @@ public:
                                               std::vector<int64_t>{s.B, s.H, s.P, s.N});
       args.push_back(dinit.get());
     }
+    Descriptor<3> ddt(dt ? dt->data() : nullptr, {s.B, s.L, s.H});
+    if (scaleByDt)
+      args.push_back(&ddt);
     args.push_back(&dy);
     args.push_back(&ds);
     llvm::Error err = jit->call("ssd", args);
@@ -135,7 +160,7 @@ public:
 
 private:
   SsdShape shape;
-  bool withInit;
+  bool withInit, scaleByDt;
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<mlir::mixer::JitModule> jit;
 };
@@ -228,6 +253,37 @@ std::vector<SsdCase> ssdCases() {
 INSTANTIATE_TEST_SUITE_P(Ssd, SsdAgainstReference,
                          ::testing::ValuesIn(ssdCases()),
                          [](const auto &info) { return caseName(info.param); });
+
+/// An elementwise producer of x (dt scaling) is fused into the head tiles;
+/// the result is the scan of the scaled input.
+TEST(SsdFusion, DtScaledInput) {
+  SsdShape s{2, 300, 4, 32, 2, 16, 64};
+  CompiledSsd compiled(s, false, false, /*scaleByDt=*/true);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+  ref::Rng rng(99);
+  std::vector<float> x = ref::toFloats(rng.uniformTensor({s.B, s.L, s.H, s.P}, -1, 1));
+  std::vector<float> dt = ref::toFloats(rng.uniformTensor({s.B, s.L, s.H}, 0, 0.5));
+  std::vector<float> la = ref::toFloats(rng.uniformTensor({s.B, s.L, s.H}, -1, 0));
+  std::vector<float> b = ref::toFloats(rng.uniformTensor({s.B, s.L, s.G, s.N}, -1, 1));
+  std::vector<float> c = ref::toFloats(rng.uniformTensor({s.B, s.L, s.G, s.N}, -1, 1));
+  auto [y, state] = compiled.run(x, la, b, c, nullptr, &dt);
+
+  std::vector<float> scaled(x.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    scaled[i] = x[i] * dt[i / s.P];
+  ref::ScanResult expected = ref::ssd(
+      ref::fromFloats({s.B, s.L, s.H, s.P}, scaled.data()),
+      ref::fromFloats({s.B, s.L, s.H}, la.data()),
+      ref::fromFloats({s.B, s.L, s.G, s.N}, b.data()),
+      ref::fromFloats({s.B, s.L, s.G, s.N}, c.data()), nullptr);
+  double yErr = ref::relativeError(y.data(), expected.out);
+  double sErr = ref::relativeError(state.data(), expected.finalState);
+  std::printf("ssd with fused dt scaling: relative error y %.3g, final state "
+              "%.3g\n",
+              yErr, sErr);
+  EXPECT_LE(yErr, 1e-4);
+  EXPECT_LE(sErr, 1e-4);
+}
 
 /// Prefill P tokens, then T single-token calls carrying the state: equals one
 /// call over P + T tokens.
