@@ -46,7 +46,8 @@ static void buildTensorPipeline(OpPassManager &pm,
   funcPm.addPass(createLinalgElementwiseOpFusionPass());
 
   // Step 1. Tile the parallel dimensions of every mixer op (batch x heads,
-  // row blocks, column blocks) into scf.forall.
+  // row blocks, column blocks) into scf.forall, fusing the elementwise
+  // producers of its operands into the tiles.
   // In: mixer ops on tensors. Out: each mixer op inside an scf.forall whose
   // iterations are independent.
   if (!options.naive)
