@@ -1,0 +1,199 @@
+//===- OpBench.h - what mixer-bench needs to know about an op ----*- C++ -*-===//
+//
+// One OpBench per mixer op (a "family" of cases): its cases per suite, the
+// MLIR text of a case, its nominal work, its inputs with the fp64 reference,
+// whether the naive pipeline is affordable, and its PyTorch baseline. The
+// driver (mixer-bench.cpp, Runner, Torch, Report) knows nothing about any op.
+// This header and the family files use no MLIR: they build text and buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_TOOLS_MIXER_BENCH_OPBENCH_H
+#define MIXER_TOOLS_MIXER_BENCH_OPBENCH_H
+
+#include "mixer/Reference/Reference.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mixer::bench {
+
+//===----------------------------------------------------------------------===//
+// Cases
+//===----------------------------------------------------------------------===//
+
+/// The named sizes of a case, in print order ("B=1 L=512 H=8"), and its
+/// flags ("init").
+struct Shape {
+  std::vector<std::pair<std::string, int64_t>> dims;
+  std::vector<std::string> flags;
+
+  /// The size called `name`; aborts when there is none.
+  int64_t operator[](const std::string &name) const;
+  bool has(const std::string &flag) const;
+  /// "B=1 L=512 H=8 init": the dims, then the flags.
+  std::string str() const;
+};
+
+/// One op at fixed shapes. Names are unique across the whole benchmark.
+struct Case {
+  std::string name;
+  Shape shape;
+};
+
+//===----------------------------------------------------------------------===//
+// Buffers passed to the JIT
+//===----------------------------------------------------------------------===//
+
+enum class ElementType { F32, I32, I64 };
+
+/// A 64-byte aligned, zero-filled array with its memref descriptor
+/// {allocated, aligned, offset, sizes[R], strides[R]} (rank 0: the first
+/// three only).
+class Buffer {
+public:
+  Buffer(ElementType type, std::vector<int64_t> shape);
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer();
+
+  int64_t numel() const;
+  /// The memref descriptor, to pass to JitModule::call.
+  void *desc() { return descriptor.data(); }
+  float *f32() const { return static_cast<float *>(data); }
+  int32_t *i32() const { return static_cast<int32_t *>(data); }
+  int64_t *i64() const { return static_cast<int64_t *>(data); }
+  /// Element `i` widened to double, whatever the element type.
+  double at(int64_t i) const;
+  /// The f32 contents as the fp64 tensor the reference sees.
+  ref::Tensor toTensor() const;
+
+  const ElementType type;
+  const std::vector<int64_t> shape;
+
+private:
+  void *data;
+  std::vector<int64_t> descriptor;
+};
+
+/// The buffers of one case, ready to call, and what the outputs should be.
+struct Instance {
+  /// Adds a buffer whose descriptor is the next argument of the call.
+  Buffer &arg(std::vector<int64_t> shape, ElementType type = ElementType::F32);
+  /// Adds an f32 argument filled with values uniform in [lo, hi) and
+  /// returns them as an fp64 tensor (the same float values, widened).
+  ref::Tensor uniform(std::vector<int64_t> shape, ref::Rng &rng, double lo,
+                      double hi);
+  /// Compares `out` after a call with `expected` (see relativeError).
+  void expect(const Buffer &out, ref::Tensor expected);
+
+  /// max |out - ref| / max |ref| over every expected output together;
+  /// +infinity when an output is not finite. A family may replace it with
+  /// `error` (e.g. to weigh outputs of different scales apart).
+  double relativeError() const;
+
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  std::vector<void *> args;
+  std::vector<std::pair<const Buffer *, ref::Tensor>> expected;
+  std::function<double()> error;
+};
+
+//===----------------------------------------------------------------------===//
+// The family interface
+//===----------------------------------------------------------------------===//
+
+/// The nominal work of a case. The driver reports GFLOP/s (and a fraction
+/// of the FMA peak) when flops > 0, otherwise GB/s (and a fraction of the
+/// STREAM triad bandwidth) from bytes.
+struct Work {
+  double flops = 0;
+  double bytes = 0;
+};
+
+/// The PyTorch comparison of a family: a script under bench/ run as
+/// `python SCRIPT ARGS... --threads N --repeat N --case C1 --case C2 ...`
+/// which prints a {"versions": ...} line and one JSON row per case.
+struct TorchBaseline {
+  /// Relative to the source tree, e.g. "bench/torch_ssd.py".
+  std::string script;
+  /// Arguments before the cases, e.g. {"linear_attention"} for a subcommand.
+  std::vector<std::string> args;
+  /// The impl name of its rows, used for an error row when the script fails.
+  std::string impl;
+};
+
+class OpBench {
+public:
+  virtual ~OpBench() = default;
+
+  /// The op without the dialect prefix: "ssd", "kernel_lse". Also the name
+  /// of the function the module defines and of the suite of its own cases.
+  virtual std::string op() const = 0;
+  /// Its cases in `suite`: "cpu" (the default suite, under 10 minutes on
+  /// 2 cores with every family), "smoke" (one small case, for tests), the
+  /// op's own name, or its group ("scans", "kernels", "moe"). Empty when the
+  /// family is not part of that suite.
+  virtual std::vector<Case> cases(const std::string &suite) const = 0;
+
+  /// A module with one public func.func named op() on tensors; outputs are
+  /// passed as writable arguments (destination style) and returned.
+  virtual std::string module(const Case &c) const = 0;
+  virtual Work work(const Case &c) const = 0;
+  /// How work() counts, for the JSON config (key "flops_<op>").
+  virtual std::string workFormula() const = 0;
+
+  /// Random inputs, zeroed outputs in call order, and the fp64 reference.
+  virtual Instance prepare(const Case &c, ref::Rng &rng) const = 0;
+  /// The largest rel_error of a correct result, and the name of that
+  /// tolerance in messages ("scans").
+  virtual double tolerance() const = 0;
+  virtual std::string toleranceName() const = 0;
+
+  /// The inner-loop iterations of the scalar naive pipeline (compared with
+  /// --naive-max-work, 7e7 by default: B*L*H*P*N of ssd).
+  virtual double naiveWork(const Case &c) const = 0;
+
+  virtual TorchBaseline torch() const = 0;
+  /// The --case argument of `c`; by default "NAME:K=V,K=V,...,FLAG".
+  virtual std::string torchCase(const Case &c) const;
+};
+
+/// Every family in suite order. Add a family here once its op lowers.
+std::vector<std::unique_ptr<OpBench>> allFamilies();
+
+std::unique_ptr<OpBench> createSsdBench();
+
+//===----------------------------------------------------------------------===//
+// Helpers for building MLIR text
+//===----------------------------------------------------------------------===//
+
+/// "tensor<2x3xf32>" (elem "f32", "i32", "i64"); a rank-0 tensor for {}.
+std::string tensorType(const std::vector<int64_t> &dims,
+                       const std::string &elem = "f32");
+
+/// " {bufferization.writable = true}", the attribute of output arguments.
+extern const char *const kWritable;
+
+/// A func.func @name whose body is one op: `args` are (name, type) pairs of
+/// the arguments (outputs last, marked writable when `writable` is set for
+/// them), `body` the op's text assigning `results`, returned with types
+/// `resultTypes`.
+std::string funcModule(const std::string &name,
+                       const std::vector<std::pair<std::string, std::string>>
+                           &inputs,
+                       const std::vector<std::pair<std::string, std::string>>
+                           &outputs,
+                       const std::string &body,
+                       const std::vector<std::string> &results);
+
+/// "%a, %b : T1, T2" for (name, type) pairs.
+std::string operandList(
+    const std::vector<std::pair<std::string, std::string>> &operands);
+
+} // namespace mixer::bench
+
+#endif // MIXER_TOOLS_MIXER_BENCH_OPBENCH_H

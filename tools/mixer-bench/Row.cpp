@@ -1,0 +1,69 @@
+//===- Row.cpp - one result row of mixer-bench and its JSON form ----------===//
+
+#include "Row.h"
+
+#include <cmath>
+
+using namespace mixer::bench;
+namespace json = llvm::json;
+
+static json::Value optNumber(const std::optional<double> &v) {
+  if (!v || !std::isfinite(*v))
+    return nullptr;
+  return *v;
+}
+
+static std::optional<double> getNumber(const json::Object &o,
+                                       llvm::StringRef key) {
+  if (std::optional<double> v = o.getNumber(key))
+    return v;
+  if (std::optional<llvm::StringRef> s = o.getString(key); s && *s == "inf")
+    return INFINITY;
+  return std::nullopt;
+}
+
+json::Object mixer::bench::toJson(const Row &row) {
+  json::Object o{{"op", row.op},
+                 {"case", row.name},
+                 {"impl", row.impl},
+                 {"shapes", row.shapes},
+                 {"median_ms", optNumber(row.medianMs)},
+                 {"q1_ms", optNumber(row.q1Ms)},
+                 {"q3_ms", optNumber(row.q3Ms)},
+                 {"compile_s", optNumber(row.compileS)},
+                 {"gflops", optNumber(row.gflops)},
+                 {"peak_fraction", optNumber(row.peakFraction)},
+                 {"rel_error", row.relError && std::isinf(*row.relError)
+                                   ? json::Value("inf")
+                                   : optNumber(row.relError)},
+                 {"peak_rss_mb", optNumber(row.peakRssMb)},
+                 {"status", row.status},
+                 {"reason", row.reason}};
+  if (row.gbps)
+    o["gbps"] = optNumber(row.gbps);
+  return o;
+}
+
+Row mixer::bench::fromJson(const json::Object &o) {
+  Row row;
+  auto str = [&](llvm::StringRef key) {
+    std::optional<llvm::StringRef> s = o.getString(key);
+    return s ? s->str() : std::string();
+  };
+  row.op = str("op");
+  row.name = str("case");
+  row.impl = str("impl");
+  row.shapes = str("shapes");
+  row.status = str("status");
+  row.reason = str("reason");
+  row.medianMs = getNumber(o, "median_ms");
+  row.q1Ms = getNumber(o, "q1_ms");
+  row.q3Ms = getNumber(o, "q3_ms");
+  row.compileS = getNumber(o, "compile_s");
+  row.gflops = getNumber(o, "gflops");
+  row.gbps = getNumber(o, "gbps");
+  row.peakFraction = getNumber(o, "peak_fraction");
+  row.relError = getNumber(o, "rel_error");
+  row.peakRssMb = getNumber(o, "peak_rss_mb");
+  return row;
+}

@@ -1,0 +1,30 @@
+//===- Row.h - one result row of mixer-bench and its JSON form --*- C++ -*-===//
+
+#ifndef MIXER_TOOLS_MIXER_BENCH_ROW_H
+#define MIXER_TOOLS_MIXER_BENCH_ROW_H
+
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+
+namespace mixer::bench {
+
+/// One case through one implementation (mixer, mixer-naive, torch-...).
+struct Row {
+  std::string op, name, impl, shapes;
+  std::optional<double> medianMs, q1Ms, q3Ms, compileS, gflops, gbps,
+      peakFraction, relError, peakRssMb;
+  /// ok, inaccurate, skipped or error; `reason` says why when not ok.
+  std::string status = "ok", reason;
+};
+
+/// The row as a JSON object (`gbps` only where it is set: flop-counted
+/// rows keep the fields they always had). A non-finite rel_error is "inf".
+llvm::json::Object toJson(const Row &row);
+/// The inverse of toJson, also for the rows of the PyTorch scripts.
+Row fromJson(const llvm::json::Object &o);
+
+} // namespace mixer::bench
+
+#endif // MIXER_TOOLS_MIXER_BENCH_ROW_H

@@ -1,0 +1,204 @@
+//===- Runner.cpp - compile, check and time one case ----------------------===//
+//
+// The only part of mixer-bench that sees MLIR: parses a family's module,
+// lowers it with the CPU pipeline (naive or not), JIT-compiles it and calls
+// it on the family's buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner.h"
+
+#include "mixer/Execution/Compile.h"
+#include "mixer/Execution/JitModule.h"
+#include "mixer/Pipelines/Pipelines.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ::mixer::bench;
+using mlir::DialectRegistry, mlir::Diagnostic, mlir::DiagnosticSeverity,
+    mlir::MLIRContext, mlir::ModuleOp, mlir::OwningOpRef, mlir::ParserConfig,
+    mlir::ScopedDiagnosticHandler;
+namespace json = llvm::json;
+namespace mc = ::mlir::mixer;
+namespace mref = ::mixer::ref;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double peakRssMb() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+/// The value below which `fraction` of the sorted values lies (linear
+/// interpolation between neighbours).
+double quantile(const std::vector<double> &sorted, double fraction) {
+  double pos = fraction * (sorted.size() - 1);
+  size_t lo = static_cast<size_t>(pos);
+  size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+}
+
+Row emptyRow(const Job &job) {
+  Row row;
+  row.op = job.family->op();
+  row.name = job.c.name;
+  row.impl = job.impl;
+  row.shapes = job.c.shape.str();
+  return row;
+}
+} // namespace
+
+namespace mixer::bench {
+
+void setPeakFraction(Row &row, const RunSettings &settings) {
+  if (row.gflops && settings.fmaPeakGflops > 0)
+    row.peakFraction = *row.gflops / settings.fmaPeakGflops;
+  else if (row.gbps && settings.triadGbps > 0)
+    row.peakFraction = *row.gbps / settings.triadGbps;
+}
+
+Row runJob(const Job &job, const RunSettings &settings) {
+  const OpBench &family = *job.family;
+  Row row = emptyRow(job);
+  bool naive = job.impl == "mixer-naive";
+  if (naive && family.naiveWork(job.c) > settings.naiveMaxWork) {
+    row.status = "skipped";
+    row.reason = "skipped: naive too slow at this size";
+    return row;
+  }
+
+  // Compilation: parse, pipeline, JIT.
+  Clock::time_point compileStart = Clock::now();
+  DialectRegistry registry;
+  mc::registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
+      diagnostics = diag.str();
+    return mlir::success();
+  });
+  OwningOpRef<ModuleOp> module =
+      mlir::parseSourceString<ModuleOp>(family.module(job.c), ParserConfig(&context));
+  auto fail = [&](const std::string &why) {
+    row.status = "error";
+    row.reason = why + (diagnostics.empty() ? "" : ": " + diagnostics);
+    return row;
+  };
+  if (!module)
+    return fail("cannot parse the generated module");
+  mc::CpuPipelineOptions options;
+  options.naive = naive;
+  options.numThreads = settings.threads;
+  if (failed(mc::compileToLLVM(*module, options)))
+    return fail("compilation failed");
+  auto jit = mc::JitModule::create(*module);
+  if (!jit)
+    return fail("JIT failed: " + llvm::toString(jit.takeError()));
+  row.compileS = secondsSince(compileStart);
+
+  // Inputs and the reference.
+  mref::Rng rng(20240611);
+  Instance instance = family.prepare(job.c, rng);
+  std::string fn = family.op();
+
+  // Warm-up (at least one call, at most 0.2 s of them), then the check.
+  Clock::time_point warmStart = Clock::now();
+  for (int i = 0; i < 20 && (i == 0 || secondsSince(warmStart) < 0.2); ++i)
+    if (llvm::Error err = (*jit)->call(fn, instance.args))
+      return fail("call failed: " + llvm::toString(std::move(err)));
+  row.relError = instance.relativeError();
+
+  std::vector<double> times;
+  for (int i = 0; i < std::max(1, settings.repeat); ++i) {
+    Clock::time_point start = Clock::now();
+    if (llvm::Error err = (*jit)->call(fn, instance.args))
+      return fail("call failed: " + llvm::toString(std::move(err)));
+    times.push_back(secondsSince(start) * 1e3);
+  }
+  std::sort(times.begin(), times.end());
+  row.medianMs = quantile(times, 0.5);
+  row.q1Ms = quantile(times, 0.25);
+  row.q3Ms = quantile(times, 0.75);
+  Work work = family.work(job.c);
+  double seconds = *row.medianMs * 1e-3;
+  if (work.flops > 0)
+    row.gflops = work.flops / seconds * 1e-9;
+  else if (work.bytes > 0)
+    row.gbps = work.bytes / seconds * 1e-9;
+  setPeakFraction(row, settings);
+  row.peakRssMb = peakRssMb();
+  if (!(*row.relError <= family.tolerance())) {
+    char tol[32];
+    std::snprintf(tol, sizeof(tol), "%g", family.tolerance());
+    row.status = "inaccurate";
+    row.reason = "rel_error above the " + std::string(tol) + " tolerance of " +
+                 family.toleranceName();
+  }
+  return row;
+}
+
+Row runJobIsolated(const Job &job, const RunSettings &settings) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return runJob(job, settings);
+  fflush(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << json::Value(toJson(runJob(job, settings)));
+    for (size_t done = 0; done < text.size();) {
+      ssize_t n = write(fds[1], text.data() + done, text.size() - done);
+      if (n <= 0)
+        break;
+      done += n;
+    }
+    close(fds[1]);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string text;
+  char chunk[4096];
+  for (ssize_t n; (n = read(fds[0], chunk, sizeof(chunk))) > 0;)
+    text.append(chunk, n);
+  close(fds[0]);
+  int status = 0;
+  struct rusage usage;
+  wait4(pid, &status, 0, &usage);
+  Row row;
+  llvm::Expected<json::Value> parsed = json::parse(text);
+  if (parsed && parsed->getAsObject()) {
+    row = fromJson(*parsed->getAsObject());
+  } else {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    row = emptyRow(job);
+    row.status = "error";
+    row.reason = WIFSIGNALED(status)
+                     ? "crashed with signal " + std::to_string(WTERMSIG(status))
+                     : "the child process sent no result";
+  }
+  if (row.status == "ok" || row.status == "inaccurate")
+    row.peakRssMb = usage.ru_maxrss / 1024.0;
+  return row;
+}
+
+} // namespace mixer::bench

@@ -1,0 +1,83 @@
+//===- Torch.cpp - the PyTorch baseline rows of a family ------------------===//
+
+#include "Torch.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mixer::bench;
+namespace json = llvm::json;
+
+bool mixer::bench::torchAvailable(const TorchSettings &settings) {
+  std::string cmd = settings.python + " -c 'import torch' >/dev/null 2>&1";
+  return std::system(cmd.c_str()) == 0;
+}
+
+std::vector<Row> mixer::bench::runTorch(const OpBench &family,
+                                        const std::vector<Case> &cases,
+                                        const TorchSettings &settings,
+                                        json::Object &versions) {
+  std::vector<Row> rows;
+  TorchBaseline baseline = family.torch();
+  if (cases.empty() || (baseline.script.empty() && settings.scriptOverride.empty()))
+    return rows;
+  std::string script = !settings.scriptOverride.empty()
+                           ? settings.scriptOverride
+                           : settings.sourceDir + "/" + baseline.script;
+  std::string cmd = "env";
+  const char *jemalloc = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
+  if (llvm::sys::fs::exists(jemalloc))
+    cmd += std::string(" LD_PRELOAD=") + jemalloc;
+  cmd += " OPENBLAS_CORETYPE=SkylakeX ATEN_CPU_CAPABILITY=avx512"
+         " OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=" +
+         std::to_string(settings.threads) + " " + settings.python + " " +
+         script;
+  for (const std::string &arg : baseline.args)
+    cmd += " " + arg;
+  cmd += " --threads " + std::to_string(settings.threads) + " --repeat " +
+         std::to_string(std::max(1, settings.repeat));
+  for (const Case &c : cases)
+    cmd += " --case " + family.torchCase(c);
+
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return rows;
+  std::string output;
+  char chunk[4096];
+  for (size_t n; (n = fread(chunk, 1, sizeof(chunk), pipe)) > 0;)
+    output.append(chunk, n);
+  int status = pclose(pipe);
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(output).split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines) {
+    llvm::Expected<json::Value> parsed = json::parse(line);
+    if (!parsed) {
+      llvm::consumeError(parsed.takeError());
+      continue;
+    }
+    json::Object *o = parsed->getAsObject();
+    if (!o)
+      continue;
+    if (json::Object *v = o->getObject("versions")) {
+      for (auto &kv : *v)
+        versions[kv.first] = kv.second;
+      continue;
+    }
+    rows.push_back(fromJson(*o));
+  }
+  if (status != 0 && rows.empty()) {
+    Row row;
+    row.op = family.op();
+    row.name = "*";
+    row.impl = baseline.impl;
+    row.status = "error";
+    row.reason = "the PyTorch script failed (exit status " +
+                 std::to_string(status) + ")";
+    rows.push_back(row);
+  }
+  return rows;
+}
