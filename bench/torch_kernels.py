@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""PyTorch CPU baselines of mixer's kernel reductions, written from the
+math of each op:
+
+    torch_kernels.py kernel_lse --threads 2 --repeat 10 --case NAME:N=1024,M=1024,D=3,sqeuclidean[,g]
+    torch_kernels.py kernel_mv  ... --case NAME:N=1024,M=1024,D=3,C=16,gaussian
+    torch_kernels.py sinkhorn   ... --case NAME:N=1024,M=1024,D=3,I=20,sqeuclidean
+
+Two forms of kernel_lse and kernel_mv: torch-dense materializes the N x M
+cost or kernel matrix (torch.cdist, then exp and a matmul, or logsumexp);
+torch-blocked does the same on blocks of rows, so that a block stays in
+cache. sinkhorn (torch-dense) builds the cost matrix once per call, then
+iterates log-domain updates with logsumexp.
+
+Inputs have mixer-bench's value ranges (points uniform in the unit cube,
+v and g uniform in [-1, 1), eps 0.1, bandwidth 0.5, uniform marginals); the
+error is measured against an fp64 dense computation done here. Prints
+{"versions": ...} and one JSON row per case and form.
+"""
+
+import math
+
+import torch
+
+from torch_common import (arguments, measure, parse_case, rel_error, row,
+                          shape_string, uniform)
+
+TOL = 1e-5
+EPS = 0.1
+BANDWIDTH = 0.5
+ROW_BLOCK = 256
+KINDS = ("gaussian", "laplacian", "matern32", "inverse_multiquadric", "linear",
+         "sqeuclidean")
+
+
+def kind_of(flags):
+    kinds = [f for f in flags if f in KINDS]
+    return kinds[0] if kinds else "sqeuclidean"
+
+
+def sq_dist(x, y):
+    """||x_i - y_j||^2 [N,M], clamped at 0 (cdist's matmul form may round
+    below)."""
+    return torch.cdist(x, y).square().clamp_min(0)
+
+
+def cost(kind, x, y):
+    """c(x, y) of kernel_lse and sinkhorn."""
+    r2 = sq_dist(x, y)
+    if kind == "sqeuclidean":
+        return r2
+    if kind == "gaussian":
+        return 0.5 * r2
+    if kind == "laplacian":
+        return r2.sqrt()
+    raise ValueError(f"{kind} is not a cost")
+
+
+def kernel(kind, x, y, h):
+    """k(x, y) of kernel_mv."""
+    if kind == "linear":
+        return x @ y.T
+    r2 = sq_dist(x, y)
+    if kind == "gaussian":
+        return torch.exp(r2 * (-0.5 / (h * h)))
+    r = r2.sqrt()
+    if kind == "laplacian":
+        return torch.exp(-r / h)
+    if kind == "matern32":
+        s = math.sqrt(3.0) * r / h
+        return (1 + s) * torch.exp(-s)
+    if kind == "inverse_multiquadric":
+        return torch.rsqrt(1 + r2 / (h * h))
+    raise ValueError(f"{kind} is not a kernel")
+
+
+def blocked(fn, x, *rest):
+    """fn on blocks of ROW_BLOCK rows of x, concatenated."""
+    return torch.cat([fn(x[i:i + ROW_BLOCK], *rest)
+                      for i in range(0, x.shape[0], ROW_BLOCK)])
+
+
+# --------------------------------------------------------------------------
+# kernel_lse: out_i = log sum_j exp(-c(x_i, y_j) / eps + g_j)
+# --------------------------------------------------------------------------
+
+def kernel_lse(kind, x, y, g, eps):
+    a = cost(kind, x, y) / -eps
+    if g is not None:
+        a = a + g
+    return torch.logsumexp(a, dim=1)
+
+
+def bench_kernel_lse(name, d, flags, repeat):
+    n, m, dim = d["N"], d["M"], d["D"]
+    kind = kind_of(flags)
+    x, y = uniform(n, dim, lo=0.0), uniform(m, dim, lo=0.0)
+    g = uniform(m) if "g" in flags else None
+    ref = kernel_lse(kind, x.double(), y.double(),
+                     g.double() if g is not None else None, EPS)
+    flops = n * m * (3 * dim + 3)
+    for impl, fn in (("torch-dense", lambda: kernel_lse(kind, x, y, g, EPS)),
+                     ("torch-blocked", lambda: blocked(
+                         lambda xb: kernel_lse(kind, xb, y, g, EPS), x))):
+        out, times = measure(fn, repeat)
+        row("kernel_lse", name, impl, shape_string(d, flags), times,
+            rel_error((out,), (ref,)), TOL, "kernel sums", flops=flops)
+
+
+# --------------------------------------------------------------------------
+# kernel_mv: out_i = sum_j k(x_i, y_j) v_j
+# --------------------------------------------------------------------------
+
+def bench_kernel_mv(name, d, flags, repeat):
+    n, m, dim, ch = d["N"], d["M"], d["D"], d["C"]
+    kind = kind_of(flags)
+    x, y = uniform(n, dim, lo=0.0), uniform(m, dim, lo=0.0)
+    v = uniform(m, ch)
+    ref = kernel(kind, x.double(), y.double(), BANDWIDTH) @ v.double()
+    flops = n * m * (3 * dim + 2 + 2 * ch)
+    for impl, fn in (("torch-dense", lambda: kernel(kind, x, y, BANDWIDTH) @ v),
+                     ("torch-blocked", lambda: blocked(
+                         lambda xb: kernel(kind, xb, y, BANDWIDTH) @ v, x))):
+        out, times = measure(fn, repeat)
+        row("kernel_mv", name, impl, shape_string(d, flags), times,
+            rel_error((out,), (ref,)), TOL, "kernel sums", flops=flops)
+
+
+# --------------------------------------------------------------------------
+# sinkhorn, log domain
+# --------------------------------------------------------------------------
+
+def sinkhorn(kind, x, y, log_a, log_b, eps, iterations):
+    c = cost(kind, x, y)
+    g = torch.zeros(y.shape[0], dtype=x.dtype)
+    for _ in range(iterations):
+        f = -eps * torch.logsumexp((g - c) / eps + log_b, dim=1)
+        g = -eps * torch.logsumexp((f[:, None] - c) / eps + log_a[:, None], dim=0)
+    p = torch.exp((f[:, None] + g - c) / eps + log_a[:, None] + log_b)
+    return f, g, (p * c).sum()
+
+
+def bench_sinkhorn(name, d, flags, repeat):
+    n, m, dim, iters = d["N"], d["M"], d["D"], d["I"]
+    kind = kind_of(flags)
+    x, y = uniform(n, dim, lo=0.0), uniform(m, dim, lo=0.0)
+    log_a = torch.full((n,), -math.log(n))
+    log_b = torch.full((m,), -math.log(m))
+    ref = sinkhorn(kind, x.double(), y.double(), log_a.double(), log_b.double(),
+                   EPS, iters)
+    flops = n * m * (3 * dim + 10 * iters + 6)
+    out, times = measure(
+        lambda: sinkhorn(kind, x, y, log_a, log_b, EPS, iters), repeat)
+    row("sinkhorn", name, "torch-dense", shape_string(d, flags), times,
+        rel_error(out, ref), TOL, "kernel sums", flops=flops)
+
+
+BENCHES = {
+    "kernel_lse": bench_kernel_lse,
+    "kernel_mv": bench_kernel_mv,
+    "sinkhorn": bench_sinkhorn,
+}
+
+
+def main():
+    args = arguments(__doc__, list(BENCHES))
+    for spec in args.case:
+        name, dims, flags = parse_case(spec)
+        BENCHES[args.op](name, dims, flags, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
