@@ -12,6 +12,9 @@ namespace mixer {
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                  int64_t recurrentThreshold);
 
+/// The MoE ops: grouped GEMMs in static row slabs (MoEToLinalg.cpp).
+void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

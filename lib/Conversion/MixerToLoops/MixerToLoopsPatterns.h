@@ -15,6 +15,9 @@ namespace mixer {
 /// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
 
+/// The MoE ops -> their row-by-row definitions (MoEToLoops.cpp).
+void populateMoEToLoopsPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

@@ -87,3 +87,25 @@ func.func @ssd_fuses_elementwise_producer(%x: tensor<2x100x4x16xf32>, %dt: tenso
   %y, %s = mixer.ssd chunk_size(32) ins(%xdt, %la, %b, %c : tensor<2x100x4x16xf32>, tensor<2x100x4xf32>, tensor<2x100x2x8xf32>, tensor<2x100x2x8xf32>) outs(%y0, %s0 : tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>
   return %y, %s : tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>
 }
+
+// -----
+
+// mixer.grouped_matmul is tiled over its output columns: the largest block
+// of at most 256 that splits N into an even number of tiles (512 -> 2 x 256,
+// 768 -> 6 x 128), so that the threads share the columns evenly. Every tile
+// reads all rows and all group sizes.
+
+// CHECK-LABEL: func.func @grouped_matmul_column_blocks
+// CHECK-SAME:    (%[[LHS:[^:]*]]: tensor<?x64xf32>, %[[RHS:[^:]*]]: tensor<8x64x512xf32>, %[[GS:[^:]*]]: tensor<8xi64>, %[[O:[^:]*]]: tensor<?x512xf32>
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (512) step (256) shared_outs(%[[OS:.*]] = %[[O]])
+// CHECK:           %[[W:.*]] = tensor.extract_slice %[[RHS]][0, 0, %[[J]]] [8, 64, 256] [1, 1, 1] : tensor<8x64x512xf32> to tensor<8x64x256xf32>
+// CHECK:           %[[OT:.*]] = tensor.extract_slice %[[OS]][0, %[[J]]] [%{{.*}}, 256] [1, 1] : tensor<?x512xf32> to tensor<?x256xf32>
+// CHECK:           %[[R:.*]] = mixer.grouped_matmul ins(%[[LHS]], %[[W]], %[[GS]] : tensor<?x64xf32>, tensor<8x64x256xf32>, tensor<8xi64>) outs(%[[OT]] : tensor<?x256xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[OS]][0, %[[J]]] [%{{.*}}, 256] [1, 1]
+// CHECK:         scf.forall (%{{.*}}) = (0) to (768) step (128)
+// CHECK:           mixer.grouped_matmul ins(%{{.*}} : tensor<?x64xf32>, tensor<8x64x128xf32>, tensor<8xi32>) outs(%{{.*}} : tensor<?x128xf32>)
+func.func @grouped_matmul_column_blocks(%lhs: tensor<?x64xf32>, %rhs: tensor<8x64x512xf32>, %gs: tensor<8xi64>, %o: tensor<?x512xf32>, %rhs2: tensor<8x64x768xf32>, %gs2: tensor<8xi32>, %o2: tensor<?x768xf32>) -> (tensor<?x512xf32>, tensor<?x768xf32>) {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x64xf32>, tensor<8x64x512xf32>, tensor<8xi64>) outs(%o : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %out2 = mixer.grouped_matmul ins(%lhs, %rhs2, %gs2 : tensor<?x64xf32>, tensor<8x64x768xf32>, tensor<8xi32>) outs(%o2 : tensor<?x768xf32>) -> tensor<?x768xf32>
+  return %out, %out2 : tensor<?x512xf32>, tensor<?x768xf32>
+}
