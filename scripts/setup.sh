@@ -9,8 +9,10 @@ PACKAGES=(
   libomp-22-dev ninja-build cmake ccache libgtest-dev
   python3-numpy python3-matplotlib
 )
-# Comparisons only (mixer-bench): PyTorch CPU and jemalloc for a fair allocator.
-BENCH_PACKAGES=(python3-torch libjemalloc2)
+# Comparisons only (mixer-bench): PyTorch CPU, jemalloc for a fair allocator
+# and OpenBLAS (Debian's PyTorch calls libblas.so.3, the slow reference BLAS
+# unless OpenBLAS provides it).
+BENCH_PACKAGES=(python3-torch libjemalloc2 libopenblas0-pthread)
 
 want=("${PACKAGES[@]}")
 if [[ "${1:-}" == "--bench" ]]; then

@@ -143,6 +143,22 @@ double Instance::relativeError() const {
   return maxRef > 0 ? maxDiff / maxRef : maxDiff;
 }
 
+std::vector<int64_t> mixer::bench::moeGroupSizes(int64_t tokens,
+                                                 int64_t experts) {
+  std::vector<int64_t> weights, sizes;
+  int64_t total = 0, sum = 0;
+  for (int64_t e = 0; e < experts; ++e) {
+    weights.push_back(1 + (5 * e) % experts);
+    total += weights.back();
+  }
+  for (int64_t w : weights) {
+    sizes.push_back(tokens * w / total);
+    sum += sizes.back();
+  }
+  sizes.back() += tokens - sum;
+  return sizes;
+}
+
 //===----------------------------------------------------------------------===//
 // MLIR text
 //===----------------------------------------------------------------------===//
@@ -199,5 +215,6 @@ std::string mixer::bench::funcModule(
 std::vector<std::unique_ptr<OpBench>> mixer::bench::allFamilies() {
   std::vector<std::unique_ptr<OpBench>> families;
   families.push_back(createSsdBench());
+  families.push_back(createGroupedMatmulBench());
   return families;
 }

@@ -1,4 +1,4 @@
-//===- OpBench.h - what mixer-bench needs to know about an op ----*- C++ -*-===//
+//===- OpBench.h - what mixer-bench needs to know about an op ---*- C++ -*-===//
 //
 // One OpBench per mixer op (a "family" of cases): its cases per suite, the
 // MLIR text of a case, its nominal work, its inputs with the fp64 reference,
@@ -124,6 +124,10 @@ struct TorchBaseline {
   std::vector<std::string> args;
   /// The impl name of its rows, used for an error row when the script fails.
   std::string impl;
+  /// Whether OpenBLAS may use every thread: true when the script's BLAS
+  /// calls are not inside PyTorch's parallel regions (a loop of torch.mm);
+  /// otherwise OpenBLAS runs on one thread beside PyTorch's pool.
+  bool blasThreads = false;
 };
 
 class OpBench {
@@ -166,6 +170,13 @@ public:
 std::vector<std::unique_ptr<OpBench>> allFamilies();
 
 std::unique_ptr<OpBench> createSsdBench();
+std::unique_ptr<OpBench> createGroupedMatmulBench();
+std::unique_ptr<OpBench> createGroupedSwigluBench();
+
+/// Uneven MoE group sizes summing to `tokens`: proportional to
+/// 1 + (5 e mod E), the rounding remainder on the last group (the same rule
+/// as bench/torch_moe.py).
+std::vector<int64_t> moeGroupSizes(int64_t tokens, int64_t experts);
 
 //===----------------------------------------------------------------------===//
 // Helpers for building MLIR text

@@ -95,7 +95,8 @@ Row runJob(const Job &job, const RunSettings &settings) {
     return mlir::success();
   });
   OwningOpRef<ModuleOp> module =
-      mlir::parseSourceString<ModuleOp>(family.module(job.c), ParserConfig(&context));
+      mlir::parseSourceString<ModuleOp>(family.module(job.c),
+                                        ParserConfig(&context));
   auto fail = [&](const std::string &why) {
     row.status = "error";
     row.reason = why + (diagnostics.empty() ? "" : ": " + diagnostics);

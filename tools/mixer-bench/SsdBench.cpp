@@ -1,4 +1,4 @@
-//===- SsdBench.cpp - mixer.ssd cases for mixer-bench ----------------------===//
+//===- SsdBench.cpp - mixer.ssd cases for mixer-bench ---------------------===//
 //
 // Mamba-2's state space duality scan: x [B,L,H,P], log_a [B,L,H], b, c
 // [B,L,G,N], optional init [B,H,P,N] -> y [B,L,H,P], state [B,H,P,N].

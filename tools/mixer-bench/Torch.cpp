@@ -23,7 +23,8 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
                                         json::Object &versions) {
   std::vector<Row> rows;
   TorchBaseline baseline = family.torch();
-  if (cases.empty() || (baseline.script.empty() && settings.scriptOverride.empty()))
+  if (cases.empty() ||
+      (baseline.script.empty() && settings.scriptOverride.empty()))
     return rows;
   std::string script = !settings.scriptOverride.empty()
                            ? settings.scriptOverride
@@ -33,9 +34,10 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
   if (llvm::sys::fs::exists(jemalloc))
     cmd += std::string(" LD_PRELOAD=") + jemalloc;
   cmd += " OPENBLAS_CORETYPE=SkylakeX ATEN_CPU_CAPABILITY=avx512"
-         " OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=" +
-         std::to_string(settings.threads) + " " + settings.python + " " +
-         script;
+         " OPENBLAS_NUM_THREADS=" +
+         std::to_string(baseline.blasThreads ? settings.threads : 1) +
+         " OMP_NUM_THREADS=" + std::to_string(settings.threads) + " " +
+         settings.python + " " + script;
   for (const std::string &arg : baseline.args)
     cmd += " " + arg;
   cmd += " --threads " + std::to_string(settings.threads) + " --repeat " +

@@ -1,0 +1,93 @@
+//===- GroupedMatmulBench.cpp - mixer.grouped_matmul cases ----------------===//
+//
+// lhs [T,K] (rows sorted by expert), rhs [E,K,N], group_sizes [E] i64
+// -> [T,N]: each group's rows times its expert's matrix.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+#include <cmath>
+#include <algorithm>
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+class GroupedMatmulBench : public OpBench {
+public:
+  std::string op() const override { return "grouped_matmul"; }
+
+  /// An MoE layer's down projection scaled to 2 cores: 4096 routed rows,
+  /// 512 x 512 experts, 8 experts of uneven sizes; and 64 small experts
+  /// (groups of 2 to 126 rows).
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("gmm-smoke", 64, 32, 16, 4)};
+    if (suite != "cpu" && suite != "moe" && suite != op())
+      return {};
+    return {make("gmm-T4096-E8", 4096, 512, 512, 8),
+            make("gmm-T4096-E64", 4096, 256, 256, 64)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t T = s["T"], K = s["K"], N = s["N"], E = s["E"];
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"lhs", tensorType({T, K})},
+        {"rhs", tensorType({E, K, N})},
+        {"sizes", tensorType({E}, "i64")}};
+    std::vector<std::pair<std::string, std::string>> outs = {
+        {"out0", tensorType({T, N})}};
+    std::string body = "%out = mixer.grouped_matmul ins(" + operandList(ins) +
+                       ") outs(" + operandList(outs) + ") -> " +
+                       tensorType({T, N});
+    return funcModule(op(), ins, outs, body, {"out"});
+  }
+
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    return {2.0 * s["T"] * s["K"] * s["N"], 0};
+  }
+  std::string workFormula() const override {
+    return "2*T*K*N (the group sizes sum to T)";
+  }
+
+  /// lhs uniform in [-1, 1), rhs in [-1, 1) / sqrt(K).
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t T = s["T"], K = s["K"], N = s["N"], E = s["E"];
+    Instance in;
+    double w = 1.0 / std::sqrt(double(K));
+    mref::Tensor lhs = in.uniform({T, K}, rng, -1, 1);
+    mref::Tensor rhs = in.uniform({E, K, N}, rng, -w, w);
+    std::vector<int64_t> sizes = moeGroupSizes(T, E);
+    Buffer &sizeBuf = in.arg({E}, ElementType::I64);
+    std::copy(sizes.begin(), sizes.end(), sizeBuf.i64());
+    Buffer &out = in.arg({T, N});
+    in.expect(out, mref::groupedMatmul(lhs, rhs, sizes));
+    return in;
+  }
+  double tolerance() const override { return 1e-5; }
+  std::string toleranceName() const override { return "grouped GEMM"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return double(s["T"]) * s["K"] * s["N"];
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_moe.py", {op()}, "torch-loop", /*blasThreads=*/true};
+  }
+
+private:
+  static Case make(const std::string &name, int64_t T, int64_t K, int64_t N,
+                   int64_t E) {
+    return {name, {{{"T", T}, {"K", K}, {"N", N}, {"E", E}}, {}}};
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createGroupedMatmulBench() {
+  return std::make_unique<GroupedMatmulBench>();
+}

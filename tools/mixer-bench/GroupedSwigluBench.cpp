@@ -1,0 +1,95 @@
+//===- GroupedSwigluBench.cpp - mixer.grouped_swiglu cases ----------------===//
+//
+// x [T,K] (rows sorted by expert), w_gate, w_up [E,K,F], group_sizes [E]
+// i64 -> [T,F]: silu(x W_gate[e]) * (x W_up[e]) on each group's rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+class GroupedSwigluBench : public OpBench {
+public:
+  std::string op() const override { return "grouped_swiglu"; }
+
+  /// An MoE layer's gate and up projections scaled to 2 cores: 4096 routed
+  /// rows, K = F = 512, 8 experts of uneven sizes.
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("swiglu-smoke", 64, 32, 48, 4)};
+    if (suite != "cpu" && suite != "moe" && suite != op())
+      return {};
+    return {make("swiglu-T4096-E8", 4096, 512, 512, 8)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t T = s["T"], K = s["K"], F = s["F"], E = s["E"];
+    std::string W = tensorType({E, K, F});
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"x", tensorType({T, K})},
+        {"wg", W},
+        {"wu", W},
+        {"sizes", tensorType({E}, "i64")}};
+    std::vector<std::pair<std::string, std::string>> outs = {
+        {"out0", tensorType({T, F})}};
+    std::string body = "%out = mixer.grouped_swiglu ins(" + operandList(ins) +
+                       ") outs(" + operandList(outs) + ") -> " +
+                       tensorType({T, F});
+    return funcModule(op(), ins, outs, body, {"out"});
+  }
+
+  /// Two GEMMs; silu and the product are not counted.
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    return {4.0 * s["T"] * s["K"] * s["F"], 0};
+  }
+  std::string workFormula() const override {
+    return "4*T*K*F (two GEMMs; the group sizes sum to T)";
+  }
+
+  /// x uniform in [-1, 1), the weights in [-1, 1) / sqrt(K).
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t T = s["T"], K = s["K"], F = s["F"], E = s["E"];
+    Instance in;
+    double w = 1.0 / std::sqrt(double(K));
+    mref::Tensor x = in.uniform({T, K}, rng, -1, 1);
+    mref::Tensor wg = in.uniform({E, K, F}, rng, -w, w);
+    mref::Tensor wu = in.uniform({E, K, F}, rng, -w, w);
+    std::vector<int64_t> sizes = moeGroupSizes(T, E);
+    Buffer &sizeBuf = in.arg({E}, ElementType::I64);
+    std::copy(sizes.begin(), sizes.end(), sizeBuf.i64());
+    Buffer &out = in.arg({T, F});
+    in.expect(out, mref::groupedSwiglu(x, wg, wu, sizes));
+    return in;
+  }
+  double tolerance() const override { return 1e-5; }
+  std::string toleranceName() const override { return "grouped GEMM"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return 2.0 * s["T"] * s["K"] * s["F"];
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_moe.py", {op()}, "torch-loop", /*blasThreads=*/true};
+  }
+
+private:
+  static Case make(const std::string &name, int64_t T, int64_t K, int64_t F,
+                   int64_t E) {
+    return {name, {{{"T", T}, {"K", K}, {"F", F}, {"E", E}}, {}}};
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createGroupedSwigluBench() {
+  return std::make_unique<GroupedSwigluBench>();
+}
