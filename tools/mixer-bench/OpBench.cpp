@@ -163,6 +163,12 @@ std::vector<int64_t> mixer::bench::moeGroupSizes(int64_t tokens,
 // MLIR text
 //===----------------------------------------------------------------------===//
 
+std::string mixer::bench::floatLiteral(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.9e", double(float(v)));
+  return buffer;
+}
+
 const char *const mixer::bench::kWritable = " {bufferization.writable = true}";
 
 std::string mixer::bench::tensorType(const std::vector<int64_t> &dims,

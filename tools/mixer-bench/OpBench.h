@@ -170,6 +170,12 @@ public:
 std::vector<std::unique_ptr<OpBench>> allFamilies();
 
 std::unique_ptr<OpBench> createSsdBench();
+std::unique_ptr<OpBench> createLinearAttentionBench();
+std::unique_ptr<OpBench> createSelectiveScanBench();
+std::unique_ptr<OpBench> createGatedDeltaRuleBench();
+std::unique_ptr<OpBench> createKernelLseBench();
+std::unique_ptr<OpBench> createKernelMvBench();
+std::unique_ptr<OpBench> createSinkhornBench();
 std::unique_ptr<OpBench> createGroupedMatmulBench();
 std::unique_ptr<OpBench> createGroupedSwigluBench();
 
@@ -185,6 +191,9 @@ std::vector<int64_t> moeGroupSizes(int64_t tokens, int64_t experts);
 /// "tensor<2x3xf32>" (elem "f32", "i32", "i64"); a rank-0 tensor for {}.
 std::string tensorType(const std::vector<int64_t> &dims,
                        const std::string &elem = "f32");
+
+/// An f32 attribute value that parses back to float(v) exactly.
+std::string floatLiteral(double v);
 
 /// " {bufferization.writable = true}", the attribute of output arguments.
 extern const char *const kWritable;

@@ -1,0 +1,127 @@
+//===- GatedDeltaRuleBench.cpp - mixer.gated_delta_rule cases -------------===//
+//
+// q, k [B,L,H,Dk], v [B,L,H,Dv], g, beta [B,L,H], optional init
+// [B,H,Dk,Dv] -> o [B,L,H,Dv], state [B,H,Dk,Dv].
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+#include <cmath>
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+class GatedDeltaRuleBench : public OpBench {
+public:
+  std::string op() const override { return "gated_delta_rule"; }
+
+  /// Gated DeltaNet's benchmark shapes (batch 1) scaled to 2 cores: 8 heads
+  /// of 64 x 64 state, chunk 64, prefills of growing length; and a batch of
+  /// 2 with an initial state and a ragged last chunk.
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("gdr-smoke", 1, 100, 2, 16, 32, 32, true)};
+    if (suite != "cpu" && suite != "scans" && suite != op())
+      return {};
+    return {make("gdr-L512", 1, 512, 8, 64, 64, 64, false),
+            make("gdr-L2048", 1, 2048, 8, 64, 64, 64, false),
+            make("gdr-L8192", 1, 8192, 8, 64, 64, 64, false),
+            make("gdr-B2-L1000-init", 2, 1000, 4, 64, 64, 64, true)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t B = s["B"], L = s["L"], H = s["H"], Dk = s["Dk"], Dv = s["Dv"];
+    std::string QK = tensorType({B, L, H, Dk}), V = tensorType({B, L, H, Dv}),
+                G = tensorType({B, L, H}), S = tensorType({B, H, Dk, Dv});
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"q", QK}, {"k", QK}, {"v", V}, {"g", G}, {"beta", G}};
+    std::string body = "%o, %s = mixer.gated_delta_rule chunk_size(" +
+                       std::to_string(s["Q"]) + ") scale(" +
+                       floatLiteral(scale(c)) + ") ins(" + operandList(ins) +
+                       ")";
+    if (s.has("init")) {
+      ins.push_back({"h", S});
+      body += " init(%h : " + S + ")";
+    }
+    std::vector<std::pair<std::string, std::string>> outs = {{"o0", V},
+                                                             {"s0", S}};
+    body += " outs(" + operandList(outs) + ") -> " + V + ", " + S;
+    return funcModule(op(), ins, outs, body, {"o", "s"});
+  }
+
+  /// The recurrent form's count per token and head: S^T k, the rank-one
+  /// update and S^T q, 2 Dk Dv each.
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    return {6.0 * s["B"] * s["L"] * s["H"] * s["Dk"] * s["Dv"], 0};
+  }
+  std::string workFormula() const override { return "6*B*L*H*Dk*Dv"; }
+
+  /// q, v uniform in [-1, 1); k in [-1, 1) scaled to unit length per token
+  /// and head (as the models do: I - beta k k^T is then a contraction);
+  /// g in [-1, 0), beta in [0, 1), init in [-1, 1); scale 1/sqrt(Dk).
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t B = s["B"], L = s["L"], H = s["H"], Dk = s["Dk"], Dv = s["Dv"];
+    Instance in;
+    mref::Tensor q = in.uniform({B, L, H, Dk}, rng, -1, 1);
+    Buffer &kBuf = in.arg({B, L, H, Dk});
+    for (int64_t row = 0; row < B * L * H; ++row) {
+      float *k = kBuf.f32() + row * Dk;
+      double norm = 0;
+      for (int64_t i = 0; i < Dk; ++i) {
+        k[i] = float(rng.uniform(-1, 1));
+        norm += double(k[i]) * k[i];
+      }
+      for (int64_t i = 0; i < Dk; ++i)
+        k[i] = float(k[i] / std::sqrt(norm));
+    }
+    mref::Tensor k = kBuf.toTensor();
+    mref::Tensor v = in.uniform({B, L, H, Dv}, rng, -1, 1);
+    mref::Tensor g = in.uniform({B, L, H}, rng, -1, 0);
+    mref::Tensor beta = in.uniform({B, L, H}, rng, 0, 1);
+    mref::Tensor init;
+    if (s.has("init"))
+      init = in.uniform({B, H, Dk, Dv}, rng, -1, 1);
+    Buffer &o = in.arg({B, L, H, Dv});
+    Buffer &state = in.arg({B, H, Dk, Dv});
+    mref::ScanResult ref = mref::gatedDeltaRule(
+        q, k, v, g, beta, s.has("init") ? &init : nullptr, scale(c));
+    in.expect(o, std::move(ref.out));
+    in.expect(state, std::move(ref.finalState));
+    return in;
+  }
+  double tolerance() const override { return 1e-4; }
+  std::string toleranceName() const override { return "scans"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return double(s["B"]) * s["L"] * s["H"] * s["Dk"] * s["Dv"];
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_scans.py", {op()}, "torch-loop"};
+  }
+
+private:
+  static double scale(const Case &c) {
+    return double(float(1.0 / std::sqrt(double(c.shape["Dk"]))));
+  }
+  static Case make(const std::string &name, int64_t B, int64_t L, int64_t H,
+                   int64_t Dk, int64_t Dv, int64_t Q, bool init) {
+    Case c{name, {}};
+    c.shape.dims = {{"B", B},   {"L", L},   {"H", H},
+                    {"Dk", Dk}, {"Dv", Dv}, {"Q", Q}};
+    if (init)
+      c.shape.flags.push_back("init");
+    return c;
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createGatedDeltaRuleBench() {
+  return std::make_unique<GatedDeltaRuleBench>();
+}

@@ -1,0 +1,94 @@
+//===- KernelLseBench.cpp - mixer.kernel_lse cases ------------------------===//
+//
+// x [N,D], y [M,D], eps tensor<f32>, optional g [M] -> [N]:
+// out_i = log sum_j exp(-c(x_i, y_j) / eps + g_j).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+constexpr double kEps = 0.1;
+
+class KernelLseBench : public OpBench {
+public:
+  std::string op() const override { return "kernel_lse"; }
+
+  /// KeOps' soft-min benchmarks scaled to 2 cores: N = M in {1024, 4096},
+  /// points in 3 and 16 dimensions, squared Euclidean cost with a dual
+  /// potential g (one Sinkhorn half-step).
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("lse-smoke", 100, 200, 3)};
+    if (suite != "cpu" && suite != "kernels" && suite != op())
+      return {};
+    return {make("lse-N1024-D3", 1024, 1024, 3),
+            make("lse-N1024-D16", 1024, 1024, 16),
+            make("lse-N4096-D3", 4096, 4096, 3),
+            make("lse-N4096-D16", 4096, 4096, 16)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t N = s["N"], M = s["M"], D = s["D"];
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"x", tensorType({N, D})},
+        {"y", tensorType({M, D})},
+        {"eps", tensorType({})}};
+    std::string body = "%o = mixer.kernel_lse kernel(sqeuclidean) ins(" +
+                       operandList(ins) + ")";
+    ins.push_back({"g", tensorType({M})});
+    body += " g(%g : " + ins.back().second + ")";
+    std::vector<std::pair<std::string, std::string>> outs = {
+        {"o0", tensorType({N})}};
+    body += " outs(" + operandList(outs) + ") -> " + tensorType({N});
+    return funcModule(op(), ins, outs, body, {"o"});
+  }
+
+  /// Per pair: the squared distance (3D), the scaling, adding g and the
+  /// exp-accumulation (3).
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 3), 0};
+  }
+  std::string workFormula() const override { return "N*M*(3*D + 3)"; }
+
+  /// Points uniform in the unit cube, g in [-1, 1), eps 0.1.
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t N = s["N"], M = s["M"], D = s["D"];
+    Instance in;
+    mref::Tensor x = in.uniform({N, D}, rng, 0, 1);
+    mref::Tensor y = in.uniform({M, D}, rng, 0, 1);
+    in.arg({}).f32()[0] = float(kEps);
+    mref::Tensor g = in.uniform({M}, rng, -1, 1);
+    Buffer &out = in.arg({N});
+    in.expect(out, mref::kernelLse(mref::Kernel::SqEuclidean, x, y, &g,
+                                   double(float(kEps))));
+    return in;
+  }
+  double tolerance() const override { return 1e-5; }
+  std::string toleranceName() const override { return "kernel sums"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return double(s["N"]) * s["M"] * s["D"];
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_kernels.py", {op()}, "torch-dense"};
+  }
+
+private:
+  static Case make(const std::string &name, int64_t N, int64_t M, int64_t D) {
+    return {name, {{{"N", N}, {"M", M}, {"D", D}}, {"sqeuclidean", "g"}}};
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createKernelLseBench() {
+  return std::make_unique<KernelLseBench>();
+}

@@ -1,0 +1,91 @@
+//===- KernelMvBench.cpp - mixer.kernel_mv cases --------------------------===//
+//
+// x [N,D], y [M,D], v [M,C], bandwidth tensor<f32> -> [N,C]:
+// out_i = sum_j k(x_i, y_j) v_j.
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+constexpr double kBandwidth = 0.5;
+
+class KernelMvBench : public OpBench {
+public:
+  std::string op() const override { return "kernel_mv"; }
+
+  /// KeOps' Gaussian convolution benchmark scaled to 2 cores: N = M in
+  /// {1024, 4096} points in 3 dimensions, 16 channels.
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("kmv-smoke", 100, 200, 3, 4)};
+    if (suite != "cpu" && suite != "kernels" && suite != op())
+      return {};
+    return {make("kmv-N1024-D3", 1024, 1024, 3, 16),
+            make("kmv-N4096-D3", 4096, 4096, 3, 16)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t N = s["N"], M = s["M"], D = s["D"], C = s["C"];
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"x", tensorType({N, D})},
+        {"y", tensorType({M, D})},
+        {"v", tensorType({M, C})},
+        {"h", tensorType({})}};
+    std::vector<std::pair<std::string, std::string>> outs = {
+        {"o0", tensorType({N, C})}};
+    std::string body = "%o = mixer.kernel_mv kernel(gaussian) ins(" +
+                       operandList(ins) + ") outs(" + operandList(outs) +
+                       ") -> " + tensorType({N, C});
+    return funcModule(op(), ins, outs, body, {"o"});
+  }
+
+  /// Per pair: the squared distance (3D), the scaling and exp (2), and the
+  /// multiply-add into every channel (2C).
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 2 + 2.0 * s["C"]), 0};
+  }
+  std::string workFormula() const override { return "N*M*(3*D + 2 + 2*C)"; }
+
+  /// Points uniform in the unit cube, v in [-1, 1), bandwidth 0.5.
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t N = s["N"], M = s["M"], D = s["D"], C = s["C"];
+    Instance in;
+    mref::Tensor x = in.uniform({N, D}, rng, 0, 1);
+    mref::Tensor y = in.uniform({M, D}, rng, 0, 1);
+    mref::Tensor v = in.uniform({M, C}, rng, -1, 1);
+    in.arg({}).f32()[0] = float(kBandwidth);
+    Buffer &out = in.arg({N, C});
+    in.expect(out, mref::kernelMv(mref::Kernel::Gaussian, x, y, v,
+                                  double(float(kBandwidth))));
+    return in;
+  }
+  double tolerance() const override { return 1e-5; }
+  std::string toleranceName() const override { return "kernel sums"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return double(s["N"]) * s["M"] * (s["D"] + s["C"]);
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_kernels.py", {op()}, "torch-dense"};
+  }
+
+private:
+  static Case make(const std::string &name, int64_t N, int64_t M, int64_t D,
+                   int64_t C) {
+    return {name, {{{"N", N}, {"M", M}, {"D", D}, {"C", C}}, {"gaussian"}}};
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createKernelMvBench() {
+  return std::make_unique<KernelMvBench>();
+}

@@ -1,0 +1,131 @@
+//===- LinearAttentionBench.cpp - mixer.linear_attention cases ------------===//
+//
+// q, k [B,L,H,Dk], v [B,L,H,Dv], optional log_decay [B,L,H] and init
+// [B,H,Dk,Dv] -> o [B,L,H,Dv], state [B,H,Dk,Dv].
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+class LinearAttentionBench : public OpBench {
+public:
+  std::string op() const override { return "linear_attention"; }
+
+  /// The public linear-attention benchmarks (batch 1, head dim 64) scaled
+  /// to 2 cores: 8 heads, chunk 64, per-token decays (RetNet/GLA-style
+  /// scalar gates), prefills of growing length; and a batch of 2 with an
+  /// initial state and a length that is not a multiple of the chunk.
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("la-smoke", 1, 100, 2, 16, 32, 32, true, true)};
+    if (suite != "cpu" && suite != "scans" && suite != op())
+      return {};
+    return {make("la-L512", 1, 512, 8, 64, 64, 64, true, false),
+            make("la-L2048", 1, 2048, 8, 64, 64, 64, true, false),
+            make("la-L8192", 1, 8192, 8, 64, 64, 64, true, false),
+            make("la-B2-L1000-init", 2, 1000, 4, 64, 64, 64, true, true)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t B = s["B"], L = s["L"], H = s["H"], Dk = s["Dk"], Dv = s["Dv"];
+    std::string QK = tensorType({B, L, H, Dk}), V = tensorType({B, L, H, Dv}),
+                S = tensorType({B, H, Dk, Dv});
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"q", QK}, {"k", QK}, {"v", V}};
+    std::string body = "%o, %s = mixer.linear_attention chunk_size(" +
+                       std::to_string(s["Q"]) + ") scale(" +
+                       floatLiteral(scale(c)) + ") ins(" + operandList(ins) +
+                       ")";
+    if (s.has("decay")) {
+      ins.push_back({"ld", tensorType({B, L, H})});
+      body += " log_decay(%ld : " + ins.back().second + ")";
+    }
+    if (s.has("init")) {
+      ins.push_back({"h", S});
+      body += " init(%h : " + S + ")";
+    }
+    std::vector<std::pair<std::string, std::string>> outs = {{"o0", V},
+                                                             {"s0", S}};
+    body += " outs(" + operandList(outs) + ") -> " + V + ", " + S;
+    return funcModule(op(), ins, outs, body, {"o", "s"});
+  }
+
+  /// Chunked form, per token and head: 2q(Dk + Dv) within the chunk (q k^T
+  /// and the scores times v) + 4 Dk Dv (the chunk's state and the incoming
+  /// state's contribution), q = min(Q, L).
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    double q = std::min(s["Q"], s["L"]);
+    return {double(s["B"]) * s["L"] * s["H"] *
+                (2 * q * (s["Dk"] + s["Dv"]) + 4.0 * s["Dk"] * s["Dv"]),
+            0};
+  }
+  std::string workFormula() const override {
+    return "B*L*H*(2*q*(Dk + Dv) + 4*Dk*Dv), q = min(Q, L)";
+  }
+
+  /// q, k, v uniform in [-1, 1), log_decay in [-1, 0), init in [-1, 1);
+  /// scale 1/sqrt(Dk).
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t B = s["B"], L = s["L"], H = s["H"], Dk = s["Dk"], Dv = s["Dv"];
+    Instance in;
+    mref::Tensor q = in.uniform({B, L, H, Dk}, rng, -1, 1);
+    mref::Tensor k = in.uniform({B, L, H, Dk}, rng, -1, 1);
+    mref::Tensor v = in.uniform({B, L, H, Dv}, rng, -1, 1);
+    mref::Tensor ld, init;
+    if (s.has("decay"))
+      ld = in.uniform({B, L, H}, rng, -1, 0);
+    if (s.has("init"))
+      init = in.uniform({B, H, Dk, Dv}, rng, -1, 1);
+    Buffer &o = in.arg({B, L, H, Dv});
+    Buffer &state = in.arg({B, H, Dk, Dv});
+    mref::ScanResult ref = mref::linearAttention(
+        q, k, v, s.has("decay") ? &ld : nullptr,
+        s.has("init") ? &init : nullptr, /*window=*/0, scale(c));
+    in.expect(o, std::move(ref.out));
+    in.expect(state, std::move(ref.finalState));
+    return in;
+  }
+  double tolerance() const override { return 1e-4; }
+  std::string toleranceName() const override { return "scans"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return double(s["B"]) * s["L"] * s["H"] * s["Dk"] * s["Dv"];
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_scans.py", {op()}, "torch-chunked"};
+  }
+
+private:
+  /// 1/sqrt(Dk), rounded to float as the op's attribute holds it.
+  static double scale(const Case &c) {
+    return double(float(1.0 / std::sqrt(double(c.shape["Dk"]))));
+  }
+  static Case make(const std::string &name, int64_t B, int64_t L, int64_t H,
+                   int64_t Dk, int64_t Dv, int64_t Q, bool decay, bool init) {
+    Case c{name, {}};
+    c.shape.dims = {{"B", B},   {"L", L},   {"H", H},
+                    {"Dk", Dk}, {"Dv", Dv}, {"Q", Q}};
+    if (decay)
+      c.shape.flags.push_back("decay");
+    if (init)
+      c.shape.flags.push_back("init");
+    return c;
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createLinearAttentionBench() {
+  return std::make_unique<LinearAttentionBench>();
+}

@@ -1,0 +1,134 @@
+//===- SelectiveScanBench.cpp - mixer.selective_scan cases ----------------===//
+//
+// u, delta [B,L,D], A [D,N], b, c [B,L,G,N], optional D_skip [D], z [B,L,D],
+// delta_bias [D], init [B,D,N] -> y [B,L,D], state [B,D,N].
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+class SelectiveScanBench : public OpBench {
+public:
+  std::string op() const override { return "selective_scan"; }
+
+  /// Mamba-1 (d_inner 1536, state 16, as in the 130M model) on 2 cores:
+  /// every option as the model uses them (delta_softplus, D_skip, z,
+  /// delta_bias), prefills of growing length; and a batch of 2 with 4
+  /// groups, an initial state and no options.
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("sscan-smoke", 1, 100, 64, 2, 16, true, true)};
+    if (suite != "cpu" && suite != "scans" && suite != op())
+      return {};
+    return {make("sscan-L512", 1, 512, 1536, 1, 16, true, false),
+            make("sscan-L2048", 1, 2048, 1536, 1, 16, true, false),
+            make("sscan-B2-L1000-G4", 2, 1000, 768, 4, 16, false, true)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t B = s["B"], L = s["L"], D = s["D"], G = s["G"], N = s["N"];
+    std::string U = tensorType({B, L, D}), BC = tensorType({B, L, G, N}),
+                S = tensorType({B, D, N}), Dv = tensorType({D});
+    bool options = s.has("options");
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"u", U}, {"delta", U}, {"A", tensorType({D, N})}, {"b", BC},
+        {"c", BC}};
+    std::string body = std::string("%y, %s = mixer.selective_scan ") +
+                       (options ? "delta_softplus " : "") + "ins(" +
+                       operandList(ins) + ")";
+    if (options) {
+      ins.push_back({"dskip", Dv});
+      ins.push_back({"z", U});
+      ins.push_back({"dbias", Dv});
+      body += " D_skip(%dskip : " + Dv + ") z(%z : " + U +
+              ") delta_bias(%dbias : " + Dv + ")";
+    }
+    if (s.has("init")) {
+      ins.push_back({"h", S});
+      body += " init(%h : " + S + ")";
+    }
+    std::vector<std::pair<std::string, std::string>> outs = {{"y0", U},
+                                                             {"s0", S}};
+    body += " outs(" + operandList(outs) + ") -> " + U + ", " + S;
+    return funcModule(op(), ins, outs, body, {"y", "s"});
+  }
+
+  /// Per token, channel and state element: dt*A, its exp, the state update
+  /// (two products and a sum) and the output's multiply-add, 6 in all.
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    return {6.0 * s["B"] * s["L"] * s["D"] * s["N"], 0};
+  }
+  std::string workFormula() const override { return "6*B*L*D*N"; }
+
+  /// u, b, c, D_skip, z uniform in [-1, 1); A in [-2, -0.5). With the
+  /// options dt = softplus(delta + delta_bias), delta in [-1, 1) and
+  /// delta_bias in [-4, -2) (dt from about 0.007 to 0.3); without them
+  /// delta in [0.001, 0.1) is dt itself. init in [-1, 1).
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t B = s["B"], L = s["L"], D = s["D"], G = s["G"], N = s["N"];
+    bool options = s.has("options");
+    Instance in;
+    mref::Tensor u = in.uniform({B, L, D}, rng, -1, 1);
+    mref::Tensor delta = options ? in.uniform({B, L, D}, rng, -1, 1)
+                                 : in.uniform({B, L, D}, rng, 0.001, 0.1);
+    mref::Tensor A = in.uniform({D, N}, rng, -2, -0.5);
+    mref::Tensor b = in.uniform({B, L, G, N}, rng, -1, 1);
+    mref::Tensor cc = in.uniform({B, L, G, N}, rng, -1, 1);
+    mref::Tensor dSkip, z, deltaBias, init;
+    mref::SelectiveScanOptions opts;
+    if (options) {
+      dSkip = in.uniform({D}, rng, -1, 1);
+      z = in.uniform({B, L, D}, rng, -1, 1);
+      deltaBias = in.uniform({D}, rng, -4, -2);
+      opts.dSkip = &dSkip;
+      opts.z = &z;
+      opts.deltaBias = &deltaBias;
+      opts.deltaSoftplus = true;
+    }
+    if (s.has("init")) {
+      init = in.uniform({B, D, N}, rng, -1, 1);
+      opts.init = &init;
+    }
+    Buffer &y = in.arg({B, L, D});
+    Buffer &state = in.arg({B, D, N});
+    mref::ScanResult ref = mref::selectiveScan(u, delta, A, b, cc, opts);
+    in.expect(y, std::move(ref.out));
+    in.expect(state, std::move(ref.finalState));
+    return in;
+  }
+  double tolerance() const override { return 1e-4; }
+  std::string toleranceName() const override { return "scans"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return double(s["B"]) * s["L"] * s["D"] * s["N"];
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_scans.py", {op()}, "torch-loop"};
+  }
+
+private:
+  static Case make(const std::string &name, int64_t B, int64_t L, int64_t D,
+                   int64_t G, int64_t N, bool options, bool init) {
+    Case c{name, {}};
+    c.shape.dims = {{"B", B}, {"L", L}, {"D", D}, {"G", G}, {"N", N}};
+    if (options)
+      c.shape.flags.push_back("options");
+    if (init)
+      c.shape.flags.push_back("init");
+    return c;
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createSelectiveScanBench() {
+  return std::make_unique<SelectiveScanBench>();
+}

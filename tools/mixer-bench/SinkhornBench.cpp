@@ -1,0 +1,113 @@
+//===- SinkhornBench.cpp - mixer.sinkhorn cases ---------------------------===//
+//
+// x [N,D], y [M,D], log_a [N], log_b [M], eps tensor<f32>; iterations, cost
+// -> f [N], g [M], cost tensor<f32> (log-domain Sinkhorn).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OpBench.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mixer::bench;
+namespace mref = ::mixer::ref;
+
+namespace {
+constexpr double kEps = 0.1;
+
+class SinkhornBench : public OpBench {
+public:
+  std::string op() const override { return "sinkhorn"; }
+
+  /// Entropic optimal transport between two clouds of points in 3
+  /// dimensions with uniform weights (GeomLoss-style), squared Euclidean
+  /// cost, eps 0.1, 20 iterations; N = M in {1024, 4096}.
+  std::vector<Case> cases(const std::string &suite) const override {
+    if (suite == "smoke")
+      return {make("sinkhorn-smoke", 100, 200, 3, 5)};
+    if (suite != "cpu" && suite != "kernels" && suite != op())
+      return {};
+    return {make("sinkhorn-N1024-I20", 1024, 1024, 3, 20),
+            make("sinkhorn-N4096-I20", 4096, 4096, 3, 20)};
+  }
+
+  std::string module(const Case &c) const override {
+    const Shape &s = c.shape;
+    int64_t N = s["N"], M = s["M"], D = s["D"];
+    std::vector<std::pair<std::string, std::string>> ins = {
+        {"x", tensorType({N, D})}, {"y", tensorType({M, D})},
+        {"la", tensorType({N})},   {"lb", tensorType({M})},
+        {"eps", tensorType({})}};
+    std::vector<std::pair<std::string, std::string>> outs = {
+        {"f0", tensorType({N})},
+        {"g0", tensorType({M})},
+        {"c0", tensorType({})}};
+    std::string body = "%f, %g, %c = mixer.sinkhorn cost(sqeuclidean) "
+                       "iterations(" +
+                       std::to_string(s["I"]) + ") ins(" + operandList(ins) +
+                       ") outs(" + operandList(outs) + ") -> " +
+                       tensorType({N}) + ", " + tensorType({M}) + ", " +
+                       tensorType({});
+    return funcModule(op(), ins, outs, body, {"f", "g", "c"});
+  }
+
+  /// Per pair: the cost (3D); per iteration two log-sum-exp passes of
+  /// about 5 operations each; the transport cost at the end (6).
+  Work work(const Case &c) const override {
+    const Shape &s = c.shape;
+    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 10.0 * s["I"] + 6), 0};
+  }
+  std::string workFormula() const override {
+    return "N*M*(3*D + 10*I + 6), I iterations";
+  }
+
+  /// Points uniform in the unit cube, uniform weights (log_a = -log N),
+  /// eps 0.1.
+  Instance prepare(const Case &c, mref::Rng &rng) const override {
+    const Shape &s = c.shape;
+    int64_t N = s["N"], M = s["M"], D = s["D"];
+    Instance in;
+    mref::Tensor x = in.uniform({N, D}, rng, 0, 1);
+    mref::Tensor y = in.uniform({M, D}, rng, 0, 1);
+    Buffer &la = in.arg({N});
+    Buffer &lb = in.arg({M});
+    std::fill(la.f32(), la.f32() + N, float(-std::log(double(N))));
+    std::fill(lb.f32(), lb.f32() + M, float(-std::log(double(M))));
+    in.arg({}).f32()[0] = float(kEps);
+    Buffer &f = in.arg({N});
+    Buffer &g = in.arg({M});
+    Buffer &cost = in.arg({});
+    mref::SinkhornResult ref =
+        mref::sinkhorn(mref::Kernel::SqEuclidean, x, y, la.toTensor(),
+                       lb.toTensor(), double(float(kEps)), s["I"]);
+    in.expect(f, std::move(ref.f));
+    in.expect(g, std::move(ref.g));
+    mref::Tensor costRef(std::vector<int64_t>{}, ref.cost);
+    in.expect(cost, std::move(costRef));
+    return in;
+  }
+  double tolerance() const override { return 1e-5; }
+  std::string toleranceName() const override { return "kernel sums"; }
+
+  double naiveWork(const Case &c) const override {
+    const Shape &s = c.shape;
+    return double(s["N"]) * s["M"] * (2.0 * s["I"] + s["D"]);
+  }
+
+  TorchBaseline torch() const override {
+    return {"bench/torch_kernels.py", {op()}, "torch-dense"};
+  }
+
+private:
+  static Case make(const std::string &name, int64_t N, int64_t M, int64_t D,
+                   int64_t I) {
+    return {name,
+            {{{"N", N}, {"M", M}, {"D", D}, {"I", I}}, {"sqeuclidean"}}};
+  }
+};
+} // namespace
+
+std::unique_ptr<OpBench> mixer::bench::createSinkhornBench() {
+  return std::make_unique<SinkhornBench>();
+}
