@@ -169,8 +169,77 @@ struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
   }
 };
 
+/// silu(g) * u with silu(g) = g * sigmoid(g), the sigmoid from
+/// exp(-|g|) so that the exp never overflows.
+static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
+  Type f32 = g.getType();
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(f32));
+  Value oneF = arith::ConstantOp::create(b, b.getFloatAttr(f32, 1.0));
+  Value negAbs = arith::NegFOp::create(b, math::AbsFOp::create(b, g));
+  Value e = math::ExpOp::create(b, negAbs);
+  Value positive =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
+  Value num = arith::SelectOp::create(b, positive, oneF, e);
+  Value sigmoid =
+      arith::DivFOp::create(b, num, arith::AddFOp::create(b, oneF, e));
+  return arith::MulFOp::create(b, arith::MulFOp::create(b, g, sigmoid), u);
+}
+
+struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupedSwigluOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Type f32 = b.getF32Type();
+    SmallVector<OpFoldResult> wSizes = lb.sizesOf(op.getWGate());
+    OpFoldResult K = wSizes[1], F = wSizes[2];
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    Value x = op.getX();
+    Value rowsTotal = tensor::DimOp::create(b, x, 0);
+
+    Value out = forEachGroup(
+        b, op.getGroupSizes(), rowsTotal, F, op.getOuts()[0],
+        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+            Value out) -> Value {
+          SmallVector<int64_t> wShape = {staticSize(K), staticSize(F)};
+          Value wGate =
+              gb.slice(op.getWGate(), {e, zero, zero}, {one, K, F}, wShape);
+          Value wUp =
+              gb.slice(op.getWUp(), {e, zero, zero}, {one, K, F}, wShape);
+          return forEachSlab(
+              gb.builder(), offset, size, out,
+              [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                  Value out) -> Value {
+                ImplicitLocOpBuilder &ib = sb.builder();
+                OpFoldResult h = ib.getIndexAttr(rows);
+                Value a =
+                    sb.slice(x, {r0, zero}, {h, K}, {rows, staticSize(K)});
+                Value gate = sb.contract(a, wGate, sb.filled({h, F}, f32, 0.0),
+                                         Lhs::RowMajor);
+                Value up = sb.contract(a, wUp, sb.filled({h, F}, f32, 0.0),
+                                       Lhs::RowMajor);
+                // silu(gate) * up straight into the slab's rows of out.
+                Value dest =
+                    sb.slice(out, {r0, zero}, {h, F}, {rows, staticSize(F)});
+                AffineMap id = sb.dims(2, {0, 1});
+                Value h2 = sb.map(
+                    {gate, up}, {id, id}, dest,
+                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                      return siluTimes(mb, args[0], args[1]);
+                    });
+                return sb.insert(h2, out, {r0, zero}, {h, F});
+              });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulToLinalg>(patterns.getContext());
+  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg>(
+      patterns.getContext());
 }

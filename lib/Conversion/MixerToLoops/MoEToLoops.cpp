@@ -9,6 +9,9 @@
 //     off += size_e
 //   for r in [off, T): for n: out[r, n] = 0
 //
+// grouped_swiglu the same with out[r, n] = silu(g) * u, g and u the two dot
+// products of row r with column n of w_gate[e] and w_up[e].
+//
 // Every result is built in its `outs` tensor, threaded through the loops as
 // an iter_arg, so the bufferized code writes into the caller's buffers.
 //
@@ -121,8 +124,43 @@ struct GroupedMatmulToLoops : public OpRewritePattern<GroupedMatmulOp> {
   }
 };
 
+struct GroupedSwigluToLoops : public OpRewritePattern<GroupedSwigluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupedSwigluOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getX(), wGate = op.getWGate(), wUp = op.getWUp();
+    Type elemType = getElementTypeOrSelf(x.getType());
+    Value rows = dimSize(rewriter, loc, x, 0);
+    Value depth = dimSize(rewriter, loc, x, 1);
+    Value cols = dimSize(rewriter, loc, wGate, 2);
+    Value zero = ScalarBuilder(rewriter, loc).constant(0.0, elemType);
+
+    Value out = forEachGroupRow(
+        rewriter, loc, op.getGroupSizes(), rows, cols, op.getOuts()[0],
+        [&](OpBuilder &b, Location loc, Value e, Value r, Value out) -> Value {
+          return buildLoopNest(
+              b, loc, cols, out,
+              [&](OpBuilder &b, Location loc, ValueRange ivs,
+                  ValueRange acc) -> SmallVector<Value> {
+                ScalarBuilder s(b, loc);
+                Value n = ivs[0];
+                Value g = rowTimesColumn(b, loc, x, wGate, e, r, n, depth, zero);
+                Value u = rowTimesColumn(b, loc, x, wUp, e, r, n, depth, zero);
+                // silu(g) = g / (1 + exp(-g)).
+                Value one = s.constant(1.0, elemType);
+                Value silu = s.div(g, s.add(one, s.exp(s.neg(g))));
+                return {store(b, loc, s.mul(silu, u), acc[0], {r, n})};
+              })[0];
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateMoEToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulToLoops>(patterns.getContext());
+  patterns.add<GroupedMatmulToLoops, GroupedSwigluToLoops>(patterns.getContext());
 }

@@ -109,3 +109,19 @@ func.func @grouped_matmul_column_blocks(%lhs: tensor<?x64xf32>, %rhs: tensor<8x6
   %out2 = mixer.grouped_matmul ins(%lhs, %rhs2, %gs2 : tensor<?x64xf32>, tensor<8x64x768xf32>, tensor<8xi32>) outs(%o2 : tensor<?x768xf32>) -> tensor<?x768xf32>
   return %out, %out2 : tensor<?x512xf32>, tensor<?x768xf32>
 }
+
+// -----
+
+// mixer.grouped_swiglu is tiled over F, both weights by the same column
+// block (F = 2816 = 22 x 128: an even count; 256 would give 11).
+
+// CHECK-LABEL: func.func @grouped_swiglu_column_blocks
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<?x64xf32>, %[[WG:[^:]*]]: tensor<8x64x2816xf32>, %[[WU:[^:]*]]: tensor<8x64x2816xf32>, %[[GS:[^:]*]]: tensor<8xi32>, %[[O:[^:]*]]: tensor<?x2816xf32>
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (2816) step (128) shared_outs(%[[OS:.*]] = %[[O]])
+// CHECK-DAG:       %[[G:.*]] = tensor.extract_slice %[[WG]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
+// CHECK-DAG:       %[[U:.*]] = tensor.extract_slice %[[WU]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
+// CHECK:           mixer.grouped_swiglu ins(%[[X]], %[[G]], %[[U]], %[[GS]] : tensor<?x64xf32>, tensor<8x64x128xf32>, tensor<8x64x128xf32>, tensor<8xi32>) outs(%{{.*}} : tensor<?x128xf32>)
+func.func @grouped_swiglu_column_blocks(%x: tensor<?x64xf32>, %wg: tensor<8x64x2816xf32>, %wu: tensor<8x64x2816xf32>, %gs: tensor<8xi32>, %o: tensor<?x2816xf32>) -> tensor<?x2816xf32> {
+  %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<?x64xf32>, tensor<8x64x2816xf32>, tensor<8x64x2816xf32>, tensor<8xi32>) outs(%o : tensor<?x2816xf32>) -> tensor<?x2816xf32>
+  return %out : tensor<?x2816xf32>
+}

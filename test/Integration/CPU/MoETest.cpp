@@ -233,6 +233,61 @@ INSTANTIATE_TEST_SUITE_P(GroupedMatmul, GroupedMatmulAgainstReference,
                          ::testing::ValuesIn(groupedCases()),
                          [](const auto &info) { return caseName(info.param); });
 
+/// func @sw(x [T,K], w_gate, w_up [E,K,F], sizes [E], out [T,F]) -> out
+/// (F is the case's N).
+std::string groupedSwigluModule(const GroupedCase &c) {
+  int64_t T = c.dynamicT ? -1 : c.T;
+  std::string x = tensorType({T, c.K}), w = tensorType({c.E, c.K, c.N}),
+              gs = tensorType({c.E}, c.i64Sizes ? "i64" : "i32"),
+              out = tensorType({T, c.N});
+  std::ostringstream os;
+  os << "func.func @sw(%x: " << x << ", %wg: " << w << ", %wu: " << w
+     << ", %gs: " << gs << ", %o: " << out
+     << " {bufferization.writable = true}) -> " << out
+     << " {\n  %r = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : " << x << ", "
+     << w << ", " << w << ", " << gs << ") outs(%o : " << out << ") -> "
+     << out << "\n  return %r : " << out << "\n}\n";
+  return os.str();
+}
+
+class GroupedSwigluAgainstReference
+    : public ::testing::TestWithParam<GroupedCase> {};
+
+TEST_P(GroupedSwigluAgainstReference, RelativeErrorWithinTolerance) {
+  const GroupedCase &c = GetParam();
+  Compiled compiled(groupedSwigluModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(77 + c.T);
+  std::vector<float> x = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
+  // Gates of a few units either side of zero: both branches of silu.
+  std::vector<float> wg =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
+  std::vector<float> wu =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
+  std::vector<int64_t> sizes = groupSizesFor(rng, c);
+  std::vector<float> out(c.T * c.N, std::nanf(""));
+
+  Descriptor<float, 2> dx(x.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
+  Descriptor<float, 3> dg(wg.data(), {c.E, c.K, c.N}),
+      du(wu.data(), {c.E, c.K, c.N});
+  GroupSizes gs(sizes, c.i64Sizes);
+  compiled.call("sw", {&dx, &dg, &du, gs.arg(), &dout});
+
+  ref::Tensor expected = ref::groupedSwiglu(
+      ref::fromFloats({c.T, c.K}, x.data()),
+      ref::fromFloats({c.E, c.K, c.N}, wg.data()),
+      ref::fromFloats({c.E, c.K, c.N}, wu.data()), sizes);
+  double err = relErr(out.data(), expected);
+  std::printf("grouped_swiglu %s: relative error %.3g\n", caseName(c).c_str(),
+              err);
+  EXPECT_LE(err, 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(GroupedSwiglu, GroupedSwigluAgainstReference,
+                         ::testing::ValuesIn(groupedCases()),
+                         [](const auto &info) { return caseName(info.param); });
+
 /// The representative shape T=4096 K=512 N=512 E=8, optimized vs naive
 /// (median of a few runs each). Disabled by default (the naive run takes
 /// seconds): --gtest_also_run_disabled_tests.
