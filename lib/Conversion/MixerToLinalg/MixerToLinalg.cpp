@@ -24,6 +24,7 @@ using namespace mlir::mixer;
 void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
+  populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
 }
 
 namespace {

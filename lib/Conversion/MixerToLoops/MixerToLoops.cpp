@@ -21,6 +21,7 @@ using namespace mlir::mixer;
 
 void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateSsdToLoopsPatterns(patterns);
+  populateLinearAttentionToLoopsPatterns(patterns);
 }
 
 namespace {

@@ -14,6 +14,8 @@ namespace mixer {
 
 /// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
+/// mixer.linear_attention -> the recurrence (LinearAttentionToLoops.cpp).
+void populateLinearAttentionToLoopsPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
 } // namespace mlir

@@ -26,6 +26,9 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   // Scans: one (batch, head) per tile, the whole head dimension P.
   if (isa<SsdOp>(op))
     return {1, 1, 0};
+  // Linear attention: one (batch, head) per tile, the whole value dim Dv.
+  if (isa<LinearAttentionOp>(op))
+    return {1, 1, 0};
   (void)rowBlock;
   return {};
 }
