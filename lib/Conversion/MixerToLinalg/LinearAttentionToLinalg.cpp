@@ -54,8 +54,7 @@ struct LaHead {
   double scale;
 };
 
-struct LinearAttentionToLinalg
-    : public OpRewritePattern<LinearAttentionOp> {
+struct LinearAttentionToLinalg : public OpRewritePattern<LinearAttentionOp> {
   LinearAttentionToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
       : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
 
@@ -97,8 +96,8 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
 
   Value cum, cumLast;
   if (hd.logDecay) {
-    Value A = lb.slice(hd.logDecay, {hd.batch, s0, hd.head}, {one, q, one},
-                       {Q});
+    Value A =
+        lb.slice(hd.logDecay, {hd.batch, s0, hd.head}, {one, q, one}, {Q});
     std::tie(cumLast, cum) = lb.prefixSumF64(A);
   }
 
@@ -147,22 +146,19 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
         in = {cum};
         maps = {lb.dims(2, {0})};
       }
-      Qs = lb.map(in, maps, Qc,
-                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    LinalgBuilder ilb(ib);
-                    Value x = args.back();
-                    if (cum)
-                      x = arith::MulFOp::create(
-                          ib, x,
-                          ilb.expOfNonPositive(
-                              arith::TruncFOp::create(ib, f32, args[0])));
-                    if (hd.scale != 1.0)
-                      x = arith::MulFOp::create(
-                          ib, x,
-                          arith::ConstantOp::create(
-                              ib, ib.getF32FloatAttr(hd.scale)));
-                    return x;
-                  });
+      Qs = lb.map(in, maps, Qc, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        LinalgBuilder ilb(ib);
+        Value x = args.back();
+        if (cum)
+          x = arith::MulFOp::create(
+              ib, x,
+              ilb.expOfNonPositive(arith::TruncFOp::create(ib, f32, args[0])));
+        if (hd.scale != 1.0)
+          x = arith::MulFOp::create(
+              ib, x,
+              arith::ConstantOp::create(ib, ib.getF32FloatAttr(hd.scale)));
+        return x;
+      });
     }
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
     o = lb.insert(O, o, {hd.batch, t0, hd.head, zero}, {one, q, one, dv});
@@ -172,16 +168,15 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
   // the chunk end.
   Value Kw = Kc;
   if (cum) {
-    Kw = lb.map({Kc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty({q, dk}, f32),
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  LinalgBuilder ilb(ib);
-                  Value seg = arith::TruncFOp::create(
-                      ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
-                  return arith::MulFOp::create(ib, args[0],
-                                               ilb.expOfNonPositive(seg))
-                      .getResult();
-                });
+    Kw = lb.map(
+        {Kc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+        lb.empty({q, dk}, f32), [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          LinalgBuilder ilb(ib);
+          Value seg = arith::TruncFOp::create(
+              ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
+          return arith::MulFOp::create(ib, args[0], ilb.expOfNonPositive(seg))
+              .getResult();
+        });
     Value chunkDecay =
         lb.expOfNonPositive(arith::TruncFOp::create(b, f32, cumLast));
     st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -202,8 +197,7 @@ static Value readOut(LinalgBuilder &lb, const LaHead &hd, Value t, Value o,
                       {1, hd.Dk});
   if (hd.scale != 1.0) {
     Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(hd.scale));
-    qt = lb.map({qt}, {lb.dims(2, {0, 1})},
-                lb.empty({one, dk}, b.getF32Type()),
+    qt = lb.map({qt}, {lb.dims(2, {0, 1})}, lb.empty({one, dk}, b.getF32Type()),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                   return arith::MulFOp::create(ib, args[0], scale).getResult();
                 });
@@ -247,11 +241,10 @@ static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const LaHead &hd,
 
 /// scf.for over [lb, ub) carrying (o, S); `body` maps (iv, o, S) to the new
 /// (o, S).
-static scf::ForOp
-loopOver(ImplicitLocOpBuilder &b, Value lower, Value upper, Value o, Value st,
-         function_ref<std::pair<Value, Value>(LinalgBuilder &, Value, Value,
-                                              Value)>
-             body) {
+static scf::ForOp loopOver(
+    ImplicitLocOpBuilder &b, Value lower, Value upper, Value o, Value st,
+    function_ref<std::pair<Value, Value>(LinalgBuilder &, Value, Value, Value)>
+        body) {
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   return scf::ForOp::create(
       b, lower, upper, c1, ValueRange{o, st},
@@ -305,8 +298,7 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
   };
   Value outChunks = fullChunksOf(outKeys);
   Value outTokensStart = arith::MulIOp::create(b, outChunks, cQ);
-  Value stateChunks =
-      fullChunksOf(arith::SubIOp::create(b, length, outKeys));
+  Value stateChunks = fullChunksOf(arith::SubIOp::create(b, length, outKeys));
   Value stateTokensStart = arith::AddIOp::create(
       b, outKeys, arith::MulIOp::create(b, stateChunks, cQ));
   Value prefixEnd = arith::SubIOp::create(b, length, outKeys);
@@ -315,15 +307,17 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
                       ValueRange outs) -> SmallVector<Value> {
     ImplicitLocOpBuilder ib(loc, nb);
     LinalgBuilder hb(ib);
-    LaHead hd{op.getQ(), op.getK(),  op.getV(), op.getLogDecay(), batch,
-              head,      Dk,         Dv,        shift,
-              static_cast<double>(op.getScale().convertToFloat())};
+    LaHead hd{op.getQ(), op.getK(),
+              op.getV(), op.getLogDecay(),
+              batch,     head,
+              Dk,        Dv,
+              shift,     static_cast<double>(op.getScale().convertToFloat())};
     // The state is updated in place: a fresh copy of init, or zeros.
-    Value st = op.getInit()
-                   ? hb.copyToNew(hb.slice(op.getInit(),
-                                           {batch, head, zero, zero},
-                                           {one, one, dk, dv}, {Dk, Dv}))
-                   : hb.filled({dk, dv}, f32, 0.0);
+    Value st =
+        op.getInit()
+            ? hb.copyToNew(hb.slice(op.getInit(), {batch, head, zero, zero},
+                                    {one, one, dk, dv}, {Dk, Dv}))
+            : hb.filled({dk, dv}, f32, 0.0);
     Value o = outs[0];
     if (shift > 0) {
       // Outputs before the first key leaves the window.
@@ -337,10 +331,9 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
             if (op.getInit()) {
               next = readOut(plb, hd, t, acc[0], st0);
             } else {
-              Value row = plb.fill(
-                  plb.slice(acc[0], {batch, t, head, zero},
-                            {one, one, one, dv}, {Dv}),
-                  0.0);
+              Value row = plb.fill(plb.slice(acc[0], {batch, t, head, zero},
+                                             {one, one, one, dv}, {Dv}),
+                                   0.0);
               next = plb.insert(row, acc[0], {batch, t, head, zero},
                                 {one, one, one, dv});
             }
@@ -348,12 +341,12 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
           });
       o = prefix.getResult(0);
     }
-    auto chunks = loopOver(
-        ib, c0, outChunks, o, st,
-        [&](LinalgBuilder &clb, Value c, Value o, Value st) {
-          Value s0 = arith::MulIOp::create(clb.builder(), c, cQ);
-          return chunkStep(clb, hd, Q, s0, /*withOutput=*/true, o, st);
-        });
+    auto chunks =
+        loopOver(ib, c0, outChunks, o, st,
+                 [&](LinalgBuilder &clb, Value c, Value o, Value st) {
+                   Value s0 = arith::MulIOp::create(clb.builder(), c, cQ);
+                   return chunkStep(clb, hd, Q, s0, /*withOutput=*/true, o, st);
+                 });
     auto tokens = loopOver(
         ib, outTokensStart, outKeys, chunks.getResult(0), chunks.getResult(1),
         [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
@@ -367,21 +360,21 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
           ib, c0, stateChunks, o, st,
           [&](LinalgBuilder &clb, Value c, Value o, Value st) {
             ImplicitLocOpBuilder &cb = clb.builder();
-            Value s0 = arith::AddIOp::create(
-                cb, outKeys, arith::MulIOp::create(cb, c, cQ));
+            Value s0 = arith::AddIOp::create(cb, outKeys,
+                                             arith::MulIOp::create(cb, c, cQ));
             return chunkStep(clb, hd, Q, s0, /*withOutput=*/false, o, st);
           });
-      auto stateTokens = loopOver(
-          ib, stateTokensStart, length, stateOnly.getResult(0),
-          stateOnly.getResult(1),
-          [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
-            return tokenStep(tlb, hd, s, /*withOutput=*/false, o, st);
-          });
+      auto stateTokens =
+          loopOver(ib, stateTokensStart, length, stateOnly.getResult(0),
+                   stateOnly.getResult(1),
+                   [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
+                     return tokenStep(tlb, hd, s, /*withOutput=*/false, o, st);
+                   });
       o = stateTokens.getResult(0);
       st = stateTokens.getResult(1);
     }
-    Value finalState = hb.insert(st, outs[1], {batch, head, zero, zero},
-                                 {one, one, dk, dv});
+    Value finalState =
+        hb.insert(st, outs[1], {batch, head, zero, zero}, {one, one, dk, dv});
     return {o, finalState};
   };
 
@@ -391,7 +384,8 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
         auto hLoop = scf::ForOp::create(
             bb, bl, c0, heads, c1, outsB,
             [&](OpBuilder &hb, Location hl, Value head, ValueRange outsH) {
-              scf::YieldOp::create(hb, hl, headBody(hb, hl, batch, head, outsH));
+              scf::YieldOp::create(hb, hl,
+                                   headBody(hb, hl, batch, head, outsH));
             });
         scf::YieldOp::create(bb, bl, hLoop.getResults());
       });

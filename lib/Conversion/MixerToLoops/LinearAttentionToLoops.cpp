@@ -51,8 +51,7 @@ struct LinearAttentionToLoops : public OpRewritePattern<LinearAttentionOp> {
     Value keyDim = dimSize(rewriter, loc, q, 3);
     Value valueDim = dimSize(rewriter, loc, v, 3);
     Value zero = s.constant(0.0, elemType);
-    Value scale =
-        s.constant(op.getScale().convertToFloat(), elemType);
+    Value scale = s.constant(op.getScale().convertToFloat(), elemType);
 
     // S[i] = decay(t) S[i] + k[t, i] v[t, j] over the column `col` of a
     // state tensor addressed by `at(i)`.
@@ -64,18 +63,17 @@ struct LinearAttentionToLoops : public OpRewritePattern<LinearAttentionOp> {
       Value decay =
           logDecay ? s.exp(load(b, loc, logDecay, {bi, t, h})) : Value();
       Value vj = load(b, loc, v, {bi, t, h, j});
-      return buildLoopNest(
-          b, loc, keyDim, state,
-          [&](OpBuilder &b, Location loc, ValueRange ivs,
-              ValueRange args) -> SmallVector<Value> {
-            ScalarBuilder s(b, loc);
-            SmallVector<Value> idx = at(ivs[0]);
-            Value prev = load(b, loc, args[0], idx);
-            Value ki = load(b, loc, k, {bi, t, h, ivs[0]});
-            Value kept = decay ? s.mul(decay, prev) : prev;
-            Value next = s.add(kept, s.mul(ki, vj));
-            return {store(b, loc, next, args[0], idx)};
-          })[0];
+      return buildLoopNest(b, loc, keyDim, state,
+                           [&](OpBuilder &b, Location loc, ValueRange ivs,
+                               ValueRange args) -> SmallVector<Value> {
+                             ScalarBuilder s(b, loc);
+                             SmallVector<Value> idx = at(ivs[0]);
+                             Value prev = load(b, loc, args[0], idx);
+                             Value ki = load(b, loc, k, {bi, t, h, ivs[0]});
+                             Value kept = decay ? s.mul(decay, prev) : prev;
+                             Value next = s.add(kept, s.mul(ki, vj));
+                             return {store(b, loc, next, args[0], idx)};
+                           })[0];
     };
     // sum_i state[at(i)] q[t, i].
     auto readOut = [&](OpBuilder &b, Location loc, Value state, Value bi,
@@ -152,8 +150,8 @@ struct LinearAttentionToLoops : public OpRewritePattern<LinearAttentionOp> {
                   sum = readOut(b, loc, lag, bi, h, t, inLag);
                   next.push_back(lag);
                 }
-                next[0] = store(b, loc, s.mul(scale, sum), args[0],
-                                {bi, t, h, j});
+                next[0] =
+                    store(b, loc, s.mul(scale, sum), args[0], {bi, t, h, j});
                 return next;
               });
           return {done[0], done[1]};

@@ -1,4 +1,5 @@
-//===- ScanTestSupport.h - compile and call one function in tests -*- C++ -*-===//
+//===- ScanTestSupport.h - compile and call one function in tests -*- C++
+//-*-===//
 //
 // What the scan integration tests share: memref descriptors over float
 // vectors, tensor type strings, and a module compiled through the CPU
