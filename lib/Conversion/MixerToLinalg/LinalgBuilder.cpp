@@ -5,6 +5,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
@@ -114,4 +116,29 @@ Value LinalgBuilder::insert(Value tile, Value dest,
                             ArrayRef<OpFoldResult> sizes) {
   SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
   return tensor::InsertSliceOp::create(b, tile, dest, offsets, sizes, strides);
+}
+
+Value LinalgBuilder::expOfNonPositive(Value v) {
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
+  return math::ExpOp::create(b, arith::MinimumFOp::create(b, v, zero));
+}
+
+std::pair<Value, Value> LinalgBuilder::prefixSumF64(Value a) {
+  Type f64 = b.getF64Type();
+  int64_t n = cast<RankedTensorType>(a.getType()).getDimSize(0);
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value cN = arith::ConstantIndexOp::create(b, n);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value zero = arith::ConstantOp::create(b, b.getF64FloatAttr(0.0));
+  auto loop = scf::ForOp::create(
+      b, c0, cN, c1, ValueRange{zero, empty({b.getIndexAttr(n)}, f64)},
+      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        Value x = tensor::ExtractOp::create(ib, a, i);
+        Value sum =
+            arith::AddFOp::create(ib, acc[0], arith::ExtFOp::create(ib, f64, x));
+        Value sums = tensor::InsertOp::create(ib, sum, acc[1], i);
+        scf::YieldOp::create(ib, ValueRange{sum, sums});
+      });
+  return {loop.getResult(0), loop.getResult(1)};
 }

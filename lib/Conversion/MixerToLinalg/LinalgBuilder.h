@@ -58,6 +58,15 @@ public:
   Value insert(Value tile, Value dest, ArrayRef<OpFoldResult> offsets,
                ArrayRef<OpFoldResult> sizes);
 
+  /// exp(min(v, 0)) for a float scalar `v`: every decay of the scans is the
+  /// exp of a value that the math keeps <= 0.
+  Value expOfNonPositive(Value v);
+
+  /// The inclusive prefix sums of the 1-D f32 tensor `a` (static size), in
+  /// f64 so that differences of two sums (segment sums) keep f32 accuracy:
+  /// returns (the total, the tensor of sums).
+  std::pair<Value, Value> prefixSumF64(Value a);
+
   /// Affine maps over `numDims` dims selecting `results`.
   AffineMap dims(unsigned numDims, ArrayRef<unsigned> results);
 

@@ -25,6 +25,7 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
   populateMoEToLinalgPatterns(patterns);
+  populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
 }
 
 namespace {

@@ -11,6 +11,9 @@ namespace mixer {
 
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                  int64_t recurrentThreshold);
+/// mixer.linear_attention -> chunked linear attention (window as a shift).
+void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
+                                             int64_t recurrentThreshold);
 
 /// The MoE ops: grouped GEMMs in static row slabs (MoEToLinalg.cpp).
 void populateMoEToLinalgPatterns(RewritePatternSet &patterns);

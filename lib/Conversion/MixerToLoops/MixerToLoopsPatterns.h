@@ -14,6 +14,8 @@ namespace mixer {
 
 /// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
+/// mixer.linear_attention -> the recurrence (LinearAttentionToLoops.cpp).
+void populateLinearAttentionToLoopsPatterns(RewritePatternSet &patterns);
 
 /// The MoE ops -> their row-by-row definitions (MoEToLoops.cpp).
 void populateMoEToLoopsPatterns(RewritePatternSet &patterns);

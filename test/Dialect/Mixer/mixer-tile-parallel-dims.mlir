@@ -125,3 +125,23 @@ func.func @grouped_swiglu_column_blocks(%x: tensor<?x64xf32>, %wg: tensor<8x64x2
   %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<?x64xf32>, tensor<8x64x2816xf32>, tensor<8x64x2816xf32>, tensor<8xi32>) outs(%o : tensor<?x2816xf32>) -> tensor<?x2816xf32>
   return %out : tensor<?x2816xf32>
 }
+
+// -----
+
+// mixer.linear_attention: one (batch, head) per tile, the whole value dim;
+// the optional log_decay and init are sliced like the other operands.
+// CHECK-LABEL: func.func @linear_attention_tiles
+// CHECK-SAME: (%[[Q:[^:]*]]: tensor<2x50x3x16xf32>, %[[K:[^:]*]]: tensor<2x50x3x16xf32>, %[[V:[^:]*]]: tensor<2x50x3x8xf32>, %[[LD:[^:]*]]: tensor<2x50x3xf32>, %[[INIT:[^:]*]]: tensor<2x3x16x8xf32>
+// CHECK:       scf.forall (%[[I:.*]], %[[H:.*]]) in (2, 3) shared_outs(%[[O:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// CHECK-DAG:     %[[QT:.*]] = tensor.extract_slice %[[Q]][%[[I]], 0, %[[H]], 0] [1, 50, 1, 16] [1, 1, 1, 1]
+// CHECK-DAG:     %[[VT:.*]] = tensor.extract_slice %[[V]][%[[I]], 0, %[[H]], 0] [1, 50, 1, 8] [1, 1, 1, 1]
+// CHECK-DAG:     %[[LDT:.*]] = tensor.extract_slice %[[LD]][%[[I]], 0, %[[H]]] [1, 50, 1] [1, 1, 1]
+// CHECK-DAG:     %[[IT:.*]] = tensor.extract_slice %[[INIT]][%[[I]], %[[H]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1]
+// CHECK:         mixer.linear_attention chunk_size(16) window(4) scale(2.500000e-01) ins(%[[QT]], %{{.*}}, %[[VT]] : tensor<1x50x1x16xf32>, tensor<1x50x1x16xf32>, tensor<1x50x1x8xf32>) log_decay(%[[LDT]] : tensor<1x50x1xf32>) init(%[[IT]] : tensor<1x1x16x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x50x1x8xf32>, tensor<1x1x16x8xf32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0, %[[H]], 0] [1, 50, 1, 8]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[H]], 0, 0] [1, 1, 16, 8]
+func.func @linear_attention_tiles(%q: tensor<2x50x3x16xf32>, %k: tensor<2x50x3x16xf32>, %v: tensor<2x50x3x8xf32>, %ld: tensor<2x50x3xf32>, %h: tensor<2x3x16x8xf32>, %o0: tensor<2x50x3x8xf32>, %s0: tensor<2x3x16x8xf32>) -> (tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>) {
+  %o, %s = mixer.linear_attention chunk_size(16) window(4) scale(0.25) ins(%q, %k, %v : tensor<2x50x3x16xf32>, tensor<2x50x3x16xf32>, tensor<2x50x3x8xf32>) log_decay(%ld : tensor<2x50x3xf32>) init(%h : tensor<2x3x16x8xf32>) outs(%o0, %s0 : tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>) -> tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>
+  return %o, %s : tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>
+}

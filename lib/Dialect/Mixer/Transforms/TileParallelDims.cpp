@@ -58,6 +58,9 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
     block = columnBlock(dimOf(swiglu.getOuts()[0], 1));
   if (block)
     return *block ? SmallVector<int64_t>{*block} : SmallVector<int64_t>{};
+  // Linear attention: one (batch, head) per tile, the whole value dim Dv.
+  if (isa<LinearAttentionOp>(op))
+    return {1, 1, 0};
   (void)rowBlock;
   return {};
 }

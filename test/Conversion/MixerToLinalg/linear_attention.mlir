@@ -1,0 +1,169 @@
+// RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s
+
+// No decay, scale 1, dynamic L: loops over batches and heads, an scf.for
+// over the full chunks (none when L <= recurrent-threshold = 8) and a token
+// loop for the rest. The state S [Dk, Dv] starts from zero and is updated in
+// place; without log_decay no exp is emitted.
+
+// CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$KI:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @la_plain
+// CHECK-SAME:    (%[[Q:[^:]*]]: tensor<2x?x2x16xf32>, %[[K:[^:]*]]: tensor<2x?x2x16xf32>, %[[V:[^:]*]]: tensor<2x?x2x8xf32>, %[[O0:[^:]*]]: tensor<2x?x2x8xf32>, %[[S0:[^:]*]]: tensor<2x2x16x8xf32>)
+// CHECK-NOT:     math.exp
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK:         %[[L:.*]] = tensor.dim %[[Q]], %[[C1]]
+// CHECK:         %[[LONG:.*]] = arith.cmpi ugt, %[[L]], %[[C8]] : index
+// CHECK:         %[[NCH:.*]] = arith.select %[[LONG]], %{{.*}}, %[[C0]] : index
+// CHECK:         %[[TAIL:.*]] = arith.muli %[[NCH]], %[[C16]] : index
+// CHECK:         scf.for %[[BI:.*]] = %[[C0]] to %{{.*}} step %[[C1]] iter_args
+// CHECK:           scf.for %[[HI:.*]] = %[[C0]] to %{{.*}} step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %[[SH:.*]] = %{{.*}})
+// CHECK:             %[[SA:.*]] = bufferization.alloc_tensor() : tensor<16x8xf32>
+// CHECK:             %[[SZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[SA]] : tensor<16x8xf32>)
+// CHECK:             %[[CH:.*]]:2 = scf.for %[[CI:.*]] = %[[C0]] to %[[NCH]] step %[[C1]] iter_args(%[[OC:.*]] = %{{.*}}, %[[ST:.*]] = %[[SZ]]) -> (tensor<2x?x2x8xf32>, tensor<16x8xf32>)
+// CHECK:               %[[T0:.*]] = arith.muli %[[CI]], %[[C16]] : index
+// CHECK:               %[[KC:.*]] = tensor.extract_slice %[[K]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 16] [1, 1, 1, 1] : tensor<2x?x2x16xf32> to tensor<16x16xf32>
+// CHECK:               %[[VS:.*]] = tensor.extract_slice %[[V]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 8]
+// CHECK:               %[[VC:.*]] = linalg.copy ins(%[[VS]] : tensor<16x8xf32>)
+// CHECK:               %[[QS:.*]] = tensor.extract_slice %[[Q]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 16]
+// CHECK:               %[[QC:.*]] = linalg.copy ins(%[[QS]] : tensor<16x16xf32>)
+// Scores Q K^T, then the causal mask in place.
+// CHECK:               %[[KT:.*]] = linalg.transpose ins(%[[KC]] : tensor<16x16xf32>)
+// CHECK:               %[[SC:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QC]], %[[KT]] : tensor<16x16xf32>, tensor<16x16xf32>)
+// CHECK:               %[[M:.*]] = linalg.generic {indexing_maps = [#[[$ID2]]], iterator_types = ["parallel", "parallel"]} outs(%[[SC]] : tensor<16x16xf32>)
+// CHECK-NEXT:          ^bb0(%[[SV:.*]]: f32):
+// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
+// CHECK-NEXT:            %[[CAUSAL:.*]] = arith.cmpi ule, %[[S]], %[[T]] : index
+// CHECK-NEXT:            %[[MV:.*]] = arith.select %[[CAUSAL]], %[[SV]], %[[ZERO]] : f32
+// CHECK-NEXT:            linalg.yield %[[MV]] : f32
+// Intra-chunk (M V) and inter-chunk (Q S) into one local output block.
+// CHECK:               %[[OI:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[M]], %[[VC]] : tensor<16x16xf32>, tensor<16x8xf32>)
+// CHECK:               %[[OB:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QC]], %[[ST]] : tensor<16x16xf32>, tensor<16x8xf32>) outs(%[[OI]] : tensor<16x8xf32>)
+// CHECK:               %[[NO:.*]] = tensor.insert_slice %[[OB]] into %[[OC]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 8]
+// State update S += K^T V, in place (transposed lhs).
+// CHECK:               %[[NS:.*]] = linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[KC]], %[[VC]] : tensor<16x16xf32>, tensor<16x8xf32>) outs(%[[ST]] : tensor<16x8xf32>)
+// CHECK:               scf.yield %[[NO]], %[[NS]]
+// Token loop: S += k v^T, o_t = S^T q_t as a [1, Dk] x [Dk, Dv] contraction.
+// CHECK:             %[[TOK:.*]]:2 = scf.for %[[TI:.*]] = %[[TAIL]] to %{{.*}} step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %[[ST2:.*]] = %[[CH]]#1)
+// CHECK:               %[[TS:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %{{.*}} : tensor<16xf32>, tensor<8xf32>) outs(%[[ST2]] : tensor<16x8xf32>)
+// CHECK:               %[[QT:.*]] = tensor.extract_slice %[[Q]][%[[BI]], %[[TI]], %[[HI]], 0] [1, 1, 1, 16] [1, 1, 1, 1] : tensor<2x?x2x16xf32> to tensor<1x16xf32>
+// CHECK:               linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QT]], %[[TS]] : tensor<1x16xf32>, tensor<16x8xf32>)
+// CHECK:             tensor.insert_slice %[[TOK]]#1 into %{{.*}}[%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8]
+// CHECK-NOT:   mixer.linear_attention
+func.func @la_plain(%q: tensor<2x?x2x16xf32>, %k: tensor<2x?x2x16xf32>, %v: tensor<2x?x2x8xf32>,
+                    %o0: tensor<2x?x2x8xf32>, %s0: tensor<2x2x16x8xf32>)
+    -> (tensor<2x?x2x8xf32>, tensor<2x2x16x8xf32>) {
+  %o, %s = mixer.linear_attention chunk_size(16)
+      ins(%q, %k, %v : tensor<2x?x2x16xf32>, tensor<2x?x2x16xf32>, tensor<2x?x2x8xf32>)
+      outs(%o0, %s0 : tensor<2x?x2x8xf32>, tensor<2x2x16x8xf32>)
+      -> tensor<2x?x2x8xf32>, tensor<2x2x16x8xf32>
+  return %o, %s : tensor<2x?x2x8xf32>, tensor<2x2x16x8xf32>
+}
+
+// -----
+
+// Decay, init, scale and window 5 (shift 6), L = 100, Q = 32. The first 6
+// outputs read init; keys 0..63 run as 2 chunks whose queries and outputs
+// are 6 tokens later; keys 64..93 token by token with outputs; keys 94..99
+// only update the state (no full chunk of them: a loop of 0 chunks, then 6
+// tokens).
+
+// CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG:   #[[$KI:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-LABEL: func.func @la_window
+// CHECK-SAME:    (%[[Q:[^:]*]]: tensor<1x100x2x16xf32>, %[[K:[^:]*]]: tensor<1x100x2x16xf32>, %[[V:[^:]*]]: tensor<1x100x2x8xf32>, %[[LD:[^:]*]]: tensor<1x100x2xf32>, %[[INIT:[^:]*]]: tensor<1x2x16x8xf32>
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C94:.*]] = arith.constant 94 : index
+// CHECK-DAG:     %[[C100:.*]] = arith.constant 100 : index
+// CHECK:         scf.for %[[BI:.*]] = %[[C0]] to %[[C1]]
+// CHECK:           scf.for %[[HI:.*]] = %[[C0]] to %[[C2]]
+// The state starts as a copy of init.
+// CHECK:             %[[IS:.*]] = tensor.extract_slice %[[INIT]][%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8] [1, 1, 1, 1] : tensor<1x2x16x8xf32> to tensor<16x8xf32>
+// CHECK:             %[[S0:.*]] = linalg.copy ins(%[[IS]] : tensor<16x8xf32>)
+// Prefix: o_t = 0.5 * init^T q_t for t < 6.
+// CHECK:             %[[PRE:.*]] = scf.for %[[PT:.*]] = %[[C0]] to %[[C6]] step %[[C1]]
+// CHECK:               linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #{{.*}}], {{.*}} ins(%{{.*}}, %[[S0]] : tensor<1x16xf32>, tensor<16x8xf32>)
+// Chunks: keys at 32 c, queries and outputs at 32 c + 6; f64 prefix sums of
+// the decays; the decay mask with the scale folded in.
+// CHECK:             %[[CH:.*]]:2 = scf.for %[[CI:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %[[PRE]], %[[ST:.*]] = %[[S0]])
+// CHECK:               %[[T0:.*]] = arith.muli %[[CI]], %[[C32]] : index
+// CHECK:               tensor.extract_slice %[[K]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 16]
+// CHECK:               %[[CUM:.*]]:2 = scf.for
+// CHECK:                 arith.extf
+// CHECK:               %[[Q0:.*]] = arith.addi %[[T0]], %[[C6]] : index
+// CHECK:               tensor.extract_slice %[[Q]][%[[BI]], %[[Q0]], %[[HI]], 0] [1, 32, 1, 16]
+// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<32xf64>, tensor<32xf64>) outs(%{{.*}} : tensor<32x32xf32>)
+// CHECK:                 arith.subf
+// CHECK:                 arith.minimumf
+// CHECK:                 math.exp
+// CHECK:                 arith.mulf
+// CHECK:                 arith.mulf %{{.*}}, %[[HALF]] : f32
+// CHECK:                 arith.cmpi ule
+// CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %[[Q0]], %[[HI]], 0] [1, 32, 1, 8]
+// The state decayed by the whole chunk, then K_w^T V added.
+// CHECK:               %[[SD:.*]] = linalg.generic {indexing_maps = [#[[$ID2]]], iterator_types = ["parallel", "parallel"]} outs(%[[ST]] : tensor<16x8xf32>)
+// CHECK:               linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #{{.*}}], {{.*}} outs(%[[SD]] : tensor<16x8xf32>)
+// Keys 64..93 with outputs at key + 6.
+// CHECK:             %[[TOK:.*]]:2 = scf.for %[[TI:.*]] = %[[C64]] to %[[C94]] step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %{{.*}} = %[[CH]]#1)
+// CHECK:               %[[A:.*]] = tensor.extract %[[LD]][%[[BI]], %[[TI]], %[[HI]]]
+// CHECK:               arith.minimumf %[[A]], %[[ZERO]]
+// CHECK:               %[[OT:.*]] = arith.addi %[[TI]], %[[C6]] : index
+// CHECK:               tensor.insert_slice %{{.*}}[%[[BI]], %[[OT]], %[[HI]], 0] [1, 1, 1, 8]
+// State-only keys: no full chunk, then keys 94..99.
+// CHECK:             %[[SCH:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[C0]] step %[[C1]] iter_args(%{{.*}} = %[[TOK]]#0, %{{.*}} = %[[TOK]]#1)
+// CHECK:             %[[STOK:.*]]:2 = scf.for %{{.*}} = %[[C94]] to %[[C100]] step %[[C1]] iter_args(%{{.*}} = %[[SCH]]#0, %{{.*}} = %[[SCH]]#1)
+// CHECK-NOT:           tensor.insert_slice
+// CHECK:               scf.yield
+// CHECK:             tensor.insert_slice %[[STOK]]#1 into %{{.*}}[%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8]
+func.func @la_window(%q: tensor<1x100x2x16xf32>, %k: tensor<1x100x2x16xf32>, %v: tensor<1x100x2x8xf32>,
+                     %ld: tensor<1x100x2xf32>, %init: tensor<1x2x16x8xf32>,
+                     %o0: tensor<1x100x2x8xf32>, %s0: tensor<1x2x16x8xf32>)
+    -> (tensor<1x100x2x8xf32>, tensor<1x2x16x8xf32>) {
+  %o, %s = mixer.linear_attention chunk_size(32) window(5) scale(0.5)
+      ins(%q, %k, %v : tensor<1x100x2x16xf32>, tensor<1x100x2x16xf32>, tensor<1x100x2x8xf32>)
+      log_decay(%ld : tensor<1x100x2xf32>) init(%init : tensor<1x2x16x8xf32>)
+      outs(%o0, %s0 : tensor<1x100x2x8xf32>, tensor<1x2x16x8xf32>)
+      -> tensor<1x100x2x8xf32>, tensor<1x2x16x8xf32>
+  return %o, %s : tensor<1x100x2x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// -----
+
+// A window with no init: the first outputs are zero rows.
+
+// CHECK-LABEL: func.func @la_window_no_init
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[C3]] step %{{.*}} iter_args(%[[OP:[^ ]*]] = %{{.*}}) -> (tensor<1x20x1x8xf32>)
+// CHECK:           %[[ROW:.*]] = tensor.extract_slice %[[OP]]{{.*}} [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x20x1x8xf32> to tensor<8xf32>
+// CHECK:           %[[Z:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[ROW]] : tensor<8xf32>)
+// CHECK:           tensor.insert_slice %[[Z]] into %[[OP]]
+func.func @la_window_no_init(%q: tensor<1x20x1x4xf32>, %k: tensor<1x20x1x4xf32>, %v: tensor<1x20x1x8xf32>,
+                             %o0: tensor<1x20x1x8xf32>, %s0: tensor<1x1x4x8xf32>)
+    -> (tensor<1x20x1x8xf32>, tensor<1x1x4x8xf32>) {
+  %o, %s = mixer.linear_attention chunk_size(4) window(2)
+      ins(%q, %k, %v : tensor<1x20x1x4xf32>, tensor<1x20x1x4xf32>, tensor<1x20x1x8xf32>)
+      outs(%o0, %s0 : tensor<1x20x1x8xf32>, tensor<1x1x4x8xf32>)
+      -> tensor<1x20x1x8xf32>, tensor<1x1x4x8xf32>
+  return %o, %s : tensor<1x20x1x8xf32>, tensor<1x1x4x8xf32>
+}

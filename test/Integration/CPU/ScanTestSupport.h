@@ -1,0 +1,118 @@
+//===- ScanTestSupport.h - compile and call one function in tests -*- C++
+//-*-===//
+//
+// What the scan integration tests share: memref descriptors over float
+// vectors, tensor type strings, and a module compiled through the CPU
+// pipeline (optimized or naive) and called through the JIT.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_TEST_INTEGRATION_CPU_SCANTESTSUPPORT_H
+#define MIXER_TEST_INTEGRATION_CPU_SCANTESTSUPPORT_H
+
+#include "mixer/Execution/Compile.h"
+#include "mixer/Execution/JitModule.h"
+#include "mixer/Pipelines/Pipelines.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace mixer::test {
+
+/// A strided memref descriptor over f32 data, as the `_mlir_ciface_`
+/// wrappers take it (rank <= 4).
+struct AnyDescriptor {
+  float *allocated, *aligned;
+  int64_t offset, sizesAndStrides[8];
+  AnyDescriptor(float *data, const std::vector<int64_t> &shape)
+      : allocated(data), aligned(data), offset(0) {
+    int64_t rank = shape.size(), stride = 1;
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      sizesAndStrides[i] = shape[i];
+      sizesAndStrides[rank + i] = stride;
+      stride *= shape[i];
+    }
+  }
+};
+
+/// "tensor<2x3xf32>".
+inline std::string tensorType(const std::vector<int64_t> &dims) {
+  std::ostringstream os;
+  os << "tensor<";
+  for (int64_t d : dims)
+    os << d << "x";
+  os << "f32>";
+  return os.str();
+}
+
+/// A module compiled for the CPU and loaded into the JIT.
+class CompiledModule {
+public:
+  CompiledModule(const std::string &source, bool naive) {
+    mlir::DialectRegistry registry;
+    mlir::mixer::registerCompilerDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+    if (!module)
+      return;
+    mlir::mixer::CpuPipelineOptions options;
+    options.naive = naive;
+    if (failed(mlir::mixer::compileToLLVM(*module, options)))
+      return;
+    auto created = mlir::mixer::JitModule::create(*module);
+    if (!created) {
+      llvm::consumeError(created.takeError());
+      return;
+    }
+    jit = std::move(*created);
+  }
+
+  bool ok() const { return jit != nullptr; }
+
+  /// Calls `name` with one descriptor per (data, shape) pair, in order.
+  void call(const std::string &name,
+            std::vector<std::pair<float *, std::vector<int64_t>>> operands) {
+    std::vector<AnyDescriptor> descriptors;
+    descriptors.reserve(operands.size());
+    std::vector<void *> args;
+    for (auto &[data, shape] : operands) {
+      descriptors.emplace_back(data, shape);
+      args.push_back(&descriptors.back());
+    }
+    llvm::Error err = jit->call(name, args);
+    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  }
+
+private:
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<mlir::mixer::JitModule> jit;
+};
+
+/// Median wall time of `runs` calls of `fn`, in milliseconds.
+template <typename Fn> double medianMillis(int runs, Fn fn) {
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    fn();
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+} // namespace mixer::test
+
+#endif // MIXER_TEST_INTEGRATION_CPU_SCANTESTSUPPORT_H
