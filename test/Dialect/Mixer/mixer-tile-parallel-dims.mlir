@@ -87,3 +87,29 @@ func.func @ssd_fuses_elementwise_producer(%x: tensor<2x100x4x16xf32>, %dt: tenso
   %y, %s = mixer.ssd chunk_size(32) ins(%xdt, %la, %b, %c : tensor<2x100x4x16xf32>, tensor<2x100x4xf32>, tensor<2x100x2x8xf32>, tensor<2x100x2x8xf32>) outs(%y0, %s0 : tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>
   return %y, %s : tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>
 }
+
+// kernel_lse: one block of row-block = 64 rows per tile (the last of the
+// 100 rows a partial tile of min(64, 100 - i) rows); y and g stay whole.
+
+// CHECK-LABEL: func.func @kernel_lse_rows
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<100x3xf32>, %[[Y:[^:]*]]: tensor<50x3xf32>, %[[EPS:[^:]*]]: tensor<f32>, %[[G:[^:]*]]: tensor<50xf32>, %[[O:[^:]*]]: tensor<100xf32>)
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (100) step (64) shared_outs(%[[OUT:.*]] = %[[O]])
+// CHECK:           %[[N:.*]] = affine.min #{{.*}}(%[[I]])
+// CHECK:           %[[XT:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [%[[N]], 3] [1, 1]
+// CHECK:           %[[OT:.*]] = tensor.extract_slice %[[OUT]][%[[I]]] [%[[N]]] [1]
+// CHECK:           %[[R:.*]] = mixer.kernel_lse kernel(sqeuclidean) ins(%[[XT]], %[[Y]], %[[EPS]] : tensor<?x3xf32>, tensor<50x3xf32>, tensor<f32>) g(%[[G]] : tensor<50xf32>) outs(%[[OT]] : tensor<?xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]]] [%[[N]]] [1]
+func.func @kernel_lse_rows(%x: tensor<100x3xf32>, %y: tensor<50x3xf32>, %eps: tensor<f32>, %g: tensor<50xf32>, %o: tensor<100xf32>) -> tensor<100xf32> {
+  %r = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps : tensor<100x3xf32>, tensor<50x3xf32>, tensor<f32>) g(%g : tensor<50xf32>) outs(%o : tensor<100xf32>) -> tensor<100xf32>
+  return %r : tensor<100xf32>
+}
+
+// Batched kernel_lse: tiles of (1 batch, 64 rows), y sliced by batch.
+
+// CHECK-LABEL: func.func @kernel_lse_batched_rows
+// CHECK:         scf.forall (%[[B:.*]], %[[I:.*]]) = (0, 0) to (2, 128) step (1, 64)
+// CHECK:           mixer.kernel_lse kernel(gaussian) ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x64x3xf32>, tensor<1x50x3xf32>, tensor<f32>) outs(%{{.*}} : tensor<1x64xf32>)
+func.func @kernel_lse_batched_rows(%x: tensor<2x128x3xf32>, %y: tensor<2x50x3xf32>, %eps: tensor<f32>, %o: tensor<2x128xf32>) -> tensor<2x128xf32> {
+  %r = mixer.kernel_lse kernel(gaussian) ins(%x, %y, %eps : tensor<2x128x3xf32>, tensor<2x50x3xf32>, tensor<f32>) outs(%o : tensor<2x128xf32>) -> tensor<2x128xf32>
+  return %r : tensor<2x128xf32>
+}
