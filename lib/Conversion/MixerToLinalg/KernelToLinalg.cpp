@@ -68,7 +68,8 @@ static int64_t rowBlockSize(Value x, int64_t rowDim) {
   int64_t n = cast<RankedTensorType>(x.getType()).getDimSize(rowDim);
   if (ShapedType::isDynamic(n)) {
     FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
-        presburger::BoundType::UB, ValueBoundsConstraintSet::Variable(x, rowDim),
+        presburger::BoundType::UB,
+        ValueBoundsConstraintSet::Variable(x, rowDim),
         /*stopCondition=*/nullptr, /*closedUB=*/true);
     if (failed(ub))
       return kDefaultRowBlock;
@@ -93,8 +94,7 @@ struct KernelBlocks {
   OpFoldResult c(int64_t v) { return b().getIndexAttr(v); }
 
   /// Offsets/sizes with the batch entry in front when batched.
-  SmallVector<OpFoldResult> withBatch(Value batch,
-                                      ArrayRef<OpFoldResult> rest,
+  SmallVector<OpFoldResult> withBatch(Value batch, ArrayRef<OpFoldResult> rest,
                                       bool isSize) {
     SmallVector<OpFoldResult> result;
     if (batched)
@@ -126,9 +126,9 @@ struct KernelBlocks {
       return lb.slice(src, withBatch(batch, {j0}, false),
                       withBatch(batch, {c(Cb)}, true), {Cb});
     Value dst = lb.filled({c(Cb)}, b().getF32Type(), pad);
-    Value part = lb.slice(src, withBatch(batch, {j0}, false),
-                          withBatch(batch, {count}, true),
-                          {ShapedType::kDynamic});
+    Value part =
+        lb.slice(src, withBatch(batch, {j0}, false),
+                 withBatch(batch, {count}, true), {ShapedType::kDynamic});
     return lb.insert(part, dst, {c(0)}, {count});
   }
 
@@ -188,6 +188,105 @@ static Value lseShift(ImplicitLocOpBuilder &b, Value m) {
   return arith::SelectOp::create(b, isNegInf, f32Const(b, 0.0), m);
 }
 
+/// The loops shared by both ops: per batch entry and per block of R rows,
+/// an scf.for over the full blocks of Cb columns and one (of at most one
+/// iteration) over the padded tail.
+struct BlockLoops {
+  BlockLoops(ImplicitLocOpBuilder &b, Value x, Value y, bool batched, int64_t R,
+             int64_t Cb)
+      : x(x), batched(batched), rowDim(batched ? 1 : 0), R(R), Cb(Cb) {
+    int64_t staticN = cast<RankedTensorType>(x.getType()).getDimSize(rowDim);
+    int64_t staticM = cast<RankedTensorType>(y.getType()).getDimSize(rowDim);
+    raggedRows = ShapedType::isDynamic(staticN) || staticN % R != 0;
+    hasTail = ShapedType::isDynamic(staticM) || staticM % Cb != 0;
+    c0 = arith::ConstantIndexOp::create(b, 0);
+    c1 = arith::ConstantIndexOp::create(b, 1);
+    cR = arith::ConstantIndexOp::create(b, R);
+    cCb = arith::ConstantIndexOp::create(b, Cb);
+    N = tensor::DimOp::create(b, x, rowDim);
+    M = tensor::DimOp::create(b, y, rowDim);
+    fullEnd = arith::MulIOp::create(b, arith::DivUIOp::create(b, M, cCb), cCb);
+  }
+
+  /// rowStep(lb, batch, r0, rows, rowCount, out) -> out, for every block of
+  /// rows; `rows` is the number of valid rows (a Value), `rowCount` the same
+  /// as a constant when no block is ragged.
+  using RowStep = function_ref<Value(LinalgBuilder &, Value, Value, Value,
+                                     OpFoldResult, Value)>;
+  Value overRows(ImplicitLocOpBuilder &b, Value out, RowStep rowStep) {
+    auto rowLoop = [&](OpBuilder &nb, Location loc, Value batch,
+                       Value outB) -> Value {
+      return scf::ForOp::create(
+                 nb, loc, c0, N, cR, ValueRange{outB},
+                 [&](OpBuilder &rb, Location rl, Value r0, ValueRange acc) {
+                   ImplicitLocOpBuilder ib(rl, rb);
+                   LinalgBuilder ilb(ib);
+                   Value rows = cR;
+                   OpFoldResult rowCount = ib.getIndexAttr(R);
+                   if (raggedRows) {
+                     rows = arith::MinUIOp::create(
+                         ib, cR, arith::SubIOp::create(ib, N, r0));
+                     rowCount = rows;
+                   }
+                   scf::YieldOp::create(
+                       ib, rowStep(ilb, batch, r0, rows, rowCount, acc[0]));
+                 })
+          .getResult(0);
+    };
+    if (!batched)
+      return rowLoop(b, b.getLoc(), Value(), out);
+    Value batches = tensor::DimOp::create(b, x, 0);
+    return scf::ForOp::create(
+               b, c0, batches, c1, ValueRange{out},
+               [&](OpBuilder &nb, Location loc, Value batch, ValueRange acc) {
+                 scf::YieldOp::create(nb, loc, rowLoop(nb, loc, batch, acc[0]));
+               })
+        .getResult(0);
+  }
+
+  /// step(lb, j0, count, ragged, state) -> state over the column blocks:
+  /// count = Cb for the full blocks, M - j0 (and ragged) for the tail.
+  using ColumnStep = function_ref<SmallVector<Value>(LinalgBuilder &, Value,
+                                                     Value, bool, ValueRange)>;
+  SmallVector<Value> overColumns(ImplicitLocOpBuilder &b, ValueRange state,
+                                 ColumnStep step) {
+    auto full = scf::ForOp::create(
+        b, c0, fullEnd, cCb, state,
+        [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder ilb(ib);
+          scf::YieldOp::create(ib, step(ilb, j0, cCb, /*ragged=*/false, acc));
+        });
+    if (!hasTail)
+      return full.getResults();
+    // At most one iteration: the last M % Cb columns, padded.
+    auto tail = scf::ForOp::create(
+        b, fullEnd, M, cCb, full.getResults(),
+        [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder ilb(ib);
+          Value count = arith::SubIOp::create(ib, M, j0);
+          scf::YieldOp::create(ib, step(ilb, j0, count, /*ragged=*/true, acc));
+        });
+    return tail.getResults();
+  }
+
+  Value x;
+  bool batched;
+  unsigned rowDim;
+  int64_t R, Cb;
+  bool raggedRows, hasTail;
+  Value c0, c1, cR, cCb, N, M, fullEnd;
+};
+
+/// The static D of x (and y), or failure.
+static FailureOr<int64_t> staticPointDim(Value x, bool batched) {
+  int64_t D = cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
+  if (ShapedType::isDynamic(D))
+    return failure();
+  return D;
+}
+
 //===----------------------------------------------------------------------===//
 // kernel_lse
 //===----------------------------------------------------------------------===//
@@ -198,46 +297,29 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
   LogicalResult matchAndRewrite(KernelLseOp op,
                                 PatternRewriter &rewriter) const override {
     bool batched = op.isBatched();
-    unsigned rowDim = batched ? 1 : 0;
-    auto xType = cast<RankedTensorType>(op.getX().getType());
-    int64_t D = xType.getDimSize(rowDim + 1);
-    if (ShapedType::isDynamic(D))
+    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
+    if (failed(D))
       return rewriter.notifyMatchFailure(op, "needs a static D");
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    KernelBlocks kb{lb, op.getX(), op.getY(), batched, D,
-                    rowBlockSize(op.getX(), rowDim)};
-    int64_t R = kb.R, Cb = kb.Cb;
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
     Type f32 = b.getF32Type();
     KernelKind kind = op.getKernel();
-    Value g = op.getG();
+    Value x = op.getX(), y = op.getY(), g = op.getG();
 
     // s = coef * (r^2 or r) + g: coef = -1/eps, or -1/(2 eps) for gaussian.
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value coef = arith::DivFOp::create(
         b, f32Const(b, kind == KernelKind::gaussian ? -0.5 : -1.0), eps);
-
-    Value c0 = arith::ConstantIndexOp::create(b, 0);
-    Value c1 = arith::ConstantIndexOp::create(b, 1);
-    Value cR = arith::ConstantIndexOp::create(b, R);
-    Value cCb = arith::ConstantIndexOp::create(b, Cb);
-    int64_t staticN = xType.getDimSize(rowDim);
-    int64_t staticM =
-        cast<RankedTensorType>(op.getY().getType()).getDimSize(rowDim);
-    Value N = tensor::DimOp::create(b, op.getX(), rowDim);
-    Value M = tensor::DimOp::create(b, op.getY(), rowDim);
-    bool raggedRows = ShapedType::isDynamic(staticN) || staticN % R != 0;
-    bool hasTail = ShapedType::isDynamic(staticM) || staticM % Cb != 0;
-    Value fullEnd = arith::MulIOp::create(
-        b, arith::DivUIOp::create(b, M, cCb), cCb);
+    BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
     auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xb, Value xn,
-                          Value j0, Value count, bool ragged, Value m,
-                          Value sum) -> std::pair<Value, Value> {
+                          Value j0, Value count, bool ragged,
+                          ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, kb.x, kb.y, batched, D, R};
+      KernelBlocks blk{clb, x, y, batched, *D, R};
+      Value m = state[0], sum = state[1];
       Value yT = blk.packColumnsT(batch, j0, count, ragged);
       Value yn = blk.squaredNorms(yT, /*reduced=*/0);
       // Padded columns get g = -inf: their terms vanish.
@@ -289,21 +371,20 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
               .getResult(0);
       // Rescale the running sum to the new maximum, then raise the maximum
       // (both in place).
-      sum = clb.map({m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
-                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      Value mNew =
-                          arith::MaximumFOp::create(ib, args[0], args[1]);
-                      Value shift = lseShift(ib, mNew);
-                      Value scale = expOfNonPositive(
-                          ib, arith::SubFOp::create(ib, args[0], shift));
-                      return arith::MulFOp::create(ib, args[2], scale)
-                          .getResult();
-                    });
-      m = clb.map({blockMax}, {clb.dims(1, {0})}, m,
-                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    return arith::MaximumFOp::create(ib, args[1], args[0])
-                        .getResult();
-                  });
+      sum = clb.map(
+          {m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
+          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            Value mNew = arith::MaximumFOp::create(ib, args[0], args[1]);
+            Value shift = lseShift(ib, mNew);
+            Value scale =
+                expOfNonPositive(ib, arith::SubFOp::create(ib, args[0], shift));
+            return arith::MulFOp::create(ib, args[2], scale).getResult();
+          });
+      m = clb.map(
+          {blockMax}, {clb.dims(1, {0})}, m,
+          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            return arith::MaximumFOp::create(ib, args[1], args[0]).getResult();
+          });
       // sum[i] += sum_j exp(s[i, j] - m[i]).
       sum = linalg::GenericOp::create(
                 cb, TypeRange{sum.getType()}, ValueRange{s, m}, ValueRange{sum},
@@ -324,87 +405,164 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     };
 
     // One block of rows: returns `out` with the block's results inserted.
-    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0,
-                       Value out) -> Value {
+    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
+                       OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, kb.x, kb.y, batched, D, R};
-      Value rows = raggedRows
-                       ? arith::MinUIOp::create(
-                             rb, cR, arith::SubIOp::create(rb, N, r0))
-                             .getResult()
-                       : cR;
-      OpFoldResult rowCount =
-          raggedRows ? OpFoldResult(rows) : rb.getIndexAttr(R);
-      Value xb = blk.packRows(kb.x, batch, r0, rows, R, D, raggedRows, 0.0);
+      KernelBlocks blk{rlb, x, y, batched, *D, R};
+      Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
       Value xn = blk.squaredNorms(xb, /*reduced=*/1);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
-      auto full = scf::ForOp::create(
-          rb, c0, fullEnd, cCb, ValueRange{m, sum},
-          [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
-            ImplicitLocOpBuilder ib(loc, nb);
-            LinalgBuilder ilb(ib);
-            auto [m2, s2] = columnStep(ilb, batch, xb, xn, j0, cCb,
-                                       /*ragged=*/false, acc[0], acc[1]);
-            scf::YieldOp::create(ib, ValueRange{m2, s2});
+      SmallVector<Value> state = loops.overColumns(
+          rb, {m, sum},
+          [&](LinalgBuilder &clb, Value j0, Value count, bool ragged,
+              ValueRange acc) {
+            return columnStep(clb, batch, xb, xn, j0, count, ragged, acc);
           });
-      ValueRange state = full.getResults();
-      if (hasTail) {
-        // At most one iteration: the last M % Cb columns, padded.
-        auto tail = scf::ForOp::create(
-            rb, fullEnd, M, cCb, state,
-            [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
-              ImplicitLocOpBuilder ib(loc, nb);
-              LinalgBuilder ilb(ib);
-              Value count = arith::SubIOp::create(ib, M, j0);
-              auto [m2, s2] = columnStep(ilb, batch, xb, xn, j0, count,
-                                         /*ragged=*/true, acc[0], acc[1]);
-              scf::YieldOp::create(ib, ValueRange{m2, s2});
-            });
-        state = tail.getResults();
-      }
       // out = m + log(sum): -inf for an empty or all -inf row.
-      Value res = rlb.map({state[0]}, {rlb.dims(1, {0})}, state[1],
-                          [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                            return arith::AddFOp::create(
-                                       ib, args[0],
-                                       math::LogOp::create(ib, args[1]))
-                                .getResult();
-                          });
-      if (raggedRows)
-        res = rlb.slice(res, {rb.getIndexAttr(0)}, {rows},
+      Value res =
+          rlb.map({state[0]}, {rlb.dims(1, {0})}, state[1],
+                  [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    return arith::AddFOp::create(
+                               ib, args[0], math::LogOp::create(ib, args[1]))
+                        .getResult();
+                  });
+      if (loops.raggedRows)
+        res = rlb.slice(res, {rb.getIndexAttr(0)}, {rowCount},
                         {ShapedType::kDynamic});
       return rlb.insert(res, out, blk.withBatch(batch, {r0}, false),
                         blk.withBatch(batch, {rowCount}, true));
     };
 
-    auto rowLoop = [&](OpBuilder &nb, Location loc, Value batch,
-                       Value out) -> Value {
-      return scf::ForOp::create(
-                 nb, loc, c0, N, cR, ValueRange{out},
-                 [&](OpBuilder &rb, Location rl, Value r0, ValueRange acc) {
-                   ImplicitLocOpBuilder ib(rl, rb);
-                   LinalgBuilder ilb(ib);
-                   scf::YieldOp::create(ib, rowStep(ilb, batch, r0, acc[0]));
-                 })
-          .getResult(0);
+    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// kernel_mv
+//===----------------------------------------------------------------------===//
+
+struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(KernelMvOp op,
+                                PatternRewriter &rewriter) const override {
+    bool batched = op.isBatched();
+    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
+    int64_t C =
+        cast<RankedTensorType>(op.getV().getType()).getDimSize(batched ? 2 : 1);
+    if (failed(D) || ShapedType::isDynamic(C))
+      return rewriter.notifyMatchFailure(op, "needs static D and C");
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    Type f32 = b.getF32Type();
+    KernelKind kind = op.getKernel();
+    Value x = op.getX(), y = op.getY(), v = op.getV();
+    bool distance = isDistanceBased(kind);
+
+    // The kernel as a function of r^2 with one run-time coefficient a:
+    //   gaussian  exp(min(a r^2, 0)),          a = -1 / (2 h^2)
+    //   laplacian exp(min(a r, 0)),            a = -1 / h
+    //   matern32  (1 + a r) exp(min(-a r, 0)), a = sqrt(3) / h
+    //   inverse_multiquadric 1 / sqrt(1 + a r^2), a = 1 / h^2
+    Value coef;
+    if (distance) {
+      Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
+      Value h2 = arith::MulFOp::create(b, h, h);
+      switch (kind) {
+      case KernelKind::gaussian:
+        coef = arith::DivFOp::create(b, f32Const(b, -0.5), h2);
+        break;
+      case KernelKind::laplacian:
+        coef = arith::DivFOp::create(b, f32Const(b, -1.0), h);
+        break;
+      case KernelKind::matern32:
+        coef = arith::DivFOp::create(b, f32Const(b, std::sqrt(3.0)), h);
+        break;
+      default:
+        coef = arith::DivFOp::create(b, f32Const(b, 1.0), h2);
+        break;
+      }
+    }
+    auto kernelOf = [&](ImplicitLocOpBuilder &ib, Value r2) -> Value {
+      Value one = f32Const(ib, 1.0);
+      switch (kind) {
+      case KernelKind::gaussian:
+        return expOfNonPositive(ib, arith::MulFOp::create(ib, coef, r2));
+      case KernelKind::laplacian:
+        return expOfNonPositive(
+            ib, arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2)));
+      case KernelKind::matern32: {
+        Value s = arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2));
+        Value e = expOfNonPositive(ib, arith::NegFOp::create(ib, s));
+        return arith::MulFOp::create(ib, arith::AddFOp::create(ib, one, s), e);
+      }
+      default: {
+        Value q =
+            arith::AddFOp::create(ib, one, arith::MulFOp::create(ib, coef, r2));
+        return arith::DivFOp::create(ib, one, math::SqrtOp::create(ib, q));
+      }
+      }
+    };
+    BlockLoops loops(b, x, y, batched, R, Cb);
+
+    // One block of columns: acc += K v[block], K the R x Cb kernel block.
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xb, Value xn,
+                          Value j0, Value count, bool ragged,
+                          ValueRange state) -> SmallVector<Value> {
+      ImplicitLocOpBuilder &cb = clb.builder();
+      KernelBlocks blk{clb, x, y, batched, *D, R};
+      Value yT = blk.packColumnsT(batch, j0, count, ragged);
+      // Padded rows of v are zero: the (finite) kernel values of the padded
+      // columns add nothing.
+      Value vb;
+      if (ragged) {
+        vb = blk.packRows(v, batch, j0, count, Cb, C, /*ragged=*/true, 0.0);
+      } else {
+        vb = clb.slice(v, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
+                       blk.withBatch(batch,
+                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(C)},
+                                     true),
+                       {Cb, C});
+      }
+      Value K = blk.dots(xb, yT);
+      if (distance) {
+        Value yn = blk.squaredNorms(yT, /*reduced=*/0);
+        K = clb.map({xn, yn}, {clb.dims(2, {0}), clb.dims(2, {1})}, K,
+                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                      return kernelOf(
+                          ib, squaredDistance(ib, args[0], args[1], args[2]));
+                    });
+      }
+      return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
     };
 
-    Value result;
-    if (batched) {
-      Value batches = tensor::DimOp::create(b, op.getX(), 0);
-      result = scf::ForOp::create(
-                   b, c0, batches, c1, op.getOuts(),
-                   [&](OpBuilder &nb, Location loc, Value batch,
-                       ValueRange acc) {
-                     scf::YieldOp::create(nb, loc,
-                                          rowLoop(nb, loc, batch, acc[0]));
-                   })
-                   .getResult(0);
-    } else {
-      result = rowLoop(b, b.getLoc(), Value(), op.getOuts()[0]);
-    }
-    rewriter.replaceOp(op, result);
+    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
+                       OpFoldResult rowCount, Value out) -> Value {
+      ImplicitLocOpBuilder &rb = rlb.builder();
+      KernelBlocks blk{rlb, x, y, batched, *D, R};
+      Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
+      Value xn = distance ? blk.squaredNorms(xb, /*reduced=*/1) : Value();
+      // The output block accumulates in a local buffer, written once.
+      Value acc =
+          rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(C)}, f32, 0.0);
+      acc = loops.overColumns(rb, {acc},
+                              [&](LinalgBuilder &clb, Value j0, Value count,
+                                  bool ragged, ValueRange state) {
+                                return columnStep(clb, batch, xb, xn, j0, count,
+                                                  ragged, state);
+                              })[0];
+      OpFoldResult zero = rb.getIndexAttr(0), c = rb.getIndexAttr(C);
+      if (loops.raggedRows)
+        acc = rlb.slice(acc, {zero, zero}, {rowCount, c},
+                        {ShapedType::kDynamic, C});
+      return rlb.insert(acc, out, blk.withBatch(batch, {r0, zero}, false),
+                        blk.withBatch(batch, {rowCount, c}, true));
+    };
+
+    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
     return success();
   }
 };
@@ -412,5 +570,5 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
 } // namespace
 
 void mlir::mixer::populateKernelToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<KernelLseToLinalg>(patterns.getContext());
+  patterns.add<KernelLseToLinalg, KernelMvToLinalg>(patterns.getContext());
 }

@@ -113,3 +113,21 @@ func.func @kernel_lse_batched_rows(%x: tensor<2x128x3xf32>, %y: tensor<2x50x3xf3
   %r = mixer.kernel_lse kernel(gaussian) ins(%x, %y, %eps : tensor<2x128x3xf32>, tensor<2x50x3xf32>, tensor<f32>) outs(%o : tensor<2x128xf32>) -> tensor<2x128xf32>
   return %r : tensor<2x128xf32>
 }
+
+// kernel_mv: tiles of (1 batch, 64 rows, all C channels); y and v are sliced
+// by batch only.
+
+// CHECK-LABEL: func.func @kernel_mv_rows
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<2x100x3xf32>, %[[Y:[^:]*]]: tensor<2x50x3xf32>, %[[V:[^:]*]]: tensor<2x50x8xf32>, %[[H:[^:]*]]: tensor<f32>, %[[O:[^:]*]]: tensor<2x100x8xf32>)
+// CHECK:         scf.forall (%[[B:.*]], %[[I:.*]]) = (0, 0) to (2, 100) step (1, 64) shared_outs(%[[OUT:.*]] = %[[O]])
+// CHECK:           %[[N:.*]] = affine.min #{{.*}}(%[[I]])
+// CHECK-DAG:       %[[XT:.*]] = tensor.extract_slice %[[X]][%[[B]], %[[I]], 0] [1, %[[N]], 3] [1, 1, 1]
+// CHECK-DAG:       %[[YT:.*]] = tensor.extract_slice %[[Y]][%[[B]], 0, 0] [1, 50, 3] [1, 1, 1]
+// CHECK-DAG:       %[[VT:.*]] = tensor.extract_slice %[[V]][%[[B]], 0, 0] [1, 50, 8] [1, 1, 1]
+// CHECK-DAG:       %[[OT:.*]] = tensor.extract_slice %[[OUT]][%[[B]], %[[I]], 0] [1, %[[N]], 8] [1, 1, 1]
+// CHECK:           %[[R:.*]] = mixer.kernel_mv kernel(gaussian) ins(%[[XT]], %[[YT]], %[[VT]], %[[H]] : tensor<1x?x3xf32>, tensor<1x50x3xf32>, tensor<1x50x8xf32>, tensor<f32>) outs(%[[OT]] : tensor<1x?x8xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[B]], %[[I]], 0] [1, %[[N]], 8] [1, 1, 1]
+func.func @kernel_mv_rows(%x: tensor<2x100x3xf32>, %y: tensor<2x50x3xf32>, %v: tensor<2x50x8xf32>, %h: tensor<f32>, %o: tensor<2x100x8xf32>) -> tensor<2x100x8xf32> {
+  %r = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<2x100x3xf32>, tensor<2x50x3xf32>, tensor<2x50x8xf32>, tensor<f32>) outs(%o : tensor<2x100x8xf32>) -> tensor<2x100x8xf32>
+  return %r : tensor<2x100x8xf32>
+}

@@ -125,9 +125,8 @@ std::vector<int64_t> withBatch(int64_t Bt, std::vector<int64_t> dims) {
 
 /// A buffer of `shape` with float-rounded random values and the same values
 /// as a reference tensor.
-std::pair<Buffer, ref::Tensor> randomInput(ref::Rng &rng,
-                                           std::vector<int64_t> shape,
-                                           double lo, double hi) {
+std::pair<Buffer, ref::Tensor>
+randomInput(ref::Rng &rng, std::vector<int64_t> shape, double lo, double hi) {
   ref::Tensor t = rng.uniformTensor(shape, lo, hi);
   Buffer b{shape, ref::toFloats(t)};
   return {b, ref::fromFloats(shape, b.data.data())};
@@ -189,8 +188,8 @@ std::string lseModule(const LseCase &c) {
   if (c.withG)
     os << ", %g: " << g;
   os << ", %o: " << out << " {bufferization.writable = true}) -> " << out
-     << " {\n  %r = mixer.kernel_lse kernel(" << kindName(c.kind) << ") ins(%x, %y, %eps : "
-     << x << ", " << y << ", tensor<f32>)";
+     << " {\n  %r = mixer.kernel_lse kernel(" << kindName(c.kind)
+     << ") ins(%x, %y, %eps : " << x << ", " << y << ", tensor<f32>)";
   if (c.withG)
     os << " g(%g : " << g << ")";
   os << " outs(%o : " << out << ") -> " << out << "\n  return %r : " << out
@@ -245,6 +244,86 @@ std::vector<LseCase> lseCases() {
 
 INSTANTIATE_TEST_SUITE_P(Kernel, KernelLse, ::testing::ValuesIn(lseCases()),
                          [](const auto &info) { return lseName(info.param); });
+
+//===----------------------------------------------------------------------===//
+// kernel_mv
+//===----------------------------------------------------------------------===//
+
+/// Bt = 0: unbatched.
+struct MvCase {
+  ref::Kernel kind;
+  int64_t Bt, N, M, D, C;
+  double bandwidth;
+  bool naive;
+};
+
+std::string mvName(const MvCase &c) {
+  std::ostringstream os;
+  os << kindName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
+     << c.D << "_C" << c.C << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// func @mv(x, y, v, h, out) -> out.
+std::string mvModule(const MvCase &c) {
+  std::string x = tensorType(withBatch(c.Bt, {c.N, c.D}));
+  std::string y = tensorType(withBatch(c.Bt, {c.M, c.D}));
+  std::string v = tensorType(withBatch(c.Bt, {c.M, c.C}));
+  std::string out = tensorType(withBatch(c.Bt, {c.N, c.C}));
+  std::ostringstream os;
+  os << "func.func @mv(%x: " << x << ", %y: " << y << ", %v: " << v
+     << ", %h: tensor<f32>, %o: " << out
+     << " {bufferization.writable = true}) -> " << out
+     << " {\n  %r = mixer.kernel_mv kernel(" << kindName(c.kind)
+     << ") ins(%x, %y, %v, %h : " << x << ", " << y << ", " << v
+     << ", tensor<f32>) outs(%o : " << out << ") -> " << out
+     << "\n  return %r : " << out << "\n}\n";
+  return os.str();
+}
+
+class KernelMv : public ::testing::TestWithParam<MvCase> {};
+
+TEST_P(KernelMv, RelativeErrorWithinTolerance) {
+  const MvCase &c = GetParam();
+  Compiled compiled(mvModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(17);
+  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
+  auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M, c.C}), -1.0, 1.0);
+  Buffer h{{}, {static_cast<float>(c.bandwidth)}};
+  Buffer out = zeros(withBatch(c.Bt, {c.N, c.C}));
+  compiled.call("mv", {&x, &y, &v, &h, &out});
+
+  ref::Tensor expected = ref::kernelMv(c.kind, rx, ry, rv, h.data[0]);
+  double err = ref::relativeError(out.data.data(), expected);
+  std::printf("kernel_mv %s: relative error %.3g\n", mvName(c).c_str(), err);
+  EXPECT_LE(err, 1e-5);
+}
+
+std::vector<MvCase> mvCases() {
+  using K = ref::Kernel;
+  std::vector<MvCase> cases;
+  for (K kind : {K::Gaussian, K::Laplacian, K::Matern32, K::InverseMultiquadric,
+                 K::Linear}) {
+    for (bool naive : {false, true}) {
+      // One point; M not a multiple of the column block with a ragged last
+      // row tile; batched with one channel.
+      cases.push_back({kind, 0, 1, 1, 3, 4, 0.7, naive});
+      cases.push_back({kind, 0, 100, 200, 16, 8, 1.5, naive});
+      cases.push_back({kind, 2, 70, 130, 3, 1, 0.5, naive});
+    }
+  }
+  // Several row tiles and column blocks, C a multiple of the vector width and
+  // C not one.
+  cases.push_back({K::Gaussian, 0, 1000, 777, 16, 32, 1.0, false});
+  cases.push_back({K::Matern32, 3, 130, 300, 5, 40, 0.8, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernel, KernelMv, ::testing::ValuesIn(mvCases()),
+                         [](const auto &info) { return mvName(info.param); });
 
 //===----------------------------------------------------------------------===//
 // Timing (MIXER_KERNEL_TIMING=1)

@@ -45,9 +45,9 @@ static bool isElementwise(Operation *op) {
          !isa<linalg::FillOp>(op);
 }
 
-FailureOr<scf::ForallOp> mlir::mixer::tileParallelDims(RewriterBase &rewriter,
-                                                        TilingInterface op,
-                                                        ArrayRef<int64_t> sizes) {
+FailureOr<scf::ForallOp>
+mlir::mixer::tileParallelDims(RewriterBase &rewriter, TilingInterface op,
+                              ArrayRef<int64_t> sizes) {
   scf::SCFTilingOptions tiling;
   tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
