@@ -20,6 +20,13 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     output) for L > `recurrent-threshold`, and the token-by-token recurrence
     otherwise (decode: O(H*P*N) per token).
 
+    `mixer.kernel_lse` and `mixer.kernel_mv` become, per block of rows of x,
+    an `scf.for` over static blocks of 64 columns of y (the last one padded):
+    squared distances from a contraction with the block of y^T plus the
+    squared norms, then the cost or kernel, then an online log-sum-exp
+    (running max and sum) or a contraction with the block of v. The N x M
+    matrix is never formed.
+
     ```mlir
     // mixer-opt --convert-mixer-to-linalg
     %y, %s = mixer.ssd chunk_size(64) ins(...) outs(...) -> ...
