@@ -221,6 +221,10 @@ std::string mixer::bench::funcModule(
 std::vector<std::unique_ptr<OpBench>> mixer::bench::allFamilies() {
   std::vector<std::unique_ptr<OpBench>> families;
   families.push_back(createSsdBench());
+  families.push_back(createLinearAttentionBench());
+  families.push_back(createKernelLseBench());
+  families.push_back(createKernelMvBench());
   families.push_back(createGroupedMatmulBench());
+  families.push_back(createGroupedSwigluBench());
   return families;
 }
