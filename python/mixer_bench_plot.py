@@ -4,15 +4,15 @@
     /usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \
         [--figures bench/figures] [--doc docs/Benchmarks.md]
 
-Figures: ssd_time_vs_L.svg (median time against sequence length, one line
-per implementation, batch-1 cases) and ratio.svg (per case, each other
-implementation's median time over mixer's).
+Figures: OP_time.svg per op (median time against the op's size, one line
+per implementation and setting of the other dimensions) and ratio.svg (per
+case of every op, each other implementation's median time over mixer's).
 """
 
 import argparse
 import json
 import os
-import re
+import math
 
 import matplotlib
 
@@ -25,37 +25,96 @@ def load(path):
         return json.load(f)
 
 
-def shape_dims(shapes):
-    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", shapes)}
-
-
 def ok(row):
     return row["status"] == "ok" and row.get("median_ms") is not None
 
 
-def plot_time_vs_length(rows, out):
+# The size each op's figure puts on the x axis.
+SIZE_DIM = {
+    "ssd": "L",
+    "linear_attention": "L",
+    "selective_scan": "L",
+    "gated_delta_rule": "L",
+    "kernel_lse": "N",
+    "kernel_mv": "N",
+    "sinkhorn": "N",
+    "grouped_matmul": "E",
+    "grouped_swiglu": "T",
+    "topk_router": "T",
+    "moe_dispatch": "T",
+    "moe_combine": "T",
+}
+
+
+def ops_in_order(rows):
+    return list(dict.fromkeys(r["op"] for r in rows))
+
+
+def shape_words(shapes):
+    """'B=1 L=2 init' -> ({'B': 1, 'L': 2}, ['init'])"""
+    dims, flags = {}, []
+    for word in shapes.split():
+        key, eq, value = word.partition("=")
+        if eq and value.lstrip("-").isdigit():
+            dims[key] = int(value)
+        else:
+            flags.append(word)
+    return dims, flags
+
+
+def size_dim(op, rows):
+    """The op's x axis: SIZE_DIM, else the first dimension that varies."""
+    if op in SIZE_DIM:
+        return SIZE_DIM[op]
+    shapes = [shape_words(r["shapes"])[0] for r in rows if r["op"] == op]
+    for key in (shapes[0] if shapes else {}):
+        if len({s.get(key) for s in shapes}) > 1:
+            return key
+    return next(iter(shapes[0]), None) if shapes else None
+
+
+def plot_time_vs_size(rows, op, out):
+    """Median time against the op's size, one line per implementation and
+    setting of the other dimensions (named only when they vary)."""
+    op_rows = [r for r in rows if r["op"] == op]
+    x_dim = size_dim(op, rows)
+    parsed = [shape_words(r["shapes"]) for r in op_rows]
+    keys = {k for dims, _ in parsed for k in dims if k != x_dim}
+    varying = sorted(k for k in keys
+                     if len({dims.get(k) for dims, _ in parsed}) > 1)
+    flag_sets = {tuple(flags) for _, flags in parsed}
+    series = {}
+    for r, (dims, flags) in zip(op_rows, parsed):
+        if not ok(r) or x_dim not in dims:
+            continue
+        label = " ".join(f"{k}={dims[k]}" for k in varying if k in dims)
+        if len(flag_sets) > 1 and flags:
+            label += " " + " ".join(flags)
+        key = (r["impl"], label.strip())
+        series.setdefault(key, []).append((dims[x_dim], r["median_ms"]))
     fig, ax = plt.subplots(figsize=(6, 4))
-    impls = sorted({r["impl"] for r in rows if r["op"] == "ssd"})
-    for impl in impls:
-        pts = []
-        for r in rows:
-            if r["op"] != "ssd" or r["impl"] != impl or not ok(r):
-                continue
-            d = shape_dims(r["shapes"])
-            # One family of shapes: batch 1, H=8, P=N=64.
-            if d.get("B") == 1 and d.get("H") == 8 and d.get("N") == 64:
-                pts.append((d["L"], r["median_ms"]))
-        if pts:
-            pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                    label=impl)
+    impls = sorted({impl for impl, _ in series})
+    colors = {impl: f"C{i}" for i, impl in enumerate(impls)}
+    markers = "osD^v<>p*h"
+    labels = sorted({label for _, label in series})
+    for (impl, label), pts in sorted(series.items()):
+        pts.sort()
+        ax.plot([p[0] for p in pts], [p[1] for p in pts],
+                marker=markers[labels.index(label) % len(markers)],
+                color=colors[impl],
+                linestyle="-" if len(pts) > 1 else "none",
+                label=f"{impl} ({label})" if label else impl)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
-    ax.set_xlabel("sequence length L (B=1, H=8, P=N=Q=64)")
+    fixed = {k: parsed[0][0][k] for k in sorted(keys)
+             if k not in varying and parsed and k in parsed[0][0]}
+    ax.set_xlabel(f"{x_dim}" + (" (" + ", ".join(f"{k}={v}" for k, v in fixed.items())
+                                + ")" if fixed else ""))
     ax.set_ylabel("median time per call (ms)")
-    ax.set_title("mixer.ssd on the CPU")
+    ax.set_title(f"mixer.{op} on the CPU")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend()
+    if series:
+        ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
@@ -73,10 +132,13 @@ def ratios(rows):
 
 
 def plot_ratio(rows, out):
+    """Per case (grouped by op), each other implementation's median time
+    over mixer's, on a log axis."""
     data = ratios(rows)
+    op_of = {r["case"]: r["op"] for r in rows}
     cases = list(dict.fromkeys(c for c, _, _ in data))
     impls = sorted({i for _, i, _ in data})
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(max(7, 0.45 * len(cases) + 2), 4.5))
     width = 0.8 / max(1, len(impls))
     for k, impl in enumerate(impls):
         xs, ys = [], []
@@ -86,13 +148,24 @@ def plot_ratio(rows, out):
                     xs.append(j + k * width)
                     ys.append(v)
         ax.bar(xs, ys, width=width, label=impl)
+    # A line between ops, the op's name above its cases.
+    for j, case in enumerate(cases):
+        if j and op_of[case] != op_of[cases[j - 1]]:
+            ax.axvline(j - 0.1 - width / 2, color="grey", linewidth=0.6,
+                       linestyle=":")
+    starts = [j for j, c in enumerate(cases)
+              if j == 0 or op_of[c] != op_of[cases[j - 1]]]
+    for j in starts:
+        ax.text(j - width / 2, 1.01, op_of[cases[j]], fontsize=7,
+                transform=ax.get_xaxis_transform(), rotation=30,
+                va="bottom", ha="left")
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.set_yscale("log")
     ax.set_xticks([j + width * (len(impls) - 1) / 2 for j in range(len(cases))])
-    ax.set_xticklabels(cases, rotation=20, ha="right", fontsize=8)
+    ax.set_xticklabels(cases, rotation=35, ha="right", fontsize=7)
     ax.set_ylabel("time / mixer time (> 1: mixer faster)")
-    ax.set_title("Other implementations relative to mixer")
-    ax.legend()
+    ax.set_title("Other implementations relative to mixer, every op", pad=40)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
@@ -106,7 +179,68 @@ def fmt(v, spec):
     return format(v, spec)
 
 
-def write_doc(data, json_path, fig_dir, doc):
+# What each op's implementations and inputs are, for the methodology.
+OP_NOTES = {
+    "ssd": "Mamba-2's scan. `torch-chunked` (`bench/torch_ssd.py`): the "
+           "chunked SSD algorithm with einsum and segment sums. Inputs: x, b, "
+           "c uniform in [-1, 1), log_a in [-1, 0), init in [-1, 1).",
+    "linear_attention": "`torch-chunked` (`bench/torch_scans.py`): the "
+           "chunked form with einsum (masked intra-chunk scores, chunk states, "
+           "a loop over chunk boundaries). Inputs: q, k, v uniform in [-1, 1), "
+           "log_decay in [-1, 0), init in [-1, 1), scale 1/sqrt(Dk).",
+    "selective_scan": "Mamba-1's scan. `torch-loop` (`bench/torch_scans.py`): "
+           "a loop over L, each step vectorized over B, D, N. Inputs: u, b, c, "
+           "D_skip, z uniform in [-1, 1), A in [-2, -0.5); with the options "
+           "dt = softplus(delta + delta_bias), delta in [-1, 1), delta_bias in "
+           "[-4, -2); without them delta in [0.001, 0.1).",
+    "gated_delta_rule": "`torch-loop` (`bench/torch_scans.py`): the "
+           "recurrent delta rule, a loop over L vectorized over B and H. "
+           "Inputs: q, v uniform in [-1, 1), k uniform then unit length, "
+           "g in [-1, 0), beta in [0, 1), scale 1/sqrt(Dk).",
+    "kernel_lse": "`torch-dense` / `torch-blocked` (`bench/torch_kernels.py`): "
+           "torch.cdist, then logsumexp over the whole N x M matrix or over "
+           "blocks of 256 rows. Inputs: points uniform in the unit cube, "
+           "g in [-1, 1), eps 0.1, squared Euclidean cost.",
+    "kernel_mv": "`torch-dense` / `torch-blocked` (`bench/torch_kernels.py`): "
+           "torch.cdist, exp and a matmul with v, whole or by blocks of 256 "
+           "rows. Inputs: points uniform in the unit cube, v in [-1, 1), "
+           "Gaussian kernel of bandwidth 0.5.",
+    "sinkhorn": "`torch-dense` (`bench/torch_kernels.py`): the cost matrix, "
+           "then log-domain iterations with logsumexp. Inputs: points uniform "
+           "in the unit cube, uniform weights, eps 0.1.",
+    "grouped_matmul": "`torch-loop` (`bench/torch_moe.py`): one torch.mm per "
+           "expert on its rows. Uneven group sizes proportional to "
+           "1 + (5e mod E), summing to T. Inputs: lhs uniform in [-1, 1), "
+           "rhs in [-1, 1)/sqrt(K).",
+    "grouped_swiglu": "`torch-loop` (`bench/torch_moe.py`): per expert "
+           "silu(x W_gate) * (x W_up) with two matmuls. Group sizes as "
+           "grouped_matmul; x uniform in [-1, 1), weights in [-1, 1)/sqrt(K).",
+}
+
+
+def geomean_by_op(rows):
+    """{op: (geometric mean of fastest alternative / mixer, cases)}."""
+    best = {}
+    mixer = {r["case"]: r for r in rows if r["impl"] == "mixer" and ok(r)}
+    for r in rows:
+        if r["impl"] == "mixer" or not ok(r) or r["case"] not in mixer:
+            continue
+        v = r["median_ms"] / mixer[r["case"]]["median_ms"]
+        best[r["case"]] = min(best.get(r["case"], v), v)
+    out = {}
+    for case, v in best.items():
+        out.setdefault(mixer[case]["op"], []).append(v)
+    return {op: (math.exp(sum(math.log(v) for v in vs) / len(vs)), len(vs))
+            for op, vs in out.items()}
+
+
+def rate(r):
+    if r.get("gbps") is not None:
+        return fmt(r.get("gbps"), ".1f") + " GB/s"
+    return fmt(r.get("gflops"), ".1f")
+
+
+def write_doc(data, json_path, fig_dir, doc, figures):
     m, cfg, rows = data["machine"], data["config"], data["rows"]
     rel_fig = os.path.relpath(fig_dir, os.path.dirname(doc))
     lines = []
@@ -134,20 +268,45 @@ def write_doc(data, json_path, fig_dir, doc):
     vers = data.get("versions", {})
     w("- Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(vers.items())))
     w("")
-    w("## Results")
+    w("## Summary")
     w("")
-    w("| case | impl | median ms | q1..q3 ms | compile s | GFLOP/s | % peak "
-      "| rel error | peak RSS MB | status |")
-    w("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
-    for r in rows:
-        pf = r.get("peak_fraction")
-        status = r["status"] + (f" ({r['reason']})" if r.get("reason") else "")
-        w(f"| {r['case']} | {r['impl']} | {fmt(r.get('median_ms'), '.3f')} | "
-          f"{fmt(r.get('q1_ms'), '.3f')}..{fmt(r.get('q3_ms'), '.3f')} | "
-          f"{fmt(r.get('compile_s'), '.2f')} | {fmt(r.get('gflops'), '.1f')} | "
-          f"{fmt(pf * 100 if pf is not None else None, '.1f')} | "
-          f"{fmt(r.get('rel_error'), '.1e')} | "
-          f"{fmt(r.get('peak_rss_mb'), '.0f')} | {status} |")
+    w("Per op, the geometric mean over its cases of the fastest other "
+      "implementation's median time over mixer's (> 1: mixer is faster):")
+    w("")
+    w("| op | fastest alternative / mixer | cases |")
+    w("|---|---:|---:|")
+    means = geomean_by_op(rows)
+    for op in ops_in_order(rows):
+        if op in means:
+            w(f"| {op} | {means[op][0]:.2f} | {means[op][1]} |")
+    w("")
+    w(f"![ratio]({rel_fig}/ratio.svg)")
+    w("")
+    w("## Results")
+    for op in ops_in_order(rows):
+        w("")
+        w(f"### mixer.{op}")
+        w("")
+        w("| case | impl | shapes | median ms | q1..q3 ms | compile s | GFLOP/s "
+          "| % peak | rel error | peak RSS MB | status |")
+        w("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        for r in rows:
+            if r["op"] != op:
+                continue
+            pf = r.get("peak_fraction")
+            status = r["status"] + (f" ({r['reason']})" if r.get("reason") else "")
+            w(f"| {r['case']} | {r['impl']} | {r.get('shapes', '')} | "
+              f"{fmt(r.get('median_ms'), '.3f')} | "
+              f"{fmt(r.get('q1_ms'), '.3f')}..{fmt(r.get('q3_ms'), '.3f')} | "
+              f"{fmt(r.get('compile_s'), '.2f')} | {rate(r)} | "
+              f"{fmt(pf * 100 if pf is not None else None, '.1f')} | "
+              f"{fmt(r.get('rel_error'), '.1e')} | "
+              f"{fmt(r.get('peak_rss_mb'), '.0f')} | {status} |")
+        if op in figures:
+            w("")
+            w(f"![{op}: time vs size]({rel_fig}/{figures[op]})")
+    w("")
+    w("### Ratios")
     w("")
     w("Time of each other implementation over mixer's (> 1: mixer is faster):")
     w("")
@@ -156,38 +315,38 @@ def write_doc(data, json_path, fig_dir, doc):
     for case, impl, v in ratios(rows):
         w(f"| {case} | {impl} | {v:.2f} |")
     w("")
-    w(f"![time vs L]({rel_fig}/ssd_time_vs_L.svg)")
-    w("")
-    w(f"![ratio]({rel_fig}/ratio.svg)")
-    w("")
     w("## Methodology")
     w("")
     w("- **Cases.** Each case is an op at fixed shapes through one "
       "implementation: `mixer` (the optimized CPU pipeline, "
       "`mixer-lower-to-cpu-pipeline`), `mixer-naive` (`naive=true`: the scalar "
-      "loops of convert-mixer-to-loops; skipped when B*L*H*P*N exceeds "
-      f"{fmt(cfg.get('naive_max_work'), '.0e')}) and `torch-chunked` "
-      "(`bench/torch_ssd.py`: PyTorch CPU, Mamba-2's chunked SSD written with "
-      "einsum and segment sums). mixer functions are JIT-compiled in process.")
-    w("- **Inputs.** x, b, c uniform in [-1, 1], log_a uniform in [-1, 0), "
-      "init uniform in [-1, 1] (fixed seed for mixer; PyTorch draws its own "
-      "values of the same ranges).")
+      "loops of convert-mixer-to-loops; skipped when its inner-loop work, "
+      "e.g. B*L*H*P*N for ssd, exceeds "
+      f"{fmt(cfg.get('naive_max_work'), '.0e')}) and the PyTorch baselines "
+      "below. mixer functions are JIT-compiled in process. Shapes are the "
+      "public benchmarks' scaled to 2 cores (`tools/mixer-bench/*Bench.cpp`).")
+    for op in ops_in_order(rows):
+        if op in OP_NOTES:
+            w(f"- **{op}.** {OP_NOTES[op]}")
+    w("- **Inputs.** mixer uses a fixed seed; PyTorch draws its own values of "
+      "the same ranges.")
     w("- **Timing.** Compile time (parse, pipeline, JIT) is measured apart "
       "(`compile_s`). Then warm-up calls (at least one, up to 0.2 s), then "
       f"`--repeat` ({cfg.get('repeat')}) timed calls reusing the same input "
       "and output buffers; median, first and third quartiles of the "
       "per-call wall times.")
-    w("- **Flops.** ssd counts the chunked algorithm's nominal work: per "
-      "token and head 2qN (C B^T) + 2qP (scores times x) + 4NP (chunk "
-      "state and its contribution to y), q = min(Q, L). The same count is "
-      "used for every implementation (the naive scan does less arithmetic, "
-      "4NP per token and head). `% peak` divides GFLOP/s by the measured "
-      "fp32 FMA peak (an AVX-512 loop with 24 independent accumulators on "
-      "the same number of threads; `mixer-bench --calibrate`).")
-    w("- **Accuracy.** rel error = max|out - ref| / max|ref| over y and the "
-      "final state together, against a token-by-token fp64 recurrence "
-      "(mixer: `include/mixer/Reference`; PyTorch: an fp64 loop in the "
-      "script). Rows above 1e-4 are marked `inaccurate`.")
+    w("- **Flops.** Each op counts its algorithm's nominal work, the same for "
+      "every implementation (the naive loops may do less or more); `% peak` "
+      "divides GFLOP/s by the measured fp32 FMA peak (an AVX-512 loop with 24 "
+      "independent accumulators on the same number of threads; "
+      "`mixer-bench --calibrate`), or GB/s by the STREAM triad for "
+      "byte-counted ops. The counts:")
+    for key in sorted(k for k in cfg if k.startswith("flops_")):
+        w(f"  - {key[len('flops_'):]}: `{cfg[key]}`")
+    w("- **Accuracy.** rel error = max|out - ref| / max|ref| over all outputs "
+      "together, against the fp64 definition (mixer: `include/mixer/Reference`; "
+      "PyTorch: an fp64 computation in the script). Tolerances: scans 1e-4, "
+      "kernel sums 1e-5, grouped GEMM 1e-5; rows above are marked `inaccurate`.")
     w("- **Memory.** peak RSS is getrusage's ru_maxrss: with `--isolate` "
       "each mixer case runs in a forked child and the row holds that "
       "child's peak (which includes the parent's pages at the fork); "
@@ -195,7 +354,10 @@ def write_doc(data, json_path, fig_dir, doc):
       "script process's peak so far (it runs the cases in order).")
     w("- **Environment of PyTorch.** `LD_PRELOAD=libjemalloc.so.2`, "
       "`OPENBLAS_CORETYPE=SkylakeX`, `ATEN_CPU_CAPABILITY=avx512`, "
-      "`OPENBLAS_NUM_THREADS=1`, `torch.set_num_threads(threads)`.")
+      "`torch.set_num_threads(threads)`; OpenBLAS (Debian's PyTorch calls "
+      "libblas.so.3, which must be OpenBLAS, not the reference BLAS) on one "
+      "thread beside PyTorch's pool, or on all threads for the per-expert "
+      "torch.mm loops, whose BLAS calls are outside PyTorch's parallel regions.")
     w("- **Noise.** The machine is shared: quote medians, compare "
       "implementations from the same run, and rerun before drawing "
       "conclusions from small differences. With as many threads as cores, "
@@ -216,11 +378,16 @@ def main():
     parser.add_argument("--doc", default="docs/Benchmarks.md")
     args = parser.parse_args()
     data = load(args.json)
+    rows = data["rows"]
     os.makedirs(args.figures, exist_ok=True)
-    plot_time_vs_length(data["rows"], os.path.join(args.figures, "ssd_time_vs_L.svg"))
-    plot_ratio(data["rows"], os.path.join(args.figures, "ratio.svg"))
-    write_doc(data, args.json, args.figures, args.doc)
-    print(f"wrote {args.figures}/ssd_time_vs_L.svg, {args.figures}/ratio.svg, {args.doc}")
+    figures = {}
+    for op in ops_in_order(rows):
+        figures[op] = f"{op}_time.svg"
+        plot_time_vs_size(rows, op, os.path.join(args.figures, figures[op]))
+    plot_ratio(rows, os.path.join(args.figures, "ratio.svg"))
+    write_doc(data, args.json, args.figures, args.doc, figures)
+    print(f"wrote {len(figures)} time figures and ratio.svg in {args.figures}, "
+          f"and {args.doc}")
 
 
 if __name__ == "__main__":
