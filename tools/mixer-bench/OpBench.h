@@ -92,14 +92,16 @@ struct Instance {
   void expect(const Buffer &out, ref::Tensor expected);
 
   /// max |out - ref| / max |ref| over every expected output together;
-  /// +infinity when an output is not finite. A family may replace it with
-  /// `error` (e.g. to weigh outputs of different scales apart).
+  /// +infinity when an output is not finite; at least 1 when `exact` is set
+  /// and returns false.
   double relativeError() const;
 
   std::vector<std::unique_ptr<Buffer>> buffers;
   std::vector<void *> args;
   std::vector<std::pair<const Buffer *, ref::Tensor>> expected;
-  std::function<double()> error;
+  /// Whether the outputs compared exactly (integer ids, sizes, indices) are
+  /// right, for ops that have such outputs.
+  std::function<bool()> exact;
 };
 
 //===----------------------------------------------------------------------===//
@@ -178,6 +180,9 @@ std::unique_ptr<OpBench> createKernelMvBench();
 std::unique_ptr<OpBench> createSinkhornBench();
 std::unique_ptr<OpBench> createGroupedMatmulBench();
 std::unique_ptr<OpBench> createGroupedSwigluBench();
+std::unique_ptr<OpBench> createTopkRouterBench();
+std::unique_ptr<OpBench> createMoeDispatchBench();
+std::unique_ptr<OpBench> createMoeCombineBench();
 
 /// Uneven MoE group sizes summing to `tokens`: proportional to
 /// 1 + (5 e mod E), the rounding remainder on the last group (the same rule
