@@ -12,7 +12,8 @@ namespace mixer {
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                  int64_t recurrentThreshold);
 
-/// The MoE ops: grouped GEMMs in static row slabs (MoEToLinalg.cpp).
+/// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
+/// combine, the router's scalar loops (MoEToLinalg.cpp).
 void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
