@@ -10,6 +10,14 @@
 #define MIXER_EXECUTION_COMPILE_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
 
 namespace mlir {
 class DialectRegistry;
@@ -20,6 +28,24 @@ struct CpuPipelineOptions;
 /// lowering needs: the mixer dialect, the upstream dialects with their
 /// interface models and extensions, and the translations to LLVM IR.
 void registerCompilerDialects(DialectRegistry &registry);
+
+/// Parses `text`, space-separated `key=value` options of
+/// mixer-lower-to-cpu-pipeline ("num-threads=2 naive=1"), into `options`.
+/// On failure returns a message naming the option and the valid ones,
+/// without printing anything.
+LogicalResult parsePipelineOptions(llvm::StringRef text,
+                                   CpuPipelineOptions &options,
+                                   std::string &error);
+
+/// Parses the main buffer of `sourceMgr` into a module (wrapping top-level
+/// ops that are not one module), without verifying it. When
+/// `argumentNames` is given, fills it with the SSA names (without `%`) of
+/// the arguments of every function with a body, for messages and headers.
+/// Returns null after emitting diagnostics on a syntax error.
+OwningOpRef<ModuleOp>
+parseModule(llvm::SourceMgr &sourceMgr, MLIRContext *context,
+            llvm::StringMap<llvm::SmallVector<std::string>> *argumentNames =
+                nullptr);
 
 /// Lowers `module` in place to the LLVM dialect with the CPU pipeline.
 /// Verifies the input, checks the C ABI of its public functions (see
