@@ -1,11 +1,10 @@
-/*===- Mixer.h - the C API of mixer: compile once, call many times -*- C -*-===*\
- *                                                                            *
- * Compiles the text of an MLIR module of functions on tensors (mixer ops,    *
- * linalg, ...) with the CPU pipeline into machine code in this process, and  *
- * calls its public functions on caller-owned memory. libMixerCAPI.so; the    *
- * Python package python/mixer is built on it.                                *
- *                                                                            *
-\*===----------------------------------------------------------------------===*/
+/*===- Mixer.h - the C API of mixer: compile once, call many ---*- C -*-===*/
+/*
+ * Compiles the text of an MLIR module of functions on tensors (mixer ops,
+ * linalg, ...) with the CPU pipeline into machine code in this process, and
+ * calls its public functions on caller-owned memory. The library is
+ * libMixerCAPI.so; the Python package python/mixer is built on it.
+ */
 
 #ifndef MIXER_C_MIXER_H
 #define MIXER_C_MIXER_H
@@ -52,12 +51,12 @@ typedef enum {
 
 /* One argument of a public function, as compiled. */
 typedef struct {
-  const char *name;      /* its SSA name in the source, or "" */
+  const char *name; /* its SSA name in the source, or "" */
   mixer_element_type_t elementType;
-  int isTensor;          /* 1: a memref descriptor; 0: a scalar */
-  int isOutput;          /* 1: marked {bufferization.writable = true} */
-  int rank;              /* 0 for scalars */
-  const int64_t *shape;  /* rank sizes; -1 where the IR has `?` */
+  int isTensor;         /* 1: a memref descriptor; 0: a scalar */
+  int isOutput;         /* 1: marked {bufferization.writable = true} */
+  int rank;             /* 0 for scalars */
+  const int64_t *shape; /* rank sizes; -1 where the IR has `?` */
 } mixer_argument_info_t;
 
 /*===----------------------------------------------------------------------===*

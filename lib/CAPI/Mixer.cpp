@@ -161,10 +161,10 @@ mixer_status_t mixerModuleCompile(mixer_context_t context,
     CompiledFunction function;
     auto names = argumentNames.find(signature.name);
     for (auto [i, arg] : llvm::enumerate(signature.arguments)) {
-      function.argumentNames.push_back(
-          names != argumentNames.end() && i < names->second.size()
-              ? names->second[i]
-              : std::string());
+      function.argumentNames.push_back(names != argumentNames.end() &&
+                                               i < names->second.size()
+                                           ? names->second[i]
+                                           : std::string());
       SmallVector<int64_t> shape;
       for (int64_t size : arg.shape)
         shape.push_back(ShapedType::isDynamic(size) ? -1 : size);
@@ -231,13 +231,12 @@ static mixer_status_t checkDescriptor(MixerContext *context,
       return fail(context, MIXER_ERROR_ARGUMENTS,
                   describeArgument(function, i) + " has sizes " +
                       formatShape(sizes) + ", expected " +
-                      formatShape(expected, /*isSignature=*/true) + " (dim " + Twine(d) + " is " +
-                      Twine(sizes[d]) + ")");
+                      formatShape(expected, /*isSignature=*/true) + " (dim " +
+                      Twine(d) + " is " + Twine(sizes[d]) + ")");
   }
   if (offset != 0)
     return fail(context, MIXER_ERROR_ARGUMENTS,
-                describeArgument(function, i) + " has offset " +
-                    Twine(offset) +
+                describeArgument(function, i) + " has offset " + Twine(offset) +
                     "; pass the address of its first element as 'aligned' "
                     "with offset 0");
   int64_t stride = 1, numElements = 1;
@@ -247,8 +246,8 @@ static mixer_status_t checkDescriptor(MixerContext *context,
       return fail(context, MIXER_ERROR_ARGUMENTS,
                   describeArgument(function, i) + " has strides " +
                       formatShape(strides) +
-                      "; tensors must be dense and row-major (dim " +
-                      Twine(d) + " must have stride " + Twine(stride) + ")");
+                      "; tensors must be dense and row-major (dim " + Twine(d) +
+                      " must have stride " + Twine(stride) + ")");
     stride *= sizes[d];
     numElements *= sizes[d];
   }
@@ -323,8 +322,8 @@ mixer_status_t mixerModuleGetFunction(mixer_module_t module,
       funcName ? module->find(funcName) : nullptr;
   if (!function)
     return fail(module->context, MIXER_ERROR_NOT_FOUND,
-                "no public function named '" +
-                    Twine(funcName ? funcName : "") + "'");
+                "no public function named '" + Twine(funcName ? funcName : "") +
+                    "'");
   if (numArgs)
     *numArgs = function->signature.arguments.size();
   if (numResults)

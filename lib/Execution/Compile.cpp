@@ -66,11 +66,11 @@ LogicalResult mlir::mixer::parsePipelineOptions(StringRef text,
       return failure();
     }
     int64_t number;
-    bool valid = it->second ? llvm::is_contained({"true", "false", "1", "0",
-                                                  "TRUE", "FALSE", "True",
-                                                  "False", ""},
-                                                 value)
-                            : !value.getAsInteger(10, number);
+    bool valid = it->second
+                     ? llvm::is_contained({"true", "false", "1", "0", "TRUE",
+                                           "FALSE", "True", "False", ""},
+                                          value)
+                     : !value.getAsInteger(10, number);
     if (!valid) {
       error = "option '" + key.str() + "' takes " +
               (it->second ? "true or false" : "an integer") + ", got '" +

@@ -86,6 +86,7 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   engineOptions.jitCodeGenOptLevel = getCodeGenOptLevel(options.optLevel);
   engineOptions.sharedLibPaths = libs;
   engineOptions.enablePerfNotificationListener = false;
+  engineOptions.enableObjectDump = options.enableObjectDump;
   auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
   if (!engine)
     return engine.takeError();
@@ -93,6 +94,17 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   // Runs global constructors once, before any call.
   jit->engine->initialize();
   return jit;
+}
+
+void JitModule::dumpToObjectFile(StringRef path) {
+  // Compilation is lazy: look up a wrapper to compile the module. The
+  // engine's own lookups would ask for packed forms of the functions made
+  // internal, which do not exist.
+  if (!wrappers.empty())
+    llvm::consumeError(
+        engine->lookupPacked((kWrapperPrefix + wrappers.begin()->first()).str())
+            .takeError());
+  engine->dumpToObjectFile(path);
 }
 
 llvm::Error JitModule::call(StringRef name, ArrayRef<void *> args) {

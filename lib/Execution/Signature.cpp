@@ -67,10 +67,9 @@ mlir::mixer::getPublicFunctionSignatures(ModuleOp module) {
       // matches portably.
       if (!arg.isTensor &&
           (*kind == ElementKind::F16 || *kind == ElementKind::BF16))
-        return func.emitError()
-               << "argument #" << i << " of public function @" << sig.name
-               << " is a scalar " << element
-               << "; pass it as a 0-d tensor or as f32";
+        return func.emitError() << "argument #" << i << " of public function @"
+                                << sig.name << " is a scalar " << element
+                                << "; pass it as a 0-d tensor or as f32";
       if (auto writable = func.getArgAttrOfType<BoolAttr>(
               i, bufferization::BufferizationDialect::kWritableAttrName))
         arg.isOutput = arg.isTensor && writable.getValue();

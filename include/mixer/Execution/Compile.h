@@ -1,4 +1,5 @@
-//===- Compile.h - lower a module on tensors to the LLVM dialect -*- C++ -*-===//
+//===- Compile.h - lower a module on tensors to the LLVM dialect -*- C++
+//-*-===//
 //
 // The first half of every way to run mixer code: parse, verify, check the C
 // ABI and run the CPU pipeline. JitModule and the object/header emitters
@@ -42,17 +43,17 @@ LogicalResult parsePipelineOptions(llvm::StringRef text,
 /// `argumentNames` is given, fills it with the SSA names (without `%`) of
 /// the arguments of every function with a body, for messages and headers.
 /// Returns null after emitting diagnostics on a syntax error.
-OwningOpRef<ModuleOp>
-parseModule(llvm::SourceMgr &sourceMgr, MLIRContext *context,
-            llvm::StringMap<llvm::SmallVector<std::string>> *argumentNames =
-                nullptr);
+OwningOpRef<ModuleOp> parseModule(
+    llvm::SourceMgr &sourceMgr, MLIRContext *context,
+    llvm::StringMap<llvm::SmallVector<std::string>> *argumentNames = nullptr);
 
 /// Lowers `module` in place to the LLVM dialect with the CPU pipeline.
 /// Verifies the input, checks the C ABI of its public functions (see
 /// Signature.h), names the pass that failed, and checks that nothing but the
 /// LLVM dialect is left. The functions behind the `_mlir_ciface_` wrappers
-/// are made internal: the wrappers are the only interface. Every problem is emitted as a diagnostic on the
-/// module's context; returns failure after any of them.
+/// are made internal: the wrappers are the only interface. Every problem is
+/// emitted as a diagnostic on the module's context; returns failure after any
+/// of them.
 LogicalResult compileToLLVM(ModuleOp module, const CpuPipelineOptions &options);
 
 } // namespace mixer

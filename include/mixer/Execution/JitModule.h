@@ -27,6 +27,8 @@ struct JitOptions {
   /// Shared libraries whose symbols the code may call; by default the
   /// OpenMP runtime and MLIR's C runner utilities (memrefCopy).
   std::vector<std::string> sharedLibPaths = getDefaultSharedLibraries();
+  /// Keep the compiled object for dumpToObjectFile (to inspect the code).
+  bool enableObjectDump = false;
 
   /// The default libraries that exist on this machine. MIXER_OMP_LIBRARY in
   /// the environment replaces the OpenMP runtime found at build time.
@@ -50,10 +52,12 @@ public:
   /// no such function or the number of arguments differs.
   llvm::Error call(llvm::StringRef name, llvm::ArrayRef<void *> args);
 
+  /// Writes the compiled machine code as an object file; needs
+  /// JitOptions::enableObjectDump.
+  void dumpToObjectFile(llvm::StringRef path);
+
   /// Whether `_mlir_ciface_NAME` exists.
-  bool hasFunction(llvm::StringRef name) const {
-    return wrappers.count(name);
-  }
+  bool hasFunction(llvm::StringRef name) const { return wrappers.count(name); }
 
 private:
   JitModule() = default;

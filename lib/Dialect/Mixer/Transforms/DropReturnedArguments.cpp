@@ -50,8 +50,9 @@ static Value storeIntoDestination(func::FuncOp func, func::ReturnOp ret,
   while (auto cast = root.getDefiningOp<memref::CastOp>())
     root = cast.getSource();
   auto alloc = root.getDefiningOp<memref::AllocOp>();
-  bool onlySizesUsed = llvm::all_of(
-      dest.getUsers(), [](Operation *user) { return isa<memref::DimOp>(user); });
+  bool onlySizesUsed = llvm::all_of(dest.getUsers(), [](Operation *user) {
+    return isa<memref::DimOp>(user);
+  });
   if (alloc && alloc.getType() == destType && onlySizesUsed) {
     alloc.replaceAllUsesWith(dest);
     alloc.erase();
@@ -77,8 +78,7 @@ struct MixerDropReturnedArgumentsPass
       auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
       for (unsigned i = 0, e = ret.getNumOperands(); i < e; ++i) {
         Value operand = ret.getOperand(i);
-        if (isa<BaseMemRefType>(operand.getType()) &&
-            asArgument(operand, func))
+        if (isa<BaseMemRefType>(operand.getType()) && asArgument(operand, func))
           continue;
         if (Value dest = storeIntoDestination(func, ret, i)) {
           ret.setOperand(i, dest);
@@ -91,8 +91,8 @@ struct MixerDropReturnedArgumentsPass
         return signalPassFailure();
       }
       ret->setOperands({});
-      func.setType(FunctionType::get(&getContext(), func.getArgumentTypes(),
-                                     {}));
+      func.setType(
+          FunctionType::get(&getContext(), func.getArgumentTypes(), {}));
       func.removeResAttrsAttr();
     }
   }
