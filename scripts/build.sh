@@ -2,6 +2,8 @@
 # Configures (once) and builds mixer in ./build with clang-22, ninja and ccache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Paths relative to the checkout in ccache keys: clones share the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 BUILD_DIR=${BUILD_DIR:-build}
 if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
   cmake -G Ninja -S . -B "$BUILD_DIR" \

@@ -39,3 +39,11 @@ config.substitutions.append(("%mixer_lib_dir", os.path.join(config.mixer_obj_roo
 # A CUDA device is needed to run the GPU integration tests.
 if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
     config.available_features.add("cuda-device")
+
+# mlir-runner and its runtime libraries, for the tests under Integration/ that
+# run compiled code.
+config.substitutions.append(
+    ("%mlir_runner", os.path.join(config.llvm_tools_dir, "mlir-runner")))
+config.substitutions.append(
+    ("%mlir_lib_dir",
+     os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))

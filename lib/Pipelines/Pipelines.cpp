@@ -46,7 +46,8 @@ static void buildTensorPipeline(OpPassManager &pm,
   funcPm.addPass(createLinalgElementwiseOpFusionPass());
 
   // Step 1. Tile the parallel dimensions of every mixer op (batch x heads,
-  // row blocks, column blocks) into scf.forall.
+  // row blocks, column blocks) into scf.forall, fusing the elementwise
+  // producers of its operands into the tiles.
   // In: mixer ops on tensors. Out: each mixer op inside an scf.forall whose
   // iterations are independent.
   if (!options.naive)
@@ -85,7 +86,12 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   if (!options.naive) {
     MixerVectorizeCpuPassOptions vectorize;
     vectorize.vectorWidth = options.vectorWidth;
-    pm.nest<func::FuncOp>().addPass(createMixerVectorizeCpuPass(vectorize));
+    OpPassManager &funcPm = pm.nest<func::FuncOp>();
+    funcPm.addPass(createMixerVectorizeCpuPass(vectorize));
+    // Drops the loop-carried values that hoisting left unchanged, so that
+    // bufferization sees plain in-place updates.
+    funcPm.addPass(createCanonicalizerPass());
+    funcPm.addPass(createCSEPass());
   }
 
   // Step 5. Bufferize. Results computed in place into `outs` arguments are
@@ -98,8 +104,14 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addPass(createMixerDropReturnedArgumentsPass());
+  // Canonicalize first: a loop that threads a buffer through its iter_args
+  // returns that same buffer, and only after folding is a returned loop
+  // result seen to be the argument it is. Then drop such results from every
+  // function and its call sites (private callees would otherwise return
+  // clones); what remains in a public function is an error.
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createMixerDropReturnedArgumentsPass());
   pm.addPass(createCSEPass());
   // Per-chunk temporaries: allocate once outside the loops, on the stack
   // when small (a 64x64 f32 block is 16 KiB).
@@ -113,6 +125,8 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
 
   // Step 6. Polynomial exp/log so that they stay vectorized.
   pm.addPass(createMixerApproximateMathPass());
+  // Copies between strided tiles as vector code, not runtime calls.
+  pm.nest<func::FuncOp>().addPass(createMixerLowerMemrefCopiesPass());
 
   // Step 7. Parallel loops to OpenMP, the rest to LLVM.
   // In: memrefs, scf.forall, vector, linalg leftovers. Out: LLVM dialect

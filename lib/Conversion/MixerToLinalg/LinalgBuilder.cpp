@@ -15,16 +15,26 @@ Value LinalgBuilder::empty(ArrayRef<OpFoldResult> sizes, Type elt) {
   return tensor::EmptyOp::create(b, sizes, elt);
 }
 
+static Value allocLike(ImplicitLocOpBuilder &b, ArrayRef<OpFoldResult> sizes,
+                       Type elt) {
+  SmallVector<Value> dynamicSizes;
+  SmallVector<int64_t> shape;
+  dispatchIndexOpFoldResults(sizes, dynamicSizes, shape);
+  return bufferization::AllocTensorOp::create(
+      b, RankedTensorType::get(shape, elt), dynamicSizes);
+}
+
 Value LinalgBuilder::filled(ArrayRef<OpFoldResult> sizes, Type elt,
                             double value) {
   // A fresh allocation, not a tensor.empty: CSE would merge equal fills
   // into one buffer that every in-place writer then has to copy first.
-  SmallVector<Value> dynamicSizes;
-  SmallVector<int64_t> shape;
-  dispatchIndexOpFoldResults(sizes, dynamicSizes, shape);
-  Value dest = bufferization::AllocTensorOp::create(
-      b, RankedTensorType::get(shape, elt), dynamicSizes);
-  return fill(dest, value);
+  return fill(allocLike(b, sizes, elt), value);
+}
+
+Value LinalgBuilder::copyToNew(Value value) {
+  Value dest = allocLike(b, sizesOf(value),
+                         cast<RankedTensorType>(value.getType()).getElementType());
+  return linalg::CopyOp::create(b, value, dest).getResult(0);
 }
 
 Value LinalgBuilder::fill(Value dest, double value) {

@@ -31,6 +31,8 @@ public:
   Value empty(ArrayRef<OpFoldResult> sizes, Type elt);
   /// A newly allocated tensor of `sizes` filled with the constant `value`.
   Value filled(ArrayRef<OpFoldResult> sizes, Type elt, double value);
+  /// A newly allocated copy of `value`.
+  Value copyToNew(Value value);
   /// `dest` filled with the constant `value` (in place).
   Value fill(Value dest, double value);
   /// The sizes of `value` as OpFoldResults.

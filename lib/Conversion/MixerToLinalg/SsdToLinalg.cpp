@@ -79,8 +79,10 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
   OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(hd.P),
                n = b.getIndexAttr(hd.N);
 
-  Value X = lb.slice(hd.x, {hd.batch, t0, hd.head, zero}, {one, q, one, p},
-                     {Q, hd.P});
+  // Packed into a local buffer: three contractions read it, and its rows
+  // are strided across the (usually uncached) time-major input.
+  Value X = lb.copyToNew(lb.slice(hd.x, {hd.batch, t0, hd.head, zero},
+                                  {one, q, one, p}, {Q, hd.P}));
   Value A = lb.slice(hd.logA, {hd.batch, t0, hd.head}, {one, q, one}, {Q});
   Value Bc = lb.slice(hd.b, {hd.batch, t0, hd.group, zero}, {one, q, one, n},
                       {Q, hd.N});
@@ -128,10 +130,9 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
                      return arith::MulFOp::create(ib, args[0], args[1])
                          .getResult();
                    });
-  // The output block accumulates in place in its tile of y.
-  Value yTile = lb.slice(y, {hd.batch, t0, hd.head, zero}, {one, q, one, p},
-                         {Q, hd.P});
-  Value Y = lb.contract(M, X, lb.fill(yTile, 0.0), Lhs::RowMajor);
+  // The output block accumulates in a local (cache-resident) buffer and is
+  // written to y once: y is strided and usually far larger than the caches.
+  Value Y = lb.contract(M, X, lb.filled({q, p}, f32, 0.0), Lhs::RowMajor);
 
   // Off-diagonal output: the state entering the chunk, decayed to each t.
   Value Cs = lb.map({Cc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},

@@ -1,6 +1,7 @@
 //===- MixerToLoops.cpp - the convert-mixer-to-loops pass -----------------===//
 
 #include "mixer/Conversion/MixerToLoops/MixerToLoops.h"
+#include "MixerToLoopsPatterns.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -19,7 +20,7 @@ using namespace mlir;
 using namespace mlir::mixer;
 
 void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
-  (void)patterns;
+  populateSsdToLoopsPatterns(patterns);
 }
 
 namespace {

@@ -1,6 +1,6 @@
 // RUN: mixer-compile %s -o - --emit=mlir | FileCheck %s --check-prefix=MLIR
 // RUN: mixer-compile %s -o - --emit=llvm | FileCheck %s --check-prefix=LLVM
-// RUN: mixer-compile %s -o - --emit=llvm --mcpu=x86-64-v3 | FileCheck %s --check-prefix=AVX2
+// RUN: mixer-compile %s -o %t.avx2.o --mcpu=x86-64-v3 && llvm-objdump -d %t.avx2.o | FileCheck %s --check-prefix=AVX2
 // RUN: mixer-compile %s -o %t.o && llvm-nm %t.o | FileCheck %s --check-prefix=OBJ
 
 // The wrapped function becomes internal: only the C wrapper is exported.
@@ -10,9 +10,10 @@
 // LLVM: define void @_mlir_ciface_add(ptr {{.*}}, ptr {{.*}}, ptr {{.*}})
 // LLVM-NOT: define {{.*}} @add(
 
-// AVX2: define void @_mlir_ciface_add(
-// AVX2: <8 x float>
-// AVX2-NOT: <16 x float>
+// --mcpu reaches code generation: AVX2 registers only, no AVX-512.
+// AVX2: <_mlir_ciface_add>:
+// AVX2: ymm
+// AVX2-NOT: zmm
 
 // OBJ-NOT: {{ T add$}}
 // OBJ: T _mlir_ciface_add

@@ -6,10 +6,12 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERTILEPARALLELDIMSPASS
@@ -28,20 +30,37 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   return {};
 }
 
+/// Elementwise linalg producers (dt scaling of x, gates) are computed per
+/// tile inside the forall instead of whole before it.
+static bool isElementwise(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops() &&
+         !isa<linalg::FillOp>(op);
+}
+
 FailureOr<scf::ForallOp> mlir::mixer::tileParallelDims(RewriterBase &rewriter,
                                                         TilingInterface op,
                                                         ArrayRef<int64_t> sizes) {
-  scf::SCFTilingOptions options;
-  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  scf::SCFTilingOptions tiling;
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [](tensor::ExtractSliceOp, OpResult producer, bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isDestination || !isElementwise(producer.getOwner()))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
   rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled =
-      scf::tileUsingSCF(rewriter, op, options);
-  if (failed(tiled))
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, op, options);
+  if (failed(tiled) || tiled->loops.empty())
     return failure();
-  rewriter.replaceOp(op, tiled->replacements);
-  if (tiled->loops.empty())
-    return failure();
+  for (OpResult result : op->getResults())
+    rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+  rewriter.eraseOp(op);
   return cast<scf::ForallOp>(tiled->loops.front().getOperation());
 }
 
@@ -66,6 +85,10 @@ struct MixerTileParallelDimsPass
       if (failed(tileParallelDims(rewriter, op, sizes)))
         return signalPassFailure();
     }
+    // Fused producers, and the slices of them that tiling left, are dead:
+    // the greedy driver with no patterns erases them.
+    (void)applyPatternsGreedily(getOperation(),
+                                RewritePatternSet(&getContext()));
   }
 };
 } // namespace

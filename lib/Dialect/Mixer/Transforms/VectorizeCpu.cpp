@@ -1,13 +1,34 @@
 //===- VectorizeCpu.cpp - register tiling and vectorization for the CPU ---===//
+//
+// Every static-shape linalg op on tensors is tiled so that one tile fits in
+// vector registers, then vectorized:
+//   - contractions (i, j parallel, k reduction, out[i, j] += lhs * rhs[k, j])
+//     to rowTile x 2*vectorWidth blocks over one k at a time, whose
+//     accumulators are hoisted out of the k loop: vector.contract lowered to
+//     outer products, i.e. rowTile x 2 FMAs per k;
+//   - other ops to rows: every dim but the innermost tiled by 1 (reductions
+//     included, so that they accumulate into a hoisted vector), the innermost
+//     whole, or by 2*vectorWidth when it is long.
+// Ops with dynamic shapes are left to the scalar loops of the pipeline.
+//
+//===----------------------------------------------------------------------===//
 
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
 #include "mixer/Dialect/Mixer/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERVECTORIZECPUPASS
@@ -16,13 +37,149 @@ namespace mlir::mixer {
 
 using namespace mlir;
 
+/// The largest of `preferred` that divides `size`, else `size` itself when it
+/// is at most `maxWhole`, else 0 (do not vectorize).
+static int64_t pickTile(int64_t size, ArrayRef<int64_t> preferred,
+                        int64_t maxWhole) {
+  for (int64_t t : preferred)
+    if (t > 0 && size % t == 0)
+      return t;
+  return size <= maxWhole ? size : 0;
+}
+
+/// out[i, j] += lhs(i, k) * rhs[k, j] with the dims in that order.
+static bool isRowMajorRhsContraction(linalg::LinalgOp op) {
+  if (op.getNumLoops() != 3 || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !linalg::isaContractionOpInterface(op))
+    return false;
+  auto iterators = op.getIteratorTypesArray();
+  if (iterators[0] != utils::IteratorType::parallel ||
+      iterators[1] != utils::IteratorType::parallel ||
+      iterators[2] != utils::IteratorType::reduction)
+    return false;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  return maps[1] == AffineMap::get(3, 0, {d(2), d(1)}, ctx) &&
+         maps[2] == AffineMap::get(3, 0, {d(0), d(1)}, ctx);
+}
+
+/// Tile sizes of `op` for register blocks, or empty to leave it scalar.
+static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
+                                              int64_t vectorWidth,
+                                              int64_t rowTile) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
+    return {};
+  if (isRowMajorRhsContraction(op)) {
+    int64_t i = pickTile(bounds[0], {rowTile, rowTile / 2, 2, 1}, 0);
+    int64_t j = pickTile(bounds[1], {2 * vectorWidth, vectorWidth},
+                         2 * vectorWidth);
+    if (!i || !j)
+      return {};
+    return {i, j, 1};
+  }
+  SmallVector<int64_t> sizes(bounds.size(), 1);
+  int64_t inner = pickTile(bounds.back(), {}, 4 * vectorWidth);
+  if (!inner)
+    inner = pickTile(bounds.back(), {2 * vectorWidth, vectorWidth}, 0);
+  if (!inner)
+    return {};
+  sizes.back() = inner;
+  return sizes;
+}
+
+/// Tiles `op` by `sizes` into scf.for loops and vectorizes the tile.
+/// Returns the loops, innermost last (empty when `op` stays scalar).
+static FailureOr<SmallVector<LoopLikeOpInterface>>
+tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
+                 ArrayRef<int64_t> sizes) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
+                        options);
+  if (failed(tiled))
+    return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  Operation *tile = tiled->tiledOps.front();
+  if (failed(linalg::vectorizeOpPrecondition(tile)))
+    return SmallVector<LoopLikeOpInterface>(); // stays a scalar loop nest
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (failed(vectorized))
+    return SmallVector<LoopLikeOpInterface>();
+  rewriter.replaceOp(tile, vectorized->replacements);
+  return tiled->loops;
+}
+
+static LogicalResult applyPatterns(Operation *root,
+                                   function_ref<void(RewritePatternSet &)> add) {
+  RewritePatternSet patterns(root->getContext());
+  add(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
 LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
                                            int64_t vectorWidth,
                                            int64_t rowTile) {
-  (void)root;
-  (void)vectorWidth;
-  (void)rowTile;
-  return success();
+  MLIRContext *ctx = root->getContext();
+  SmallVector<linalg::LinalgOp> ops;
+  root->walk([&](linalg::LinalgOp op) {
+    if (op.hasPureTensorSemantics())
+      ops.push_back(op);
+  });
+
+  // 1. Tile and vectorize each op.
+  IRRewriter rewriter(ctx);
+  SmallVector<LoopLikeOpInterface> tileLoops;
+  for (linalg::LinalgOp op : ops) {
+    SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
+    if (sizes.empty())
+      continue;
+    FailureOr<SmallVector<LoopLikeOpInterface>> loops =
+        tileAndVectorize(rewriter, op, sizes);
+    if (failed(loops))
+      return op->emitError("register tiling failed");
+    tileLoops.append(loops->begin(), loops->end());
+  }
+
+  // 2. Fold the vectorized multiply-reduce into vector.contract before any
+  // lowering breaks it up.
+  if (failed(applyPatterns(root, [&](RewritePatternSet &patterns) {
+        vector::populateVectorReductionToContractPatterns(patterns);
+        vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+        vector::TransferReadOp::getCanonicalizationPatterns(patterns, ctx);
+        vector::TransferWriteOp::getCanonicalizationPatterns(patterns, ctx);
+      })))
+    return failure();
+
+  // 3. Keep accumulators in registers across the reduction loops: hoist the
+  // read/write of each loop-invariant tile, innermost loop first.
+  for (LoopLikeOpInterface loop : llvm::reverse(tileLoops))
+    hoistLoopInvariantSubsets(rewriter, loop);
+
+  // 4. Contractions to outer products (FMAs), transfers to 1-D loads and
+  // stores, the remaining n-D vector ops to 1-D ones.
+  if (failed(applyPatterns(root, [&](RewritePatternSet &patterns) {
+        vector::populateVectorContractLoweringPatterns(
+            patterns, vector::VectorContractLowering::OuterProduct);
+        vector::populateVectorOuterProductLoweringPatterns(patterns);
+        vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+        vector::populateVectorTransferLoweringPatterns(patterns,
+                                                       /*maxTransferRank=*/1);
+      })))
+    return failure();
+  return applyPatterns(root, [&](RewritePatternSet &patterns) {
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerParallel);
+    vector::populateVectorTransposeLoweringPatterns(
+        patterns, vector::VectorTransposeLowering::Shuffle16x16);
+    vector::populateVectorBroadcastLoweringPatterns(patterns);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+  });
 }
 
 namespace {

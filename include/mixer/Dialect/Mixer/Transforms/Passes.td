@@ -48,6 +48,21 @@ def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {
   }];
 }
 
+def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp"> {
+  let summary = "Lower memref.copy to vector code or loops";
+  let description = [{
+    Bufferization copies tiles between strided buffers with memref.copy,
+    which the LLVM lowering turns into calls to the `memrefCopy` runtime
+    function. This pass rewrites static-shape copies into loops of 1-D
+    vector row copies and the others into linalg.copy (scalar loops later),
+    so that compiled objects need no MLIR runtime library.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp"> {
   let summary = "Tile the parallel dimensions of mixer ops into scf.forall";
   let description = [{
@@ -55,7 +70,9 @@ def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp">
     of the resulting `scf.forall` handles one unit of independent work: one
     (batch, head) of a scan, one (batch, row block) of a kernel sum, one
     column block of a grouped GEMM. The forall becomes OpenMP threads on the
-    CPU and thread blocks on the GPU.
+    CPU and thread blocks on the GPU. Elementwise linalg producers of the
+    operands (the dt scaling of x, gates) are fused: each tile computes its
+    own slice of them.
   }];
   let options = [
     Option<"rowBlock", "row-block", "int64_t", /*default=*/"64",

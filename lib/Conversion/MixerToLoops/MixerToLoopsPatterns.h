@@ -1,0 +1,21 @@
+//===- MixerToLoopsPatterns.h - per-op patterns -----------------*- C++ -*-===//
+//
+// One populate function per op (or op family), each defined in its own
+// <Op>ToLoops.cpp; populateMixerToLoopsPatterns adds them all.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLOOPS_MIXERTOLOOPSPATTERNS_H
+#define MIXER_LIB_CONVERSION_MIXERTOLOOPS_MIXERTOLOOPSPATTERNS_H
+
+namespace mlir {
+class RewritePatternSet;
+namespace mixer {
+
+/// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).
+void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
+
+} // namespace mixer
+} // namespace mlir
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLOOPS_MIXERTOLOOPSPATTERNS_H

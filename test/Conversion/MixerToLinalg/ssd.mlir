@@ -1,0 +1,213 @@
+// RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s
+// RUN: mixer-opt %s --convert-mixer-to-linalg=recurrent-threshold=0 --split-input-file \
+// RUN:   | FileCheck %s --check-prefix=THRESHOLD0
+
+// mixer.ssd becomes the chunked SSD algorithm: loops over batches and heads,
+// an scf.for over the L / Q full chunks (here 100 / 32 = 3) and a token loop
+// for the tail (tokens 96 to 100). The state is carried transposed, as
+// St [N, P], starting from zero without an init.
+
+// CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$KI:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-DAG:   #[[$T2:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @ssd_chunks_and_tail
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<1x100x2x4xf32>, %[[LA:[^:]*]]: tensor<1x100x2xf32>, %[[B:[^:]*]]: tensor<1x100x1x8xf32>, %[[C:[^:]*]]: tensor<1x100x1x8xf32>, %[[Y0:[^:]*]]: tensor<1x100x2x4xf32>, %[[S0:[^:]*]]: tensor<1x2x4x8xf32>)
+// CHECK-DAG:     %[[F64ZERO:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C96:.*]] = arith.constant 96 : index
+// CHECK-DAG:     %[[C100:.*]] = arith.constant 100 : index
+// CHECK:         %[[RES:.*]]:2 = scf.for %[[BI:.*]] = %[[C0]] to %[[C1]] step %[[C1]] iter_args(%[[YB:.*]] = %[[Y0]], %[[SB:.*]] = %[[S0]])
+// CHECK:           %{{.*}}:2 = scf.for %[[HI:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[YH:.*]] = %[[YB]], %[[SH:.*]] = %[[SB]])
+// Two heads share one group of B and C.
+// CHECK:             %[[GI:.*]] = arith.divui %[[HI]], %[[C2]] : index
+// CHECK:             %[[ST0A:.*]] = bufferization.alloc_tensor() : tensor<8x4xf32>
+// CHECK:             %[[ST0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[ST0A]] : tensor<8x4xf32>)
+// CHECK:             %[[CHUNKS:.*]]:2 = scf.for %[[CI:.*]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[YC:.*]] = %[[YH]], %[[ST:.*]] = %[[ST0]]) -> (tensor<1x100x2x4xf32>, tensor<8x4xf32>)
+// CHECK:               %[[T0:.*]] = arith.muli %[[CI]], %[[C32]] : index
+// CHECK-DAG:           %[[XS:.*]] = tensor.extract_slice %[[X]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<1x100x2x4xf32> to tensor<32x4xf32>
+// CHECK-DAG:           %[[XBUF:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
+// CHECK-DAG:           %[[XC:.*]] = linalg.copy ins(%[[XS]] : tensor<32x4xf32>) outs(%[[XBUF]] : tensor<32x4xf32>)
+// CHECK-DAG:           %[[AC:.*]] = tensor.extract_slice %[[LA]][%[[BI]], %[[T0]], %[[HI]]] [1, 32, 1] [1, 1, 1] : tensor<1x100x2xf32> to tensor<32xf32>
+// CHECK-DAG:           %[[BC:.*]] = tensor.extract_slice %[[B]][%[[BI]], %[[T0]], %[[GI]], 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<32x8xf32>
+// CHECK-DAG:           %[[CC:.*]] = tensor.extract_slice %[[C]][%[[BI]], %[[T0]], %[[GI]], 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<32x8xf32>
+// The inclusive prefix sum of the log decays, in f64.
+// CHECK:               %[[CUM0:.*]] = tensor.empty() : tensor<32xf64>
+// CHECK:               %[[CUM:.*]]:2 = scf.for %[[I:.*]] = %[[C0]] to %[[C32]] step %[[C1]] iter_args(%[[SUM:.*]] = %[[F64ZERO]], %[[ACC:.*]] = %[[CUM0]]) -> (f64, tensor<32xf64>)
+// CHECK-NEXT:            %[[A:.*]] = tensor.extract %[[AC]][%[[I]]] : tensor<32xf32>
+// CHECK-NEXT:            %[[A64:.*]] = arith.extf %[[A]] : f32 to f64
+// CHECK-NEXT:            %[[NSUM:.*]] = arith.addf %[[SUM]], %[[A64]] : f64
+// CHECK-NEXT:            %[[NACC:.*]] = tensor.insert %[[NSUM]] into %[[ACC]][%[[I]]] : tensor<32xf64>
+// CHECK-NEXT:            scf.yield %[[NSUM]], %[[NACC]] : f64, tensor<32xf64>
+// The causal decay matrix L[t, s] = s <= t ? exp(min(cum[t] - cum[s], 0)) : 0.
+// CHECK:               %[[LE:.*]] = tensor.empty() : tensor<32x32xf32>
+// CHECK:               %[[L:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<32xf64>, tensor<32xf64>) outs(%[[LE]] : tensor<32x32xf32>)
+// CHECK-NEXT:          ^bb0(%[[CT:.*]]: f64, %[[CS:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[SEG:.*]] = arith.subf %[[CT]], %[[CS]] : f64
+// CHECK-NEXT:            %[[SEG32:.*]] = arith.truncf %[[SEG]] : f64 to f32
+// CHECK-NEXT:            %[[CL:.*]] = arith.minimumf %[[SEG32]], %[[ZERO]] : f32
+// CHECK-NEXT:            %[[DECAY:.*]] = math.exp %[[CL]] : f32
+// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
+// CHECK-NEXT:            %[[CAUSAL:.*]] = arith.cmpi ule, %[[S]], %[[T]] : index
+// CHECK-NEXT:            %[[LV:.*]] = arith.select %[[CAUSAL]], %[[DECAY]], %[[ZERO]] : f32
+// CHECK-NEXT:            linalg.yield %[[LV]] : f32
+// Intra-chunk block: G = Cc Bc^T as an (i, j, k) contraction with a
+// row-major right-hand side, then ((G * L) X) accumulated into the y tile.
+// CHECK:               %[[BT:.*]] = linalg.transpose ins(%[[BC]] : tensor<32x8xf32>) outs(%{{.*}} : tensor<8x32xf32>) permutation = [1, 0]
+// CHECK:               %[[GA:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
+// CHECK:               %[[GZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[GA]] : tensor<32x32xf32>)
+// CHECK:               %[[G:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC]], %[[BT]] : tensor<32x8xf32>, tensor<8x32xf32>) outs(%[[GZ]] : tensor<32x32xf32>)
+// CHECK-NEXT:          ^bb0(%[[GL:.*]]: f32, %[[GR:.*]]: f32, %[[GO:.*]]: f32):
+// CHECK-NEXT:            %[[GP:.*]] = arith.mulf %[[GL]], %[[GR]] : f32
+// CHECK-NEXT:            %[[GS:.*]] = arith.addf %[[GO]], %[[GP]] : f32
+// CHECK-NEXT:            linalg.yield %[[GS]] : f32
+// CHECK:               %[[M:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[G]], %[[L]] : tensor<32x32xf32>, tensor<32x32xf32>)
+// CHECK:                 arith.mulf
+// The output block accumulates in a fresh local buffer.
+// CHECK:               %[[YT:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
+// CHECK:               %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YT]] : tensor<32x4xf32>)
+// CHECK:               %[[YIN:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M]], %[[XC]] : tensor<32x32xf32>, tensor<32x4xf32>) outs(%[[YZ]] : tensor<32x4xf32>)
+// Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block.
+// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
+// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CCUM:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[CCUM32:.*]] = arith.truncf %[[CCUM]] : f64 to f32
+// CHECK-NEXT:            %[[CCL:.*]] = arith.minimumf %[[CCUM32]], %[[ZERO]] : f32
+// CHECK-NEXT:            %[[CEXP:.*]] = math.exp %[[CCL]] : f32
+// CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CEXP]] : f32
+// CHECK:               %[[YOUT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CSC]], %[[ST]] : tensor<32x8xf32>, tensor<8x4xf32>) outs(%[[YIN]] : tensor<32x4xf32>)
+// State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)), the state decayed
+// in place by exp(min(cum[Q-1], 0)), and Bw^T X added (transposed lhs).
+// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
+// CHECK-NEXT:          ^bb0(%{{.*}}: f32, %[[BCUM:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[BSEG:.*]] = arith.subf %[[CUM]]#0, %[[BCUM]] : f64
+// CHECK-NEXT:            %[[BSEG32:.*]] = arith.truncf %[[BSEG]] : f64 to f32
+// CHECK-NEXT:            %[[BCL:.*]] = arith.minimumf %[[BSEG32]], %[[ZERO]] : f32
+// CHECK-NEXT:            math.exp %[[BCL]] : f32
+// CHECK:               %[[LAST32:.*]] = arith.truncf %[[CUM]]#0 : f64 to f32
+// CHECK-NEXT:          %[[LASTCL:.*]] = arith.minimumf %[[LAST32]], %[[ZERO]] : f32
+// CHECK-NEXT:          %[[CHUNKDECAY:.*]] = math.exp %[[LASTCL]] : f32
+// CHECK-NEXT:          %[[DECAYED:.*]] = linalg.generic {indexing_maps = [#[[$ID2]]], iterator_types = ["parallel", "parallel"]} outs(%[[ST]] : tensor<8x4xf32>)
+// CHECK-NEXT:          ^bb0(%[[SOLD:.*]]: f32):
+// CHECK-NEXT:            %[[SDEC:.*]] = arith.mulf %[[SOLD]], %[[CHUNKDECAY]] : f32
+// CHECK-NEXT:            linalg.yield %[[SDEC]] : f32
+// CHECK:               %[[NST:.*]] = linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[BW]], %[[XC]] : tensor<32x8xf32>, tensor<32x4xf32>) outs(%[[DECAYED]] : tensor<8x4xf32>)
+// CHECK:               %[[NY:.*]] = tensor.insert_slice %[[YOUT]] into %[[YC]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<32x4xf32> into tensor<1x100x2x4xf32>
+// CHECK-NEXT:          scf.yield %[[NY]], %[[NST]] : tensor<1x100x2x4xf32>, tensor<8x4xf32>
+// The token loop over the tail, starting from the state of the chunks:
+// St = exp(min(a_t, 0)) St + b_t x_t^T, y_t = St^T c_t.
+// CHECK:             %[[TOK:.*]]:2 = scf.for %[[TI:.*]] = %[[C96]] to %[[C100]] step %[[C1]] iter_args(%[[YT2:.*]] = %[[CHUNKS]]#0, %[[ST2:.*]] = %[[CHUNKS]]#1)
+// CHECK-DAG:           %[[XT:.*]] = tensor.extract_slice %[[X]][%[[BI]], %[[TI]], %[[HI]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x100x2x4xf32> to tensor<4xf32>
+// CHECK-DAG:           %[[BTT:.*]] = tensor.extract_slice %[[B]][%[[BI]], %[[TI]], %[[GI]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<8xf32>
+// CHECK-DAG:           %[[CTT:.*]] = tensor.extract_slice %[[C]][%[[BI]], %[[TI]], %[[GI]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<8xf32>
+// CHECK:               %[[AT:.*]] = tensor.extract %[[LA]][%[[BI]], %[[TI]], %[[HI]]] : tensor<1x100x2xf32>
+// CHECK-NEXT:          %[[ATCL:.*]] = arith.minimumf %[[AT]], %[[ZERO]] : f32
+// CHECK-NEXT:          %[[ATEXP:.*]] = math.exp %[[ATCL]] : f32
+// CHECK-NEXT:          %[[TST:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BTT]], %[[XT]] : tensor<8xf32>, tensor<4xf32>) outs(%[[ST2]] : tensor<8x4xf32>)
+// CHECK-NEXT:          ^bb0(%[[TB:.*]]: f32, %[[TX:.*]]: f32, %[[TS:.*]]: f32):
+// CHECK-NEXT:            %[[OUTER:.*]] = arith.mulf %[[TB]], %[[TX]] : f32
+// CHECK-NEXT:            %[[KEPT:.*]] = arith.mulf %[[TS]], %[[ATEXP]] : f32
+// CHECK-NEXT:            %[[TSN:.*]] = arith.addf %[[KEPT]], %[[OUTER]] : f32
+// CHECK-NEXT:            linalg.yield %[[TSN]] : f32
+// CHECK:               %[[YTT:.*]] = tensor.extract_slice %[[YT2]][%[[BI]], %[[TI]], %[[HI]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x100x2x4xf32> to tensor<4xf32>
+// CHECK-NEXT:          %[[YTZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YTT]] : tensor<4xf32>)
+// CHECK-NEXT:          %[[YTV:.*]] = linalg.generic {indexing_maps = [#[[$COL]], #[[$T2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[CTT]], %[[TST]] : tensor<8xf32>, tensor<8x4xf32>) outs(%[[YTZ]] : tensor<4xf32>)
+// CHECK:               %[[TNY:.*]] = tensor.insert_slice %[[YTV]] into %[[YT2]][%[[BI]], %[[TI]], %[[HI]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<4xf32> into tensor<1x100x2x4xf32>
+// CHECK-NEXT:          scf.yield %[[TNY]], %[[TST]] : tensor<1x100x2x4xf32>, tensor<8x4xf32>
+// The final state, transposed back to [P, N], into the state output.
+// CHECK:             %[[FST:.*]] = linalg.transpose ins(%[[TOK]]#1 : tensor<8x4xf32>) outs(%{{.*}} : tensor<4x8xf32>) permutation = [1, 0]
+// CHECK-NEXT:        %[[NS:.*]] = tensor.insert_slice %[[FST]] into %[[SH]][%[[BI]], %[[HI]], 0, 0] [1, 1, 4, 8] [1, 1, 1, 1] : tensor<4x8xf32> into tensor<1x2x4x8xf32>
+// CHECK-NEXT:        scf.yield %[[TOK]]#0, %[[NS]] : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
+// CHECK:         return %[[RES]]#0, %[[RES]]#1
+// CHECK-NOT:     mixer.ssd
+func.func @ssd_chunks_and_tail(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf32>, %b: tensor<1x100x1x8xf32>, %c: tensor<1x100x1x8xf32>, %y0: tensor<1x100x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) {
+  %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x100x2x4xf32>, tensor<1x100x2xf32>, tensor<1x100x1x8xf32>, tensor<1x100x1x8xf32>) outs(%y0, %s0 : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
+  return %y, %s : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
+}
+
+// THRESHOLD0-LABEL: func.func @ssd_chunks_and_tail
+// THRESHOLD0-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// THRESHOLD0-DAG:     %[[C96:.*]] = arith.constant 96 : index
+// THRESHOLD0-DAG:     %[[C100:.*]] = arith.constant 100 : index
+// THRESHOLD0:         scf.for %{{.*}} = %{{.*}} to %[[C3]] step
+// THRESHOLD0:         scf.for %{{.*}} = %[[C96]] to %[[C100]] step
+
+// -----
+
+// L = 4 <= recurrent-threshold (8): no full chunk (the chunk loop runs zero
+// times) and the token loop covers the whole sequence. The state starts from
+// the init, transposed to [N, P].
+
+// CHECK-LABEL: func.func @ssd_short_with_init
+// CHECK-SAME:    %[[INIT:[^:]*]]: tensor<1x2x4x8xf32>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         scf.for %[[BI:.*]] = %[[C0]] to %[[C1]]
+// CHECK:           scf.for %[[HI:.*]] = %[[C0]] to
+// CHECK:             %[[IS:.*]] = tensor.extract_slice %[[INIT]][%[[BI]], %[[HI]], 0, 0] [1, 1, 4, 8] [1, 1, 1, 1] : tensor<1x2x4x8xf32> to tensor<4x8xf32>
+// CHECK-NEXT:        %[[IE:.*]] = tensor.empty() : tensor<8x4xf32>
+// CHECK-NEXT:        %[[IT:.*]] = linalg.transpose ins(%[[IS]] : tensor<4x8xf32>) outs(%[[IE]] : tensor<8x4xf32>) permutation = [1, 0]
+// CHECK-NEXT:        %[[CH:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[C0]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[IT]])
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %{{.*}} = %[[CH]]#1)
+// CHECK:               math.exp
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+func.func @ssd_short_with_init(%x: tensor<1x4x2x4xf32>, %la: tensor<1x4x2xf32>, %b: tensor<1x4x1x8xf32>, %c: tensor<1x4x1x8xf32>, %h: tensor<1x2x4x8xf32>, %y0: tensor<1x4x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) {
+  %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x4x2x4xf32>, tensor<1x4x2xf32>, tensor<1x4x1x8xf32>, tensor<1x4x1x8xf32>) init(%h : tensor<1x2x4x8xf32>) outs(%y0, %s0 : tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>
+  return %y, %s : tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>
+}
+
+// With recurrent-threshold=0 even 4 tokens are chunked: 4 / 32 = 0 full
+// chunks still, and the tail starts at 0.
+// THRESHOLD0-LABEL: func.func @ssd_short_with_init
+// THRESHOLD0-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// THRESHOLD0-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// THRESHOLD0:         linalg.transpose
+// THRESHOLD0:         scf.for %{{.*}} = %[[C0]] to %[[C0]] step
+// THRESHOLD0:         scf.for %{{.*}} = %[[C0]] to %[[C4]] step
+
+// -----
+
+// Dynamic B and L: the number of full chunks is L / Q when L exceeds the
+// recurrent threshold and 0 otherwise (a select), and the tail starts after
+// the last full chunk.
+
+// CHECK-LABEL: func.func @ssd_dynamic_length
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<?x?x2x4xf32>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[NB:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x?x2x4xf32>
+// CHECK-DAG:     %[[L:.*]] = tensor.dim %[[X]], %[[C1]] : tensor<?x?x2x4xf32>
+// CHECK-DAG:     %[[LONG:.*]] = arith.cmpi ugt, %[[L]], %[[C8]] : index
+// CHECK-DAG:     %[[NQ:.*]] = arith.divui %[[L]], %[[C32]] : index
+// CHECK:         %[[NCH:.*]] = arith.select %[[LONG]], %[[NQ]], %[[C0]] : index
+// CHECK-NEXT:    %[[TAIL:.*]] = arith.muli %[[NCH]], %[[C32]] : index
+// CHECK:         scf.for %{{.*}} = %[[C0]] to %[[NB]] step %[[C1]]
+// CHECK:           scf.for
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[NCH]] step %[[C1]]
+// CHECK:               tensor.extract_slice %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<?x?x2x4xf32> to tensor<32x4xf32>
+// CHECK:             scf.for %{{.*}} = %[[TAIL]] to %[[L]] step %[[C1]]
+// CHECK:               tensor.extract_slice %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<?x?x2x4xf32> to tensor<4xf32>
+func.func @ssd_dynamic_length(%x: tensor<?x?x2x4xf32>, %la: tensor<?x?x2xf32>, %b: tensor<?x?x1x8xf32>, %c: tensor<?x?x1x8xf32>, %y0: tensor<?x?x2x4xf32>, %s0: tensor<?x2x4x8xf32>) -> (tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>) {
+  %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<?x?x2x4xf32>, tensor<?x?x2xf32>, tensor<?x?x1x8xf32>, tensor<?x?x1x8xf32>) outs(%y0, %s0 : tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>) -> tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>
+  return %y, %s : tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>
+}
+
+// The threshold option reaches the pattern: the comparison is against 0.
+// THRESHOLD0-LABEL: func.func @ssd_dynamic_length
+// THRESHOLD0-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// THRESHOLD0-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// THRESHOLD0-DAG:     %[[L:.*]] = tensor.dim %{{.*}}, %[[C1]] : tensor<?x?x2x4xf32>
+// THRESHOLD0:         arith.cmpi ugt, %[[L]], %[[C0]] : index

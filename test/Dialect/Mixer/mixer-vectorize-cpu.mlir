@@ -1,0 +1,110 @@
+// RUN: mixer-opt %s --mixer-vectorize-cpu | FileCheck %s
+// RUN: mixer-opt %s --mixer-vectorize-cpu="vector-width=8 row-tile=4" | FileCheck %s --check-prefix=SMALL
+
+#ik = affine_map<(i, j, k) -> (i, k)>
+#kj = affine_map<(i, j, k) -> (k, j)>
+#ij = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+
+// A contraction out[i, j] += lhs[i, k] * rhs[k, j] is tiled to 8 x 32
+// register blocks (row-tile x 2 * vector-width) over one k at a time. The
+// accumulator block is read before the k loop, carried as a vector iter_arg
+// and written back after it; each k step is 8 broadcast-and-FMA rows.
+
+// CHECK-LABEL: func.func @contraction
+// CHECK-SAME:    (%[[A:[^:]*]]: tensor<64x64xf32>, %[[B:[^:]*]]: tensor<64x64xf32>, %[[C:[^:]*]]: tensor<64x64xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C64]] step %[[C8]] iter_args(%{{.*}} = %[[C]])
+// CHECK:           scf.for %[[J:.*]] = %[[C0]] to %[[C64]] step %[[C32]] iter_args(%[[OUT:.*]] = %{{.*}})
+// CHECK:             %[[TILE:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [8, 32] [1, 1]
+// CHECK:             %[[ACC0:.*]] = vector.transfer_read %[[TILE]][%[[C0]], %[[C0]]]{{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:             %[[K:.*]]:3 = scf.for %[[KI:.*]] = %[[C0]] to %[[C64]] step %[[C1]] iter_args({{.*}}, %[[ACC:.*]] = %[[ACC0]]) -> ({{.*}}, vector<8x32xf32>)
+// CHECK-DAG:           %[[LT:.*]] = tensor.extract_slice %[[A]][%[[I]], %[[KI]]] [8, 1] [1, 1]
+// CHECK-DAG:           %[[RT:.*]] = tensor.extract_slice %[[B]][%[[KI]], %[[J]]] [1, 32] [1, 1]
+// CHECK-DAG:           %[[LV:.*]] = vector.transfer_read %[[LT]]{{.*}} : tensor<8x1xf32>, vector<8x1xf32>
+// CHECK-DAG:           %[[RV:.*]] = vector.transfer_read %[[RT]]{{.*}} : tensor<1x32xf32>, vector<1x32xf32>
+// CHECK:               %[[ROW:.*]] = vector.extract %[[RV]][0] : vector<32xf32> from vector<1x32xf32>
+// CHECK-NOT:           vector.contract
+// CHECK-NOT:           vector.transfer_write
+// CHECK:               %[[L0:.*]] = vector.extract %[[LV]][0, 0] : f32 from vector<8x1xf32>
+// CHECK-NEXT:          %[[L0B:.*]] = vector.broadcast %[[L0]] : f32 to vector<32xf32>
+// CHECK-NEXT:          %[[A0:.*]] = vector.extract %[[ACC]][0] : vector<32xf32> from vector<8x32xf32>
+// CHECK-NEXT:          %[[F0:.*]] = vector.fma %[[L0B]], %[[ROW]], %[[A0]] : vector<32xf32>
+// CHECK-COUNT-7:       vector.fma %{{.*}}, %[[ROW]], %{{.*}} : vector<32xf32>
+// CHECK-NOT:           vector.fma
+// CHECK:               %[[NACC:.*]] = vector.insert %{{.*}}, %{{.*}} [7] : vector<32xf32> into vector<8x32xf32>
+// CHECK-NEXT:          scf.yield %{{.*}}, %{{.*}}, %[[NACC]] : tensor<64x64xf32>, tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:             %[[W:.*]] = vector.transfer_write %[[K]]#2, %[[K]]#1[%[[C0]], %[[C0]]]{{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// CHECK-NEXT:        tensor.insert_slice %[[W]] into %[[K]]#0[%[[I]], %[[J]]] [8, 32] [1, 1]
+
+// The block follows the options: 4 x 16 with vector-width=8, row-tile=4.
+// SMALL-LABEL: func.func @contraction
+// SMALL:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
+// SMALL:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// SMALL:             scf.for {{.*}} -> ({{.*}}, vector<4x16xf32>)
+// SMALL-COUNT-4:       vector.fma {{.*}} : vector<16xf32>
+// SMALL-NOT:           vector.fma
+// SMALL:               scf.yield
+func.func @contraction(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// Another op is tiled to rows (every dim but the innermost by 1) and
+// vectorized: a 64-wide row is at most 4 vectors, so it stays whole.
+
+// CHECK-LABEL: func.func @elementwise
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<8x64xf32>, %[[O:[^:]*]]: tensor<8x64xf32>)
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[O]])
+// CHECK:           scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[OUT:.*]] = %{{.*}})
+// CHECK-DAG:         %[[XS:.*]] = tensor.extract_slice %[[X]][%[[I]], %[[J]]] [1, 64] [1, 1]
+// CHECK-DAG:         %[[OS:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]]] [1, 64] [1, 1]
+// CHECK-DAG:         %[[XV:.*]] = vector.transfer_read %[[XS]]{{.*}} : tensor<1x64xf32>, vector<1x64xf32>
+// CHECK-DAG:         %[[OV:.*]] = vector.transfer_read %[[OS]]{{.*}} : tensor<1x64xf32>, vector<1x64xf32>
+// CHECK:             %[[E:.*]] = math.exp %[[XV]] : vector<1x64xf32>
+// CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[E]], %[[OV]] : vector<1x64xf32>
+// CHECK-NEXT:        %[[W:.*]] = vector.transfer_write %[[M]], %[[OS]]{{.*}} : vector<1x64xf32>, tensor<1x64xf32>
+// CHECK-NEXT:        tensor.insert_slice %[[W]] into %[[OUT]][%[[I]], %[[J]]] [1, 64] [1, 1]
+
+// With vector-width=8 a 64-wide row is longer than 4 vectors: tiled by 16.
+// SMALL-LABEL: func.func @elementwise
+// SMALL:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
+// SMALL:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// SMALL:             math.exp %{{.*}} : vector<1x16xf32>
+func.func @elementwise(%a: tensor<8x64xf32>, %b: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x64xf32>) outs(%b : tensor<8x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    %s = arith.mulf %e, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+
+// Dynamic shapes are left to the scalar loops of the pipeline.
+
+// CHECK-LABEL: func.func @dynamic
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     vector.
+// CHECK:         %[[R:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<?x64xf32>) outs(%{{.*}} : tensor<?x64xf32>)
+// CHECK:           arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK:         return %[[R]]
+func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<?x64xf32>) outs(%b : tensor<?x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<?x64xf32>
+  return %0 : tensor<?x64xf32>
+}
