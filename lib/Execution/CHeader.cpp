@@ -136,9 +136,9 @@ static const char *const kAbiComment = R"(/*
  * - Sizes must equal the static sizes listed with each function; a `?`
  *   dimension may take any size at run time, consistent across arguments as
  *   the function's ops require. Nothing checks them at run time.
- * - Parallel loops run on the OpenMP runtime: link with -fopenmp (or
- *   -lomp). The thread count is OMP_NUM_THREADS unless fixed at compile
- *   time (--num-threads).
+ * - Parallel loops run on the LLVM OpenMP runtime and some math on libm:
+ *   link with clang's -fopenmp (or -lomp) and -lm. The thread count is
+ *   OMP_NUM_THREADS unless fixed at compile time (--num-threads).
 )";
 
 LogicalResult mlir::mixer::emitCHeader(ModuleOp module, raw_ostream &os,
