@@ -60,6 +60,10 @@ def _ssd_source(x, log_a, b, c, init, chunk_size):
         "}\n")
 
 
+# (shapes, has init, chunk size, options) -> the compiled function.
+_ssd_functions = {}
+
+
 def ssd(x, log_a, b, c, *, init_state=None, chunk_size=64, options=""):
     """Mamba-2 state space duality scan (mixer.ssd).
 
@@ -95,6 +99,10 @@ def ssd(x, log_a, b, c, *, init_state=None, chunk_size=64, options=""):
     inputs = [np.ascontiguousarray(a) for a in (x, log_a, b, c)]
     if init_state is not None:
         inputs.append(np.ascontiguousarray(init_state))
-    source = _ssd_source(x, log_a, b, c, init_state, int(chunk_size))
-    function = _compile(source, options)["ssd"]
+    key = (x.shape, log_a.shape, b.shape, c.shape, init_state is not None,
+           int(chunk_size), options)
+    function = _ssd_functions.get(key)
+    if function is None:
+        source = _ssd_source(x, log_a, b, c, init_state, int(chunk_size))
+        function = _ssd_functions[key] = _compile(source, options)["ssd"]
     return function(*inputs)

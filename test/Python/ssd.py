@@ -67,6 +67,15 @@ for batch, length, heads, head_dim, groups, state_dim, chunk, with_init in cases
 # CHECK: ssd B=2 L=64 {{.*}} PASS
 # CHECK: ssd B=1 L=300 {{.*}} PASS
 
+# The same through the naive lowering (convert-mixer-to-loops), with the
+# thread count fixed.
+x, log_a, b, c, init = inputs(rng, 2, 70, 4, 8, 2, 16, True)
+y, state = mixer.ssd(x, log_a, b, c, init_state=init, options="naive=1 num-threads=2")
+y_ref, state_ref = ssd_reference(x, log_a, b, c, init)
+error = max(relative_error(y, y_ref), relative_error(state, state_ref))
+print(f"ssd naive: max relative error {error:.3g} {'PASS' if error < 1e-4 else 'FAIL'}")
+# CHECK: ssd naive: max relative error {{.*}} PASS
+
 # Decoding token by token from the state of a prefill equals one long scan.
 # Tokens 120..127 lie in a full chunk of the long scan (the chunked form)
 # but are decoded one by one (the recurrent form).
