@@ -62,10 +62,17 @@ public:
 private:
   JitModule() = default;
 
+  /// A `_mlir_ciface_` wrapper, by the name of the function it wraps.
+  struct Wrapper {
+    /// Whether each argument is passed as a pointer (a memref descriptor)
+    /// rather than by value.
+    llvm::SmallVector<bool> byPointer;
+    /// Its packed form (all arguments through one array), once looked up.
+    void (*packed)(void **) = nullptr;
+  };
+
   std::unique_ptr<ExecutionEngine> engine;
-  /// For each wrapper (by function name), whether each argument is passed
-  /// as a pointer (a memref descriptor) rather than by value.
-  llvm::StringMap<llvm::SmallVector<bool>> wrappers;
+  llvm::StringMap<Wrapper> wrappers;
 };
 
 } // namespace mixer
