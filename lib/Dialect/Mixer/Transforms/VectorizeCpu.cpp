@@ -112,45 +112,37 @@ static SmallVector<int64_t> cacheTileSizes(linalg::LinalgOp op) {
   return tiled ? sizes : SmallVector<int64_t>();
 }
 
-/// Tiles `op` by `sizes` into scf.for loops and returns the tiled op.
-static FailureOr<linalg::LinalgOp> tileOnly(RewriterBase &rewriter,
-                                            linalg::LinalgOp op,
-                                            ArrayRef<int64_t> sizes) {
+/// Tiles `op` by `sizes` into scf.for loops, replacing it.
+static FailureOr<scf::SCFTilingResult>
+tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
                         options);
-  if (failed(tiled))
-    return failure();
-  rewriter.replaceOp(op, tiled->replacements);
-  return cast<linalg::LinalgOp>(tiled->tiledOps.front());
+  if (succeeded(tiled))
+    rewriter.replaceOp(op, tiled->replacements);
+  return tiled;
 }
 
-/// Tiles `op` by `sizes` into scf.for loops and vectorizes the tile.
-/// Returns the loops, innermost last (empty when `op` stays scalar).
+/// Tiles `op` by `sizes` and vectorizes the tile. Returns the loops,
+/// innermost last (empty when the tile stays scalar).
 static FailureOr<SmallVector<LoopLikeOpInterface>>
 tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
                  ArrayRef<int64_t> sizes) {
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled =
-      scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
-                        options);
+  FailureOr<scf::SCFTilingResult> tiled = tileOp(rewriter, op, sizes);
   if (failed(tiled))
     return failure();
-  rewriter.replaceOp(op, tiled->replacements);
-  Operation *tile = tiled->tiledOps.front();
-  if (failed(linalg::vectorizeOpPrecondition(tile)))
+  Operation *tiledOp = tiled->tiledOps.front();
+  if (failed(linalg::vectorizeOpPrecondition(tiledOp)))
     return SmallVector<LoopLikeOpInterface>(); // stays a scalar loop nest
-  rewriter.setInsertionPoint(tile);
+  rewriter.setInsertionPoint(tiledOp);
   FailureOr<linalg::VectorizationResult> vectorized =
-      linalg::vectorize(rewriter, tile);
+      linalg::vectorize(rewriter, tiledOp);
   if (failed(vectorized))
     return SmallVector<LoopLikeOpInterface>();
-  rewriter.replaceOp(tile, vectorized->replacements);
+  rewriter.replaceOp(tiledOp, vectorized->replacements);
   return tiled->loops;
 }
 
@@ -179,10 +171,10 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
       SmallVector<int64_t> cache = cacheTileSizes(op);
       if (!cache.empty()) {
-        FailureOr<linalg::LinalgOp> block = tileOnly(rewriter, op, cache);
+        FailureOr<scf::SCFTilingResult> block = tileOp(rewriter, op, cache);
         if (failed(block))
           return op->emitError("cache tiling failed");
-        op = *block;
+        op = cast<linalg::LinalgOp>(block->tiledOps.front());
       }
     }
     SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
