@@ -123,3 +123,15 @@ func.func @large_contraction_cache_blocks(%a: tensor<1024x768xf32>, %b: tensor<7
   %r = linalg.matmul ins(%a, %b : tensor<1024x768xf32>, tensor<768x512xf32>) outs(%c : tensor<1024x512xf32>) -> tensor<1024x512xf32>
   return %r : tensor<1024x512xf32>
 }
+
+// A 2-D transpose moves in 16 x 16 blocks (register shuffles), not columns.
+// CHECK-LABEL: func.func @transpose_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:             vector.transfer_read {{.*}} : tensor<16x16xf32>, vector<16x16xf32>
+// CHECK-NOT:         vector<64x1xf32>
+// CHECK:             vector.shuffle
+func.func @transpose_blocks(%a: tensor<32x64xf32>, %o: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %t = linalg.transpose ins(%a : tensor<32x64xf32>) outs(%o : tensor<64x32xf32>) permutation = [1, 0]
+  return %t : tensor<64x32xf32>
+}

@@ -79,6 +79,12 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
       return {};
     return {i, j, 1};
   }
+  // 2-D transposes in square blocks: a vector.transpose of 16 x 16 lowers to
+  // register shuffles, where row tiles would gather a column element-wise.
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation());
+      transpose && bounds.size() == 2 && bounds[0] % vectorWidth == 0 &&
+      bounds[1] % vectorWidth == 0)
+    return {vectorWidth, vectorWidth};
   SmallVector<int64_t> sizes(bounds.size(), 1);
   int64_t inner = pickTile(bounds.back(), {}, 4 * vectorWidth);
   if (!inner)
