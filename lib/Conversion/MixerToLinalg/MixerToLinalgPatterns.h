@@ -19,7 +19,8 @@ void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
 void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                              int64_t recurrentThreshold);
 
-/// The MoE ops: grouped GEMMs in static row slabs (MoEToLinalg.cpp).
+/// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
+/// combine, the router's scalar loops (MoEToLinalg.cpp).
 void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer

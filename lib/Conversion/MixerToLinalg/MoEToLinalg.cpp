@@ -18,14 +18,21 @@
 // into local slab buffers, then writes silu(gate) * up into its rows of the
 // output: no [T, F] intermediate is materialized.
 //
+// Routing is memory-bound: the router keeps the scalar loops of
+// convert-mixer-to-loops (per token, E small); dispatch is a scalar counting
+// sort followed by vector row copies of x; combine adds each dispatched row,
+// weighted, into its token's row of the output with a vector row update.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LinalgBuilder.h"
 #include "MixerToLinalgPatterns.h"
 
+#include "mixer/Conversion/MixerToLoops/MixerToLoops.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -88,6 +95,21 @@ static int64_t staticSize(OpFoldResult ofr) {
   return getConstantIntValue(ofr).value_or(ShapedType::kDynamic);
 }
 
+/// Zeroes rows [begin, begin + count) of `out` (`cols` columns) in place,
+/// in static slabs.
+static Value zeroRows(ImplicitLocOpBuilder &b, Value begin, Value count,
+                      OpFoldResult cols, Value out) {
+  return forEachSlab(
+      b, begin, count, out,
+      [&](LinalgBuilder &lb, int64_t rows, Value r0, Value out) -> Value {
+        ImplicitLocOpBuilder &ib = lb.builder();
+        OpFoldResult zero = ib.getIndexAttr(0), h = ib.getIndexAttr(rows);
+        Value tile =
+            lb.slice(out, {r0, zero}, {h, cols}, {rows, staticSize(cols)});
+        return lb.insert(lb.fill(tile, 0.0), out, {r0, zero}, {h, cols});
+      });
+}
+
 /// group_sizes[e] as an index.
 static Value groupSize(ImplicitLocOpBuilder &b, Value groupSizes, Value e) {
   Value size = tensor::ExtractOp::create(b, groupSizes, e);
@@ -118,15 +140,7 @@ forEachGroup(ImplicitLocOpBuilder &b, Value groupSizes, Value rowsTotal,
       });
   Value sum = groups.getResult(1);
   Value past = arith::SubIOp::create(b, rowsTotal, sum);
-  return forEachSlab(
-      b, sum, past, groups.getResult(0),
-      [&](LinalgBuilder &lb, int64_t rows, Value r0, Value out) -> Value {
-        ImplicitLocOpBuilder &ib = lb.builder();
-        OpFoldResult zero = ib.getIndexAttr(0), h = ib.getIndexAttr(rows);
-        Value tile = lb.slice(out, {r0, zero}, {h, cols},
-                              {rows, staticSize(cols)});
-        return lb.insert(lb.fill(tile, 0.0), out, {r0, zero}, {h, cols});
-      });
+  return zeroRows(b, sum, past, cols, groups.getResult(0));
 }
 
 namespace {
@@ -237,9 +251,158 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
   }
 };
 
+/// The index value of an integer scalar.
+static Value toIndex(ImplicitLocOpBuilder &b, Value v) {
+  return arith::IndexCastOp::create(b, b.getIndexType(), v);
+}
+
+/// An scf.for over [0, ub) carrying `init`; `body` returns the next values.
+static SmallVector<Value>
+loop(ImplicitLocOpBuilder &b, Value ub, ValueRange init,
+     function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value iv,
+                                     ValueRange acc)>
+         body) {
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  auto forOp = scf::ForOp::create(
+      b, c0, ub, c1, init,
+      [&](OpBuilder &nb, Location loc, Value iv, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        scf::YieldOp::create(ib, body(ib, iv, acc));
+      });
+  return SmallVector<Value>(forOp.getResults());
+}
+
+/// The scalar counting sort (memory-bound, T*k steps), then the rows of x
+/// gathered as vector row copies.
+struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MoeDispatchOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Value x = op.getX(), ids = op.getExpertIds();
+    Value sorted = op.getOuts()[0], sizes = op.getOuts()[1],
+          perm = op.getOuts()[2];
+    Type i64 = b.getI64Type(), i32 = b.getI32Type();
+    int64_t numExperts = op.getNumExperts();
+    Value k = tensor::DimOp::create(b, ids, 1);
+    Value slots = tensor::DimOp::create(b, perm, 0);
+    Value experts = arith::ConstantIndexOp::create(b, numExperts);
+    Value zero64 = arith::ConstantIntOp::create(b, i64, 0);
+    Value one64 = arith::ConstantIntOp::create(b, i64, 1);
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    OpFoldResult width = lb.sizesOf(x)[1];
+
+    auto expertOf = [&](ImplicitLocOpBuilder &ib, Value a) {
+      Value t = arith::DivUIOp::create(ib, a, k);
+      Value j = arith::RemUIOp::create(ib, a, k);
+      return toIndex(ib, tensor::ExtractOp::create(ib, ids, ValueRange{t, j}));
+    };
+
+    // Group sizes: count the slots of each expert.
+    sizes = linalg::FillOp::create(b, zero64, sizes).getResult(0);
+    sizes = loop(b, slots, sizes,
+                 [&](ImplicitLocOpBuilder &ib, Value a,
+                     ValueRange acc) -> SmallVector<Value> {
+                   Value e = expertOf(ib, a);
+                   Value n = tensor::ExtractOp::create(ib, acc[0], e);
+                   return {tensor::InsertOp::create(
+                       ib, arith::AddIOp::create(ib, n, one64), acc[0], e)};
+                 })[0];
+    // The next free row of each expert, from the first row of its group.
+    Value next = bufferization::AllocTensorOp::create(
+        b, RankedTensorType::get({numExperts}, i64), ValueRange{});
+    next = loop(b, experts, {next, zero64},
+                [&](ImplicitLocOpBuilder &ib, Value e,
+                    ValueRange acc) -> SmallVector<Value> {
+                  Value n = tensor::ExtractOp::create(ib, sizes, e);
+                  return {tensor::InsertOp::create(ib, acc[1], acc[0], e),
+                          arith::AddIOp::create(ib, acc[1], n)};
+                })[0];
+    // Slots in order to the next row of their expert: a stable sort.
+    perm = loop(b, slots, {perm, next},
+                [&](ImplicitLocOpBuilder &ib, Value a,
+                    ValueRange acc) -> SmallVector<Value> {
+                  Value e = expertOf(ib, a);
+                  Value row = tensor::ExtractOp::create(ib, acc[1], e);
+                  Value slot = arith::IndexCastOp::create(ib, i32, a);
+                  return {tensor::InsertOp::create(ib, slot, acc[0],
+                                                   toIndex(ib, row)),
+                          tensor::InsertOp::create(
+                              ib, arith::AddIOp::create(ib, row, one64),
+                              acc[1], e)};
+                })[0];
+    // sorted[r, :] = x[permutation[r] / k, :], one row copy each.
+    sorted = loop(b, slots, sorted,
+                  [&](ImplicitLocOpBuilder &ib, Value r,
+                      ValueRange acc) -> SmallVector<Value> {
+                    LinalgBuilder rb(ib);
+                    Value t = arith::DivUIOp::create(
+                        ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)),
+                        k);
+                    int64_t w = staticSize(width);
+                    Value src = rb.slice(x, {t, zero}, {one, width}, {w});
+                    Value dst = rb.slice(acc[0], {r, zero}, {one, width}, {w});
+                    return {rb.insert(rb.copy(src, dst), acc[0], {r, zero},
+                                      {one, width})};
+                  })[0];
+    rewriter.replaceOp(op, {sorted, sizes, perm});
+    return success();
+  }
+};
+
+/// The output zeroed in row slabs, then each expert row added into its
+/// token's row, weighted: a vector row update per dispatched row.
+struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MoeCombineOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
+          weights = op.getWeights();
+    Value k = tensor::DimOp::create(b, weights, 1);
+    Value slots = tensor::DimOp::create(b, expertOut, 0);
+    Value tokens = tensor::DimOp::create(b, op.getOuts()[0], 0);
+    OpFoldResult cols = lb.sizesOf(expertOut)[1];
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    int64_t n = staticSize(cols);
+
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value out = zeroRows(b, c0, tokens, cols, op.getOuts()[0]);
+    out = loop(b, slots, out,
+               [&](ImplicitLocOpBuilder &ib, Value r,
+                   ValueRange acc) -> SmallVector<Value> {
+                 LinalgBuilder rb(ib);
+                 Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
+                 Value t = arith::DivUIOp::create(ib, a, k);
+                 Value j = arith::RemUIOp::create(ib, a, k);
+                 Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
+                 Value src = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
+                 Value dst = rb.slice(acc[0], {t, zero}, {one, cols}, {n});
+                 // Updated in place: the token's row of out is the init.
+                 Value sum = rb.map(
+                     {src}, {rb.dims(1, {0})}, dst,
+                     [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                       return arith::AddFOp::create(
+                                  mb, args[1],
+                                  arith::MulFOp::create(mb, w, args[0]))
+                           .getResult();
+                     });
+                 return {rb.insert(sum, acc[0], {t, zero}, {one, cols})};
+               })[0];
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg>(
-      patterns.getContext());
+  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg, MoeDispatchToLinalg,
+               MoeCombineToLinalg>(patterns.getContext());
+  populateTopkRouterToLoopsPatterns(patterns);
 }

@@ -191,3 +191,23 @@ func.func @kernel_mv_rows(%x: tensor<2x100x3xf32>, %y: tensor<2x50x3xf32>, %v: t
   %r = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<2x100x3xf32>, tensor<2x50x3xf32>, tensor<2x50x8xf32>, tensor<f32>) outs(%o : tensor<2x100x8xf32>) -> tensor<2x100x8xf32>
   return %r : tensor<2x100x8xf32>
 }
+
+// -----
+
+// The router is tiled over blocks of row-block (64) tokens; the combine
+// over column blocks of its output; dispatch (a global sort) stays whole.
+
+// CHECK-LABEL: func.func @routing_tiles
+// CHECK:         scf.forall (%[[T:.*]]) = (0) to (%{{.*}}) step (64)
+// CHECK:           mixer.topk_router k(2) normalize ins(%{{.*}} : tensor<?x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x2xf32>, tensor<?x2xi32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NOT:     scf.forall (
+// CHECK:         mixer.moe_dispatch num_experts(8)
+// CHECK:         scf.forall (%[[N:.*]]) = (0) to (512) step (256)
+// CHECK:           mixer.moe_combine ins(%{{.*}} : tensor<256x256xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%{{.*}} : tensor<128x256xf32>)
+func.func @routing_tiles(%l: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<?x2xi32>, %x: tensor<128x64xf32>, %ids: tensor<128x2xi32>, %s0: tensor<256x64xf32>, %g0: tensor<8xi64>, %p0: tensor<256xi32>, %eo: tensor<256x512xf32>, %w: tensor<128x2xf32>, %o: tensor<128x512xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>) {
+  %rw, %ri = mixer.topk_router k(2) normalize ins(%l : tensor<?x8xf32>) outs(%w0, %i0 : tensor<?x2xf32>, tensor<?x2xi32>) -> tensor<?x2xf32>, tensor<?x2xi32>
+  %s, %g, %p = mixer.moe_dispatch num_experts(8) ins(%x, %ids : tensor<128x64xf32>, tensor<128x2xi32>) outs(%s0, %g0, %p0 : tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>) -> tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>
+  %y = mixer.moe_combine ins(%eo, %p0, %w : tensor<256x512xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%o : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %rw, %ri, %s, %g, %p, %y : tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>
+}
