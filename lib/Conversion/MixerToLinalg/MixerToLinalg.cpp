@@ -25,6 +25,7 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
+  populateSelectiveScanToLinalgPatterns(patterns);
 }
 
 namespace {

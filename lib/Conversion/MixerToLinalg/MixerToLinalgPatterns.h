@@ -14,6 +14,8 @@ void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
 /// mixer.linear_attention -> chunked linear attention (window as a shift).
 void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                              int64_t recurrentThreshold);
+/// mixer.selective_scan -> token blocks over channel blocks.
+void populateSelectiveScanToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
 } // namespace mlir

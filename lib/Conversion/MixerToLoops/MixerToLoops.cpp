@@ -22,6 +22,7 @@ using namespace mlir::mixer;
 void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateSsdToLoopsPatterns(patterns);
   populateLinearAttentionToLoopsPatterns(patterns);
+  populateSelectiveScanToLoopsPatterns(patterns);
 }
 
 namespace {

@@ -16,6 +16,8 @@ namespace mixer {
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
 /// mixer.linear_attention -> the recurrence (LinearAttentionToLoops.cpp).
 void populateLinearAttentionToLoopsPatterns(RewritePatternSet &patterns);
+/// mixer.selective_scan -> the recurrence (SelectiveScanToLoops.cpp).
+void populateSelectiveScanToLoopsPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
 } // namespace mlir

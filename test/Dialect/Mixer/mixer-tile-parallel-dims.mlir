@@ -52,15 +52,10 @@ func.func @ssd_init_dynamic_length(%x: tensor<1x?x4x8xf32>, %la: tensor<1x?x4xf3
 // CHECK-NOT:   scf.forall
 // CHECK:       mixer.grouped_matmul ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<4x32x100xf32>, tensor<4xi64>) outs(%{{.*}} : tensor<64x100xf32>)
 // CHECK-NOT:   scf.forall
-// CHECK:       mixer.selective_scan ins({{.*}} : tensor<2x100x64xf32>, tensor<2x100x64xf32>, tensor<64x16xf32>, tensor<2x100x1x16xf32>, tensor<2x100x1x16xf32>) outs({{.*}} : tensor<2x100x64xf32>, tensor<2x64x16xf32>)
-// CHECK-NOT:   scf.forall
 // CHECK:       return
-func.func @untiled_ops(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x100xf32>, %gs: tensor<4xi64>, %o: tensor<64x100xf32>, %u: tensor<2x100x64xf32>, %dt: tensor<2x100x64xf32>, %A: tensor<64x16xf32>, %b: tensor<2x100x1x16xf32>, %c: tensor<2x100x1x16xf32>, %y0: tensor<2x100x64xf32>, %s0: tensor<2x64x16xf32>) -> (tensor<64x100xf32>, tensor<2x100x64xf32>, tensor<2x64x16xf32>) {
+func.func @untiled_ops(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x100xf32>, %gs: tensor<4xi64>, %o: tensor<64x100xf32>) -> tensor<64x100xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x100xf32>, tensor<4xi64>) outs(%o : tensor<64x100xf32>) -> tensor<64x100xf32>
-  %y, %s = mixer.selective_scan
-      ins(%u, %dt, %A, %b, %c : tensor<2x100x64xf32>, tensor<2x100x64xf32>, tensor<64x16xf32>, tensor<2x100x1x16xf32>, tensor<2x100x1x16xf32>)
-      outs(%y0, %s0 : tensor<2x100x64xf32>, tensor<2x64x16xf32>) -> tensor<2x100x64xf32>, tensor<2x64x16xf32>
-  return %out, %y, %s : tensor<64x100xf32>, tensor<2x100x64xf32>, tensor<2x64x16xf32>
+  return %out : tensor<64x100xf32>
 }
 
 // -----
@@ -106,4 +101,32 @@ func.func @ssd_fuses_elementwise_producer(%x: tensor<2x100x4x16xf32>, %dt: tenso
 func.func @linear_attention_tiles(%q: tensor<2x50x3x16xf32>, %k: tensor<2x50x3x16xf32>, %v: tensor<2x50x3x8xf32>, %ld: tensor<2x50x3xf32>, %h: tensor<2x3x16x8xf32>, %o0: tensor<2x50x3x8xf32>, %s0: tensor<2x3x16x8xf32>) -> (tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>) {
   %o, %s = mixer.linear_attention chunk_size(16) window(4) scale(0.25) ins(%q, %k, %v : tensor<2x50x3x16xf32>, tensor<2x50x3x16xf32>, tensor<2x50x3x8xf32>) log_decay(%ld : tensor<2x50x3xf32>) init(%h : tensor<2x3x16x8xf32>) outs(%o0, %s0 : tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>) -> tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>
   return %o, %s : tensor<2x50x3x8xf32>, tensor<2x3x16x8xf32>
+}
+
+// -----
+
+// mixer.selective_scan: one (batch, channel block) per tile. With D = 96
+// channels in G = 2 groups (48 per group) the block is 16 channels (the
+// largest power of two up to 64 dividing 48), so a tile reads the one group
+// d floordiv 48 of b and c, and the rows of A, D_skip and delta_bias of its
+// channels.
+// CHECK-LABEL: func.func @selective_scan_tiles
+// CHECK-SAME: (%[[U:[^:]*]]: tensor<2x30x96xf32>, %[[DT:[^:]*]]: tensor<2x30x96xf32>, %[[A:[^:]*]]: tensor<96x4xf32>, %[[B:[^:]*]]: tensor<2x30x2x4xf32>, %[[C:[^:]*]]: tensor<2x30x2x4xf32>, %[[D:[^:]*]]: tensor<96xf32>, %[[Z:[^:]*]]: tensor<2x30x96xf32>, %[[DB:[^:]*]]: tensor<96xf32>, %[[H:[^:]*]]: tensor<2x96x4xf32>
+// CHECK:       scf.forall (%[[I:.*]], %[[CH:.*]]) = (0, 0) to (2, 96) step (1, 16) shared_outs(%[[Y:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// CHECK-DAG:     %[[G:.*]] = affine.apply #{{.*}}(%[[CH]])
+// CHECK-DAG:     %[[UT:.*]] = tensor.extract_slice %[[U]][%[[I]], 0, %[[CH]]] [1, 30, 16] [1, 1, 1]
+// CHECK-DAG:     %[[AT:.*]] = tensor.extract_slice %[[A]][%[[CH]], 0] [16, 4] [1, 1]
+// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[B]][%[[I]], 0, %[[G]], 0] [1, 30, 1, 4] [1, 1, 1, 1]
+// CHECK-DAG:     %[[DT2:.*]] = tensor.extract_slice %[[D]][%[[CH]]] [16] [1]
+// CHECK-DAG:     %[[HT:.*]] = tensor.extract_slice %[[H]][%[[I]], %[[CH]], 0] [1, 16, 4] [1, 1, 1]
+// CHECK:         mixer.selective_scan delta_softplus ins(%[[UT]], %{{.*}}, %[[AT]], %[[BT]], %{{.*}} : tensor<1x30x16xf32>, tensor<1x30x16xf32>, tensor<16x4xf32>, tensor<1x30x1x4xf32>, tensor<1x30x1x4xf32>) D_skip(%[[DT2]] : tensor<16xf32>) z(%{{.*}} : tensor<1x30x16xf32>) delta_bias(%{{.*}} : tensor<16xf32>) init(%[[HT]] : tensor<1x16x4xf32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[Y]][%[[I]], 0, %[[CH]]] [1, 30, 16]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[CH]], 0] [1, 16, 4]
+func.func @selective_scan_tiles(%u: tensor<2x30x96xf32>, %dt: tensor<2x30x96xf32>, %A: tensor<96x4xf32>, %b: tensor<2x30x2x4xf32>, %c: tensor<2x30x2x4xf32>, %d: tensor<96xf32>, %z: tensor<2x30x96xf32>, %db: tensor<96xf32>, %h: tensor<2x96x4xf32>, %y0: tensor<2x30x96xf32>, %s0: tensor<2x96x4xf32>) -> (tensor<2x30x96xf32>, tensor<2x96x4xf32>) {
+  %y, %s = mixer.selective_scan delta_softplus
+      ins(%u, %dt, %A, %b, %c : tensor<2x30x96xf32>, tensor<2x30x96xf32>, tensor<96x4xf32>, tensor<2x30x2x4xf32>, tensor<2x30x2x4xf32>)
+      D_skip(%d : tensor<96xf32>) z(%z : tensor<2x30x96xf32>) delta_bias(%db : tensor<96xf32>) init(%h : tensor<2x96x4xf32>)
+      outs(%y0, %s0 : tensor<2x30x96xf32>, tensor<2x96x4xf32>) -> tensor<2x30x96xf32>, tensor<2x96x4xf32>
+  return %y, %s : tensor<2x30x96xf32>, tensor<2x96x4xf32>
 }

@@ -29,6 +29,23 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   // Linear attention: one (batch, head) per tile, the whole value dim Dv.
   if (isa<LinearAttentionOp>(op))
     return {1, 1, 0};
+  // Selective scan: one (batch, channel block) per tile, the block being the
+  // largest power of two up to 64 that divides the channels of a group (the
+  // block convert-mixer-to-linalg picks), so that a tile reads one group.
+  if (auto scan = dyn_cast<SelectiveScanOp>(op)) {
+    auto u = cast<RankedTensorType>(scan.getU().getType());
+    auto b = cast<RankedTensorType>(scan.getB().getType());
+    int64_t D = u.getDimSize(2), G = b.getDimSize(2);
+    if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) || G == 0)
+      return {1, 0};
+    int64_t block = 1;
+    for (int64_t size : {64, 32, 16, 8, 4, 2})
+      if ((D / G) % size == 0) {
+        block = size;
+        break;
+      }
+    return {1, block};
+  }
   (void)rowBlock;
   return {};
 }
