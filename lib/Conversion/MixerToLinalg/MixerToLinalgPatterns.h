@@ -16,6 +16,8 @@ void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                              int64_t recurrentThreshold);
 /// mixer.selective_scan -> token blocks over channel blocks.
 void populateSelectiveScanToLinalgPatterns(RewritePatternSet &patterns);
+/// mixer.gated_delta_rule -> the recurrent form, two state passes per token.
+void populateGatedDeltaRuleToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
 } // namespace mlir

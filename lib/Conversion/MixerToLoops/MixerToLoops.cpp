@@ -23,6 +23,7 @@ void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateSsdToLoopsPatterns(patterns);
   populateLinearAttentionToLoopsPatterns(patterns);
   populateSelectiveScanToLoopsPatterns(patterns);
+  populateGatedDeltaRuleToLoopsPatterns(patterns);
 }
 
 namespace {

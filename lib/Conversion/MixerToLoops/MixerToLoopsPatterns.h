@@ -18,6 +18,8 @@ void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
 void populateLinearAttentionToLoopsPatterns(RewritePatternSet &patterns);
 /// mixer.selective_scan -> the recurrence (SelectiveScanToLoops.cpp).
 void populateSelectiveScanToLoopsPatterns(RewritePatternSet &patterns);
+/// mixer.gated_delta_rule -> the recurrence (GatedDeltaRuleToLoops.cpp).
+void populateGatedDeltaRuleToLoopsPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
 } // namespace mlir

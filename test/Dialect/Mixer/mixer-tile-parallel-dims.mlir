@@ -130,3 +130,20 @@ func.func @selective_scan_tiles(%u: tensor<2x30x96xf32>, %dt: tensor<2x30x96xf32
       outs(%y0, %s0 : tensor<2x30x96xf32>, tensor<2x96x4xf32>) -> tensor<2x30x96xf32>, tensor<2x96x4xf32>
   return %y, %s : tensor<2x30x96xf32>, tensor<2x96x4xf32>
 }
+
+// -----
+
+// mixer.gated_delta_rule: one (batch, head) per tile, the whole value dim.
+// CHECK-LABEL: func.func @gated_delta_rule_tiles
+// CHECK-SAME: (%[[Q:[^:]*]]: tensor<2x40x4x8xf32>, %[[K:[^:]*]]: tensor<2x40x4x8xf32>, %[[V:[^:]*]]: tensor<2x40x4x16xf32>, %[[G:[^:]*]]: tensor<2x40x4xf32>, %[[BETA:[^:]*]]: tensor<2x40x4xf32>
+// CHECK:       scf.forall (%[[I:.*]], %[[H:.*]]) in (2, 4) shared_outs(%[[O:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// CHECK-DAG:     %[[GT:.*]] = tensor.extract_slice %[[G]][%[[I]], 0, %[[H]]] [1, 40, 1] [1, 1, 1]
+// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[BETA]][%[[I]], 0, %[[H]]] [1, 40, 1] [1, 1, 1]
+// CHECK:         mixer.gated_delta_rule chunk_size(32) ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[GT]], %[[BT]] : tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x16xf32>, tensor<1x40x1xf32>, tensor<1x40x1xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x40x1x16xf32>, tensor<1x1x8x16xf32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0, %[[H]], 0] [1, 40, 1, 16]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[H]], 0, 0] [1, 1, 8, 16]
+func.func @gated_delta_rule_tiles(%q: tensor<2x40x4x8xf32>, %k: tensor<2x40x4x8xf32>, %v: tensor<2x40x4x16xf32>, %g: tensor<2x40x4xf32>, %beta: tensor<2x40x4xf32>, %o0: tensor<2x40x4x16xf32>, %s0: tensor<2x4x8x16xf32>) -> (tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(32) ins(%q, %k, %v, %g, %beta : tensor<2x40x4x8xf32>, tensor<2x40x4x8xf32>, tensor<2x40x4x16xf32>, tensor<2x40x4xf32>, tensor<2x40x4xf32>) outs(%o0, %s0 : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>
+  return %o, %s : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>
+}

@@ -26,8 +26,9 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   // Scans: one (batch, head) per tile, the whole head dimension P.
   if (isa<SsdOp>(op))
     return {1, 1, 0};
-  // Linear attention: one (batch, head) per tile, the whole value dim Dv.
-  if (isa<LinearAttentionOp>(op))
+  // Linear attention and the gated delta rule: one (batch, head) per tile,
+  // the whole value dim Dv.
+  if (isa<LinearAttentionOp, GatedDeltaRuleOp>(op))
     return {1, 1, 0};
   // Selective scan: one (batch, channel block) per tile, the block being the
   // largest power of two up to 64 that divides the channels of a group (the
