@@ -27,6 +27,8 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
   populateMoEToLinalgPatterns(patterns);
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
+  populateSelectiveScanToLinalgPatterns(patterns);
+  populateGatedDeltaRuleToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -18,6 +18,10 @@ void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
 /// mixer.linear_attention -> chunked linear attention (window as a shift).
 void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                              int64_t recurrentThreshold);
+/// mixer.selective_scan -> token blocks over channel blocks.
+void populateSelectiveScanToLinalgPatterns(RewritePatternSet &patterns);
+/// mixer.gated_delta_rule -> the recurrent form, two state passes per token.
+void populateGatedDeltaRuleToLinalgPatterns(RewritePatternSet &patterns);
 
 /// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
 /// combine, the router's scalar loops (MoEToLinalg.cpp).

@@ -24,6 +24,8 @@ void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateSsdToLoopsPatterns(patterns);
   populateMoEToLoopsPatterns(patterns);
   populateLinearAttentionToLoopsPatterns(patterns);
+  populateSelectiveScanToLoopsPatterns(patterns);
+  populateGatedDeltaRuleToLoopsPatterns(patterns);
 }
 
 namespace {

@@ -20,6 +20,10 @@ void populateKernelToLoopsPatterns(RewritePatternSet &patterns);
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
 /// mixer.linear_attention -> the recurrence (LinearAttentionToLoops.cpp).
 void populateLinearAttentionToLoopsPatterns(RewritePatternSet &patterns);
+/// mixer.selective_scan -> the recurrence (SelectiveScanToLoops.cpp).
+void populateSelectiveScanToLoopsPatterns(RewritePatternSet &patterns);
+/// mixer.gated_delta_rule -> the recurrence (GatedDeltaRuleToLoops.cpp).
+void populateGatedDeltaRuleToLoopsPatterns(RewritePatternSet &patterns);
 
 /// The MoE ops -> their row-by-row definitions (MoEToLoops.cpp).
 void populateMoEToLoopsPatterns(RewritePatternSet &patterns);

@@ -52,15 +52,10 @@ func.func @ssd_init_dynamic_length(%x: tensor<1x?x4x8xf32>, %la: tensor<1x?x4xf3
 // CHECK-NOT:   scf.forall
 // CHECK:       mixer.grouped_matmul ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<4x32x100xf32>, tensor<4xi64>) outs(%{{.*}} : tensor<64x100xf32>)
 // CHECK-NOT:   scf.forall
-// CHECK:       mixer.selective_scan ins({{.*}} : tensor<2x100x64xf32>, tensor<2x100x64xf32>, tensor<64x16xf32>, tensor<2x100x1x16xf32>, tensor<2x100x1x16xf32>) outs({{.*}} : tensor<2x100x64xf32>, tensor<2x64x16xf32>)
-// CHECK-NOT:   scf.forall
 // CHECK:       return
-func.func @untiled_ops(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x100xf32>, %gs: tensor<4xi64>, %o: tensor<64x100xf32>, %u: tensor<2x100x64xf32>, %dt: tensor<2x100x64xf32>, %A: tensor<64x16xf32>, %b: tensor<2x100x1x16xf32>, %c: tensor<2x100x1x16xf32>, %y0: tensor<2x100x64xf32>, %s0: tensor<2x64x16xf32>) -> (tensor<64x100xf32>, tensor<2x100x64xf32>, tensor<2x64x16xf32>) {
+func.func @untiled_ops(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x100xf32>, %gs: tensor<4xi64>, %o: tensor<64x100xf32>) -> tensor<64x100xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x100xf32>, tensor<4xi64>) outs(%o : tensor<64x100xf32>) -> tensor<64x100xf32>
-  %y, %s = mixer.selective_scan
-      ins(%u, %dt, %A, %b, %c : tensor<2x100x64xf32>, tensor<2x100x64xf32>, tensor<64x16xf32>, tensor<2x100x1x16xf32>, tensor<2x100x1x16xf32>)
-      outs(%y0, %s0 : tensor<2x100x64xf32>, tensor<2x64x16xf32>) -> tensor<2x100x64xf32>, tensor<2x64x16xf32>
-  return %out, %y, %s : tensor<64x100xf32>, tensor<2x100x64xf32>, tensor<2x64x16xf32>
+  return %out : tensor<64x100xf32>
 }
 
 // -----
@@ -210,4 +205,49 @@ func.func @routing_tiles(%l: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<
   %s, %g, %p = mixer.moe_dispatch num_experts(8) ins(%x, %ids : tensor<128x64xf32>, tensor<128x2xi32>) outs(%s0, %g0, %p0 : tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>) -> tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>
   %y = mixer.moe_combine ins(%eo, %p0, %w : tensor<256x512xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%o : tensor<128x512xf32>) -> tensor<128x512xf32>
   return %rw, %ri, %s, %g, %p, %y : tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>
+}
+
+// -----
+
+// mixer.selective_scan: one (batch, channel block) per tile. With D = 96
+// channels in G = 2 groups (48 per group) the block is 16 channels (the
+// largest power of two up to 64 dividing 48), so a tile reads the one group
+// d floordiv 48 of b and c, and the rows of A, D_skip and delta_bias of its
+// channels.
+// CHECK-LABEL: func.func @selective_scan_tiles
+// CHECK-SAME: (%[[U:[^:]*]]: tensor<2x30x96xf32>, %[[DT:[^:]*]]: tensor<2x30x96xf32>, %[[A:[^:]*]]: tensor<96x4xf32>, %[[B:[^:]*]]: tensor<2x30x2x4xf32>, %[[C:[^:]*]]: tensor<2x30x2x4xf32>, %[[D:[^:]*]]: tensor<96xf32>, %[[Z:[^:]*]]: tensor<2x30x96xf32>, %[[DB:[^:]*]]: tensor<96xf32>, %[[H:[^:]*]]: tensor<2x96x4xf32>
+// CHECK:       scf.forall (%[[I:.*]], %[[CH:.*]]) = (0, 0) to (2, 96) step (1, 16) shared_outs(%[[Y:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// CHECK-DAG:     %[[G:.*]] = affine.apply #{{.*}}(%[[CH]])
+// CHECK-DAG:     %[[UT:.*]] = tensor.extract_slice %[[U]][%[[I]], 0, %[[CH]]] [1, 30, 16] [1, 1, 1]
+// CHECK-DAG:     %[[AT:.*]] = tensor.extract_slice %[[A]][%[[CH]], 0] [16, 4] [1, 1]
+// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[B]][%[[I]], 0, %[[G]], 0] [1, 30, 1, 4] [1, 1, 1, 1]
+// CHECK-DAG:     %[[DT2:.*]] = tensor.extract_slice %[[D]][%[[CH]]] [16] [1]
+// CHECK-DAG:     %[[HT:.*]] = tensor.extract_slice %[[H]][%[[I]], %[[CH]], 0] [1, 16, 4] [1, 1, 1]
+// CHECK:         mixer.selective_scan delta_softplus ins(%[[UT]], %{{.*}}, %[[AT]], %[[BT]], %{{.*}} : tensor<1x30x16xf32>, tensor<1x30x16xf32>, tensor<16x4xf32>, tensor<1x30x1x4xf32>, tensor<1x30x1x4xf32>) D_skip(%[[DT2]] : tensor<16xf32>) z(%{{.*}} : tensor<1x30x16xf32>) delta_bias(%{{.*}} : tensor<16xf32>) init(%[[HT]] : tensor<1x16x4xf32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[Y]][%[[I]], 0, %[[CH]]] [1, 30, 16]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[CH]], 0] [1, 16, 4]
+func.func @selective_scan_tiles(%u: tensor<2x30x96xf32>, %dt: tensor<2x30x96xf32>, %A: tensor<96x4xf32>, %b: tensor<2x30x2x4xf32>, %c: tensor<2x30x2x4xf32>, %d: tensor<96xf32>, %z: tensor<2x30x96xf32>, %db: tensor<96xf32>, %h: tensor<2x96x4xf32>, %y0: tensor<2x30x96xf32>, %s0: tensor<2x96x4xf32>) -> (tensor<2x30x96xf32>, tensor<2x96x4xf32>) {
+  %y, %s = mixer.selective_scan delta_softplus
+      ins(%u, %dt, %A, %b, %c : tensor<2x30x96xf32>, tensor<2x30x96xf32>, tensor<96x4xf32>, tensor<2x30x2x4xf32>, tensor<2x30x2x4xf32>)
+      D_skip(%d : tensor<96xf32>) z(%z : tensor<2x30x96xf32>) delta_bias(%db : tensor<96xf32>) init(%h : tensor<2x96x4xf32>)
+      outs(%y0, %s0 : tensor<2x30x96xf32>, tensor<2x96x4xf32>) -> tensor<2x30x96xf32>, tensor<2x96x4xf32>
+  return %y, %s : tensor<2x30x96xf32>, tensor<2x96x4xf32>
+}
+
+// -----
+
+// mixer.gated_delta_rule: one (batch, head) per tile, the whole value dim.
+// CHECK-LABEL: func.func @gated_delta_rule_tiles
+// CHECK-SAME: (%[[Q:[^:]*]]: tensor<2x40x4x8xf32>, %[[K:[^:]*]]: tensor<2x40x4x8xf32>, %[[V:[^:]*]]: tensor<2x40x4x16xf32>, %[[G:[^:]*]]: tensor<2x40x4xf32>, %[[BETA:[^:]*]]: tensor<2x40x4xf32>
+// CHECK:       scf.forall (%[[I:.*]], %[[H:.*]]) in (2, 4) shared_outs(%[[O:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// CHECK-DAG:     %[[GT:.*]] = tensor.extract_slice %[[G]][%[[I]], 0, %[[H]]] [1, 40, 1] [1, 1, 1]
+// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[BETA]][%[[I]], 0, %[[H]]] [1, 40, 1] [1, 1, 1]
+// CHECK:         mixer.gated_delta_rule chunk_size(32) ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[GT]], %[[BT]] : tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x16xf32>, tensor<1x40x1xf32>, tensor<1x40x1xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x40x1x16xf32>, tensor<1x1x8x16xf32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0, %[[H]], 0] [1, 40, 1, 16]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[H]], 0, 0] [1, 1, 8, 16]
+func.func @gated_delta_rule_tiles(%q: tensor<2x40x4x8xf32>, %k: tensor<2x40x4x8xf32>, %v: tensor<2x40x4x16xf32>, %g: tensor<2x40x4xf32>, %beta: tensor<2x40x4xf32>, %o0: tensor<2x40x4x16xf32>, %s0: tensor<2x4x8x16xf32>) -> (tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(32) ins(%q, %k, %v, %g, %beta : tensor<2x40x4x8xf32>, tensor<2x40x4x8xf32>, tensor<2x40x4x16xf32>, tensor<2x40x4xf32>, tensor<2x40x4xf32>) outs(%o0, %s0 : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>
+  return %o, %s : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>
 }

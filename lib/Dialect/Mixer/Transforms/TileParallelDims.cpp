@@ -61,9 +61,6 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
     block = columnBlock(dimOf(combine.getOuts()[0], 1));
   if (block)
     return *block ? SmallVector<int64_t>{*block} : SmallVector<int64_t>{};
-  // Linear attention: one (batch, head) per tile, the whole value dim Dv.
-  if (isa<LinearAttentionOp>(op))
-    return {1, 1, 0};
   // Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
   // columns of v in the tile (the column loop over y is the lowering's).
   if (auto lse = dyn_cast<KernelLseOp>(op))
@@ -75,6 +72,27 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   // The router: blocks of tokens.
   if (isa<TopkRouterOp>(op))
     return {rowBlock};
+  // Linear attention and the gated delta rule: one (batch, head) per tile,
+  // the whole value dim Dv.
+  if (isa<LinearAttentionOp, GatedDeltaRuleOp>(op))
+    return {1, 1, 0};
+  // Selective scan: one (batch, channel block) per tile, the block being the
+  // largest power of two up to 64 that divides the channels of a group (the
+  // block convert-mixer-to-linalg picks), so that a tile reads one group.
+  if (auto scan = dyn_cast<SelectiveScanOp>(op)) {
+    auto u = cast<RankedTensorType>(scan.getU().getType());
+    auto b = cast<RankedTensorType>(scan.getB().getType());
+    int64_t D = u.getDimSize(2), G = b.getDimSize(2);
+    if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) || G == 0)
+      return {1, 0};
+    int64_t block = 1;
+    for (int64_t size : {64, 32, 16, 8, 4, 2})
+      if ((D / G) % size == 0) {
+        block = size;
+        break;
+      }
+    return {1, block};
+  }
   return {};
 }
 

@@ -1,0 +1,122 @@
+//===- GatedDeltaRuleToLoops.cpp - gated delta rule as its recurrence -----===//
+//
+// The literal definition, one scalar at a time. Column j of the state
+// evolves independently of the others ((I - beta k k^T) acts on each column
+// alone), so the loop over j sits outside the time loop:
+//
+//   for b, h, j:
+//     S[b,h,:,j] = init[b,h,:,j] or 0
+//     for t in [0, L):
+//       a = exp(g[b,t,h]), beta = beta[b,t,h]
+//       kS = sum_i k[b,t,h,i] S[b,h,i,j]
+//       for i: S[b,h,i,j] = a (S[b,h,i,j] - beta k[b,t,h,i] kS)
+//                           + beta k[b,t,h,i] v[b,t,h,j]
+//       o[b,t,h,j] = scale * sum_i S[b,h,i,j] q[b,t,h,i]
+//
+// The state lives in the final_state `outs` tensor itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopBuilder.h"
+#include "MixerToLoopsPatterns.h"
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+using namespace mlir::mixer::loops;
+
+namespace {
+struct GatedDeltaRuleToLoops : public OpRewritePattern<GatedDeltaRuleOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GatedDeltaRuleOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value q = op.getQ(), k = op.getK(), v = op.getV(), g = op.getG(),
+          betaIn = op.getBeta(), init = op.getInit();
+    Value oOut = op.getOuts()[0], stateOut = op.getOuts()[1];
+    Type elemType = getElementTypeOrSelf(q.getType());
+    if (!isa<FloatType>(elemType))
+      return rewriter.notifyMatchFailure(op, "expected a float element type");
+
+    ScalarBuilder s(rewriter, loc);
+    Value batch = dimSize(rewriter, loc, q, 0);
+    Value length = dimSize(rewriter, loc, q, 1);
+    Value heads = dimSize(rewriter, loc, q, 2);
+    Value keyDim = dimSize(rewriter, loc, q, 3);
+    Value valueDim = dimSize(rewriter, loc, v, 3);
+    Value zero = s.constant(0.0, elemType);
+    Value scale = s.constant(op.getScale().convertToFloat(), elemType);
+
+    SmallVector<Value> results = buildLoopNest(
+        rewriter, loc, {batch, heads, valueDim}, {oOut, stateOut},
+        [&](OpBuilder &b, Location loc, ValueRange ivs,
+            ValueRange outer) -> SmallVector<Value> {
+          Value bi = ivs[0], h = ivs[1], j = ivs[2];
+
+          // S_{-1}[:, j] = init[b, h, :, j] or 0.
+          Value state0 =
+              buildLoopNest(b, loc, keyDim, outer[1],
+                            [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                ValueRange args) -> SmallVector<Value> {
+                              SmallVector<Value> at = {bi, h, ivs[0], j};
+                              Value val = init ? load(b, loc, init, at) : zero;
+                              return {store(b, loc, val, args[0], at)};
+                            })[0];
+
+          // for t in [0, L): carries (o, S).
+          return buildLoopNest(
+              b, loc, length, {outer[0], state0},
+              [&](OpBuilder &b, Location loc, ValueRange ivs,
+                  ValueRange args) -> SmallVector<Value> {
+                ScalarBuilder s(b, loc);
+                Value t = ivs[0];
+                Value gate = s.exp(load(b, loc, g, {bi, t, h}));
+                Value beta = load(b, loc, betaIn, {bi, t, h});
+                Value vj = load(b, loc, v, {bi, t, h, j});
+                Value kS = buildSum(
+                    b, loc, keyDim, zero,
+                    [&](OpBuilder &b, Location loc, Value i) -> Value {
+                      ScalarBuilder s(b, loc);
+                      return s.mul(load(b, loc, k, {bi, t, h, i}),
+                                   load(b, loc, args[1], {bi, h, i, j}));
+                    });
+                Value state = buildLoopNest(
+                    b, loc, keyDim, args[1],
+                    [&](OpBuilder &b, Location loc, ValueRange ivs,
+                        ValueRange inner) -> SmallVector<Value> {
+                      ScalarBuilder s(b, loc);
+                      SmallVector<Value> at = {bi, h, ivs[0], j};
+                      Value ki = load(b, loc, k, {bi, t, h, ivs[0]});
+                      Value bk = s.mul(beta, ki);
+                      Value prev = load(b, loc, inner[0], at);
+                      Value next =
+                          s.add(s.mul(gate, s.sub(prev, s.mul(bk, kS))),
+                                s.mul(bk, vj));
+                      return {store(b, loc, next, inner[0], at)};
+                    })[0];
+                Value sum =
+                    buildSum(b, loc, keyDim, zero,
+                             [&](OpBuilder &b, Location loc, Value i) -> Value {
+                               ScalarBuilder s(b, loc);
+                               return s.mul(load(b, loc, state, {bi, h, i, j}),
+                                            load(b, loc, q, {bi, t, h, i}));
+                             });
+                Value o =
+                    store(b, loc, s.mul(scale, sum), args[0], {bi, t, h, j});
+                return {o, state};
+              });
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::mixer::populateGatedDeltaRuleToLoopsPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<GatedDeltaRuleToLoops>(patterns.getContext());
+}

@@ -1,0 +1,104 @@
+// RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s
+
+// The recurrent form per (batch, head) and token: one [2, Dk] x [Dk, Dv]
+// contraction reads k^T S and q^T S from the old state, w = beta (v - a kS),
+// o = scale (a qS + (k . q) w) is written into its row of o, and the state
+// is updated in place as a S + k w^T (a = exp(g)).
+
+// CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$V:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG:   #[[$SCALAR:.*]] = affine_map<(d0) -> ()>
+// CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-LABEL: func.func @gdr
+// CHECK-SAME:    (%[[Q:[^:]*]]: tensor<1x10x2x16xf32>, %[[K:[^:]*]]: tensor<1x10x2x16xf32>, %[[V:[^:]*]]: tensor<1x10x2x8xf32>, %[[G:[^:]*]]: tensor<1x10x2xf32>, %[[BETA:[^:]*]]: tensor<1x10x2xf32>, %[[INIT:[^:]*]]: tensor<1x2x16x8xf32>
+// CHECK-DAG:     %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C10:.*]] = arith.constant 10 : index
+// CHECK:         scf.for %[[BI:.*]] = %[[C0]] to %[[C1]]
+// CHECK:           scf.for %[[HI:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %[[SH:.*]] = %{{.*}})
+// CHECK:             %[[IS:.*]] = tensor.extract_slice %[[INIT]][%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8]
+// CHECK:             %[[S0:.*]] = linalg.copy ins(%[[IS]] : tensor<16x8xf32>)
+// CHECK:             %[[TOK:.*]]:2 = scf.for %[[T:.*]] = %[[C0]] to %[[C10]] step %[[C1]] iter_args(%[[O:.*]] = %{{.*}}, %[[S:.*]] = %[[S0]]) -> (tensor<1x10x2x8xf32>, tensor<16x8xf32>)
+// CHECK-DAG:           %[[KT:.*]] = tensor.extract_slice %[[K]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x10x2x16xf32> to tensor<1x16xf32>
+// CHECK-DAG:           %[[QT:.*]] = tensor.extract_slice %[[Q]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x10x2x16xf32> to tensor<1x16xf32>
+// CHECK-DAG:           %[[VT:.*]] = tensor.extract_slice %[[V]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x10x2x8xf32> to tensor<8xf32>
+// CHECK-DAG:           %[[GV:.*]] = tensor.extract %[[G]][%[[BI]], %[[T]], %[[HI]]]
+// CHECK-DAG:           %[[A:.*]] = math.exp %[[GV]] : f32
+// CHECK-DAG:           %[[BV:.*]] = tensor.extract %[[BETA]][%[[BI]], %[[T]], %[[HI]]]
+// CHECK:               %[[KQ0:.*]] = tensor.insert_slice %[[KT]] into %{{.*}}[0, 0] [1, 16] [1, 1] : tensor<1x16xf32> into tensor<2x16xf32>
+// CHECK:               %[[KQ:.*]] = tensor.insert_slice %[[QT]] into %[[KQ0]][1, 0] [1, 16] [1, 1] : tensor<1x16xf32> into tensor<2x16xf32>
+// CHECK:               %[[R:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[KQ]], %[[S]] : tensor<2x16xf32>, tensor<16x8xf32>) outs(%{{.*}} : tensor<2x8xf32>)
+// CHECK-DAG:           %[[KS:.*]] = tensor.extract_slice %[[R]][0, 0] [1, 8] [1, 1] : tensor<2x8xf32> to tensor<8xf32>
+// CHECK-DAG:           %[[QS:.*]] = tensor.extract_slice %[[R]][1, 0] [1, 8] [1, 1] : tensor<2x8xf32> to tensor<8xf32>
+// CHECK:               %[[KDQ:.*]] = linalg.generic {indexing_maps = [#[[$V]], #[[$V]], #[[$SCALAR]]], iterator_types = ["reduction"]}
+// CHECK:               %[[KQS:.*]] = tensor.extract %[[KDQ]][] : tensor<f32>
+// CHECK:               %[[W:.*]] = linalg.generic {indexing_maps = [#[[$V]], #[[$V]], #[[$V]]], iterator_types = ["parallel"]} ins(%[[VT]], %[[KS]] : tensor<8xf32>, tensor<8xf32>)
+// CHECK-NEXT:          ^bb0(%[[VV:.*]]: f32, %[[KSV:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            %[[AKS:.*]] = arith.mulf %[[A]], %[[KSV]] : f32
+// CHECK-NEXT:            %[[DIFF:.*]] = arith.subf %[[VV]], %[[AKS]] : f32
+// CHECK-NEXT:            %[[WV:.*]] = arith.mulf %[[BV]], %[[DIFF]] : f32
+// CHECK-NEXT:            linalg.yield %[[WV]] : f32
+// CHECK:               %[[OROW:.*]] = tensor.extract_slice %[[O]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 8]
+// CHECK:               %[[OV:.*]] = linalg.generic {indexing_maps = [#[[$V]], #[[$V]], #[[$V]]], iterator_types = ["parallel"]} ins(%[[QS]], %[[W]] : tensor<8xf32>, tensor<8xf32>) outs(%[[OROW]] : tensor<8xf32>)
+// CHECK-NEXT:          ^bb0(%[[QSV:.*]]: f32, %[[WW:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            %[[AQS:.*]] = arith.mulf %[[A]], %[[QSV]] : f32
+// CHECK-NEXT:            %[[KQW:.*]] = arith.mulf %[[KQS]], %[[WW]] : f32
+// CHECK-NEXT:            %[[SUM:.*]] = arith.addf %[[AQS]], %[[KQW]] : f32
+// CHECK-NEXT:            %[[SC:.*]] = arith.mulf %[[SUM]], %[[HALF]] : f32
+// CHECK-NEXT:            linalg.yield %[[SC]] : f32
+// CHECK:               %[[NO:.*]] = tensor.insert_slice %[[OV]] into %[[O]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 8]
+// CHECK:               %[[NS:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[W]] : tensor<16xf32>, tensor<8xf32>) outs(%[[S]] : tensor<16x8xf32>)
+// CHECK-NEXT:          ^bb0(%[[KI:.*]]: f32, %[[WJ:.*]]: f32, %[[SV:.*]]: f32):
+// CHECK-NEXT:            %[[OUTER:.*]] = arith.mulf %[[KI]], %[[WJ]] : f32
+// CHECK-NEXT:            %[[KEPT:.*]] = arith.mulf %[[A]], %[[SV]] : f32
+// CHECK-NEXT:            %[[NSV:.*]] = arith.addf %[[KEPT]], %[[OUTER]] : f32
+// CHECK-NEXT:            linalg.yield %[[NSV]] : f32
+// CHECK:               scf.yield %[[NO]], %[[NS]]
+// CHECK:             tensor.insert_slice %[[TOK]]#1 into %[[SH]][%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8]
+// CHECK-NOT:   mixer.gated_delta_rule
+func.func @gdr(%q: tensor<1x10x2x16xf32>, %k: tensor<1x10x2x16xf32>, %v: tensor<1x10x2x8xf32>,
+               %g: tensor<1x10x2xf32>, %beta: tensor<1x10x2xf32>, %init: tensor<1x2x16x8xf32>,
+               %o0: tensor<1x10x2x8xf32>, %s0: tensor<1x2x16x8xf32>)
+    -> (tensor<1x10x2x8xf32>, tensor<1x2x16x8xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(64) scale(0.5)
+      ins(%q, %k, %v, %g, %beta : tensor<1x10x2x16xf32>, tensor<1x10x2x16xf32>, tensor<1x10x2x8xf32>, tensor<1x10x2xf32>, tensor<1x10x2xf32>)
+      init(%init : tensor<1x2x16x8xf32>)
+      outs(%o0, %s0 : tensor<1x10x2x8xf32>, tensor<1x2x16x8xf32>)
+      -> tensor<1x10x2x8xf32>, tensor<1x2x16x8xf32>
+  return %o, %s : tensor<1x10x2x8xf32>, tensor<1x2x16x8xf32>
+}
+
+// -----
+
+// No init, scale 1, dynamic L: the state starts from zeros, the token loop
+// runs to L, and the output is not scaled.
+
+// CHECK-LABEL: func.func @gdr_plain
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[L:.*]] = tensor.dim %{{.*}}, %[[C1]] : tensor<2x?x1x4xf32>
+// CHECK:         %[[SA:.*]] = bufferization.alloc_tensor() : tensor<4x4xf32>
+// CHECK:         %[[SZ:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[SA]] : tensor<4x4xf32>)
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[L]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[SZ]])
+// CHECK:           arith.subf
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
+// CHECK-NEXT:      ^bb0(%[[QSV:.*]]: f32, %[[WW:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:        arith.mulf
+// CHECK-NEXT:        arith.mulf
+// CHECK-NEXT:        %[[SUM:.*]] = arith.addf
+// CHECK-NEXT:        linalg.yield %[[SUM]] : f32
+func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tensor<2x?x1x4xf32>,
+                     %g: tensor<2x?x1xf32>, %beta: tensor<2x?x1xf32>,
+                     %o0: tensor<2x?x1x4xf32>, %s0: tensor<2x1x4x4xf32>)
+    -> (tensor<2x?x1x4xf32>, tensor<2x1x4x4xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(8)
+      ins(%q, %k, %v, %g, %beta : tensor<2x?x1x4xf32>, tensor<2x?x1x4xf32>, tensor<2x?x1x4xf32>, tensor<2x?x1xf32>, tensor<2x?x1xf32>)
+      outs(%o0, %s0 : tensor<2x?x1x4xf32>, tensor<2x1x4x4xf32>)
+      -> tensor<2x?x1x4xf32>, tensor<2x1x4x4xf32>
+  return %o, %s : tensor<2x?x1x4xf32>, tensor<2x1x4x4xf32>
+}
