@@ -223,9 +223,14 @@ std::vector<std::unique_ptr<OpBench>> mixer::bench::allFamilies() {
   std::vector<std::unique_ptr<OpBench>> families;
   families.push_back(createSsdBench());
   families.push_back(createLinearAttentionBench());
+  families.push_back(createSelectiveScanBench());
+  families.push_back(createGatedDeltaRuleBench());
   families.push_back(createKernelLseBench());
   families.push_back(createKernelMvBench());
   families.push_back(createGroupedMatmulBench());
   families.push_back(createGroupedSwigluBench());
+  families.push_back(createTopkRouterBench());
+  families.push_back(createMoeDispatchBench());
+  families.push_back(createMoeCombineBench());
   return families;
 }
