@@ -203,10 +203,10 @@ std::string floatLiteral(double v);
 /// " {bufferization.writable = true}", the attribute of output arguments.
 extern const char *const kWritable;
 
-/// A func.func @name whose body is one op: `args` are (name, type) pairs of
-/// the arguments (outputs last, marked writable when `writable` is set for
-/// them), `body` the op's text assigning `results`, returned with types
-/// `resultTypes`.
+/// A func.func @name on tensors whose body is one op: `inputs`, then
+/// `outputs` (marked writable) are its (name, type) arguments; `body` is
+/// the op's text assigning `results`, which are returned with the types of
+/// `outputs`.
 std::string funcModule(const std::string &name,
                        const std::vector<std::pair<std::string, std::string>>
                            &inputs,
