@@ -27,6 +27,7 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
   populateSelectiveScanToLinalgPatterns(patterns);
   populateGatedDeltaRuleToLinalgPatterns(patterns);
+  populateMoEToLinalgPatterns(patterns);
 }
 
 namespace {

@@ -19,6 +19,10 @@ void populateSelectiveScanToLinalgPatterns(RewritePatternSet &patterns);
 /// mixer.gated_delta_rule -> the recurrent form, two state passes per token.
 void populateGatedDeltaRuleToLinalgPatterns(RewritePatternSet &patterns);
 
+/// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
+/// combine, the router's scalar loops (MoEToLinalg.cpp).
+void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

@@ -24,6 +24,7 @@ void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateLinearAttentionToLoopsPatterns(patterns);
   populateSelectiveScanToLoopsPatterns(patterns);
   populateGatedDeltaRuleToLoopsPatterns(patterns);
+  populateMoEToLoopsPatterns(patterns);
 }
 
 namespace {

@@ -21,6 +21,9 @@ void populateSelectiveScanToLoopsPatterns(RewritePatternSet &patterns);
 /// mixer.gated_delta_rule -> the recurrence (GatedDeltaRuleToLoops.cpp).
 void populateGatedDeltaRuleToLoopsPatterns(RewritePatternSet &patterns);
 
+/// The MoE ops -> their row-by-row definitions (MoEToLoops.cpp).
+void populateMoEToLoopsPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 
