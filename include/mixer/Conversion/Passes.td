@@ -27,6 +27,27 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     (running max and sum) or a contraction with the block of v. The N x M
     matrix is never formed.
 
+    `mixer.linear_attention` becomes the same chunked form with the state
+    S [Dk, Dv]: per chunk ((Q K^T) * decay mask) V, the inter-chunk
+    (diag(decay) Q) S and the state update, with no exp at all when there
+    is no log_decay. A window w > 0 is a shift: the output at t + w + 1
+    reads S_t, so the chunks run over the keys with the queries and outputs
+    read w + 1 tokens later; the first outputs read the initial state and
+    the last w + 1 keys only update the state.
+
+    `mixer.selective_scan` runs per (batch, block of up to 64 channels of
+    one group) with the state transposed [N, Db]: blocks of 16 tokens
+    compute softplus(delta + bias) and dt * u as [16, Db] maps, then each
+    token updates the state in place and reads its output row as a
+    [1, N] x [N, Db] contraction; D_skip and the silu(z) gate are applied
+    to the whole block, written once. The [B, L, D, N] states are never
+    formed.
+
+    `mixer.gated_delta_rule` uses the recurrent form for every length:
+    per token one [2, Dk] x [Dk, Dv] contraction reads k^T S and q^T S, and
+    the state is updated in place as exp(g) S + k w^T with
+    w = beta (v - exp(g) S^T k) (O(Dk Dv) per token).
+
     `mixer.grouped_matmul` and `mixer.grouped_swiglu` walk the experts with
     a running row offset (the prefix sum of the run-time group sizes) and
     cover each group's rows with static-height slabs (16 rows, then one

@@ -100,6 +100,23 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
         lb.slice(hd.logDecay, {hd.batch, s0, hd.head}, {one, q, one}, {Q});
     std::tie(cumLast, cum) = lb.prefixSumF64(A);
   }
+  // The per-row decays (one exp per token, not per element): to the chunk
+  // end, and (with the scale folded in) from the chunk start.
+  auto rowDecays = [&](bool fromStart, double factor) {
+    return lb.map(
+        {cum}, {lb.dims(1, {0})}, lb.empty({q}, f32),
+        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          LinalgBuilder ilb(ib);
+          Value seg =
+              fromStart ? args[0] : arith::SubFOp::create(ib, cumLast, args[0]);
+          Value d = ilb.expOfNonPositive(arith::TruncFOp::create(ib, f32, seg));
+          if (factor == 1.0)
+            return d;
+          return Value(arith::MulFOp::create(
+              ib, d,
+              arith::ConstantOp::create(ib, ib.getF32FloatAttr(factor))));
+        });
+  };
 
   if (withOutput) {
     Value t0 = addIndex(b, s0, hd.shift);
@@ -143,21 +160,14 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
       SmallVector<Value> in;
       SmallVector<AffineMap> maps;
       if (cum) {
-        in = {cum};
+        in = {rowDecays(/*fromStart=*/true, hd.scale)};
         maps = {lb.dims(2, {0})};
       }
       Qs = lb.map(in, maps, Qc, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        LinalgBuilder ilb(ib);
-        Value x = args.back();
-        if (cum)
-          x = arith::MulFOp::create(
-              ib, x,
-              ilb.expOfNonPositive(arith::TruncFOp::create(ib, f32, args[0])));
-        if (hd.scale != 1.0)
-          x = arith::MulFOp::create(
-              ib, x,
-              arith::ConstantOp::create(ib, ib.getF32FloatAttr(hd.scale)));
-        return x;
+        Value factor = cum ? args[0]
+                           : Value(arith::ConstantOp::create(
+                                 ib, ib.getF32FloatAttr(hd.scale)));
+        return Value(arith::MulFOp::create(ib, args.back(), factor));
       });
     }
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
@@ -168,15 +178,12 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
   // the chunk end.
   Value Kw = Kc;
   if (cum) {
-    Kw = lb.map(
-        {Kc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-        lb.empty({q, dk}, f32), [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-          LinalgBuilder ilb(ib);
-          Value seg = arith::TruncFOp::create(
-              ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
-          return arith::MulFOp::create(ib, args[0], ilb.expOfNonPositive(seg))
-              .getResult();
-        });
+    Kw =
+        lb.map({Kc, rowDecays(/*fromStart=*/false, 1.0)},
+               {lb.dims(2, {0, 1}), lb.dims(2, {0})}, lb.empty({q, dk}, f32),
+               [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                 return arith::MulFOp::create(ib, args[0], args[1]).getResult();
+               });
     Value chunkDecay =
         lb.expOfNonPositive(arith::TruncFOp::create(b, f32, cumLast));
     st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {

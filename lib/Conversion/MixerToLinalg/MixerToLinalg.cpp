@@ -25,10 +25,10 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
   populateKernelToLinalgPatterns(patterns);
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
-  populateMoEToLinalgPatterns(patterns);
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
   populateSelectiveScanToLinalgPatterns(patterns);
   populateGatedDeltaRuleToLinalgPatterns(patterns);
+  populateMoEToLinalgPatterns(patterns);
 }
 
 namespace {

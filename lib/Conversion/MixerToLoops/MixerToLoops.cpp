@@ -22,10 +22,10 @@ using namespace mlir::mixer;
 void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateKernelToLoopsPatterns(patterns);
   populateSsdToLoopsPatterns(patterns);
-  populateMoEToLoopsPatterns(patterns);
   populateLinearAttentionToLoopsPatterns(patterns);
   populateSelectiveScanToLoopsPatterns(patterns);
   populateGatedDeltaRuleToLoopsPatterns(patterns);
+  populateMoEToLoopsPatterns(patterns);
 }
 
 namespace {

@@ -119,7 +119,22 @@ func.func @la_plain(%q: tensor<2x?x2x16xf32>, %k: tensor<2x?x2x16xf32>, %v: tens
 // CHECK:                 arith.mulf
 // CHECK:                 arith.mulf %{{.*}}, %[[HALF]] : f32
 // CHECK:                 arith.cmpi ule
+// Inter-chunk: one decay per query row, exp(min(cum, 0)) * 0.5, scales Qc.
+// CHECK:               %[[HEAD:.*]] = linalg.generic {indexing_maps = [#[[$V:.*]], #[[$V]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[HC:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[HC32:.*]] = arith.truncf %[[HC]] : f64 to f32
+// CHECK-NEXT:            %[[HCL:.*]] = arith.minimumf %[[HC32]], %[[ZERO]] : f32
+// CHECK-NEXT:            %[[HE:.*]] = math.exp %[[HCL]] : f32
+// CHECK-NEXT:            %[[HS:.*]] = arith.mulf %[[HE]], %[[HALF]] : f32
+// CHECK-NEXT:            linalg.yield %[[HS]] : f32
+// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[HEAD]] : tensor<32xf32>)
 // CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %[[Q0]], %[[HI]], 0] [1, 32, 1, 8]
+// One decay per key row to the chunk end, exp(min(cum[Q-1] - cum, 0)),
+// scales Kc.
+// CHECK:               %[[TAILD:.*]] = linalg.generic {indexing_maps = [#[[$V]], #[[$V]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[TC:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            arith.subf %[[CUM]]#0, %[[TC]] : f64
+// CHECK:               linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[TAILD]] : tensor<32x16xf32>, tensor<32xf32>)
 // The state decayed by the whole chunk, then K_w^T V added.
 // CHECK:               %[[SD:.*]] = linalg.generic {indexing_maps = [#[[$ID2]]], iterator_types = ["parallel", "parallel"]} outs(%[[ST]] : tensor<16x8xf32>)
 // CHECK:               linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #{{.*}}], {{.*}} outs(%[[SD]] : tensor<16x8xf32>)

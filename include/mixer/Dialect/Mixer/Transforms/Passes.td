@@ -68,8 +68,9 @@ def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp">
   let description = [{
     Tiles every mixer op through its TilingInterface so that each iteration
     of the resulting `scf.forall` handles one unit of independent work: one
-    (batch, head) of a scan, one (batch, row block) of a kernel sum, one
-    column block of a grouped GEMM. The forall becomes OpenMP threads on the
+    (batch, head) of a scan (one (batch, channel block) of the selective
+    scan, the block lying in one group), one (batch, row block) of a kernel
+    sum, one column block of a grouped GEMM. The forall becomes OpenMP threads on the
     CPU and thread blocks on the GPU. Elementwise linalg producers of the
     operands (the dt scaling of x, gates) are fused: each tile computes its
     own slice of them.
