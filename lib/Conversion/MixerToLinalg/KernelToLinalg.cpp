@@ -165,6 +165,52 @@ struct KernelBlocks {
     return op.getResult(0);
   }
 
+  /// Offsets and sizes of rows [r0, r0 + rows) of `out`, whose trailing
+  /// dims (static sizes `trailing`) are whole.
+  std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
+  rowsOf(Value batch, Value r0, OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    SmallVector<OpFoldResult> offsets = {r0}, sizes = {rows};
+    for (int64_t t : trailing) {
+      offsets.push_back(c(0));
+      sizes.push_back(c(t));
+    }
+    return {withBatch(batch, offsets, false), withBatch(batch, sizes, true)};
+  }
+
+  /// Rows [r0, r0 + R) of `out` as a static [R, trailing...] slice, for a
+  /// block that is not ragged: the block's results are computed straight
+  /// into it.
+  Value outRows(Value out, Value batch, Value r0, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    SmallVector<int64_t> shape = {R};
+    shape.append(trailing.begin(), trailing.end());
+    return lb.slice(out, offsets, sizes, shape);
+  }
+
+  /// Inserts the result `block` of outRows back into `out`.
+  Value insertRows(Value block, Value out, Value batch, Value r0,
+                   ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    return lb.insert(block, out, offsets, sizes);
+  }
+
+  /// Copies the `rows` valid rows of the local block `block` [R, trailing...]
+  /// of a ragged row block into rows [r0, r0 + rows) of `out`.
+  Value writeRaggedRows(Value block, Value out, Value batch, Value r0,
+                        OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, rows, trailing);
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    shape.append(trailing.begin(), trailing.end());
+    SmallVector<OpFoldResult> blockOffsets(shape.size(), c(0));
+    SmallVector<OpFoldResult> blockSizes = {rows};
+    for (int64_t t : trailing)
+      blockSizes.push_back(c(t));
+    Value valid = lb.slice(block, blockOffsets, blockSizes, shape);
+    Value dest = lb.slice(out, offsets, sizes, shape);
+    Value copied = linalg::CopyOp::create(b(), valid, dest).getResult(0);
+    return lb.insert(copied, out, offsets, sizes);
+  }
+
   /// dot[i, j] = <xb_i, yT_j> as a fresh [R, Cb] block.
   Value dots(Value xb, Value yT) {
     return lb.contract(xb, yT, lb.filled({c(R), c(Cb)}, b().getF32Type(), 0.0),
@@ -419,19 +465,29 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
               ValueRange acc) {
             return columnStep(clb, batch, xb, xn, j0, count, ragged, acc);
           });
-      // out = m + log(sum): -inf for an empty or all -inf row.
-      Value res =
-          rlb.map({state[0]}, {rlb.dims(1, {0})}, state[1],
-                  [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    return arith::AddFOp::create(
-                               ib, args[0], math::LogOp::create(ib, args[1]))
-                        .getResult();
-                  });
-      if (loops.raggedRows)
-        res = rlb.slice(res, {rb.getIndexAttr(0)}, {rowCount},
-                        {ShapedType::kDynamic});
-      return rlb.insert(res, out, blk.withBatch(batch, {r0}, false),
-                        blk.withBatch(batch, {rowCount}, true));
+      // out = m + log(sum): -inf for an empty or all -inf row. Computed
+      // straight into the rows of `out`, so that a loop-carried `out` (as in
+      // sinkhorn) stays in place whatever canonicalization folds later (a
+      // vectorized copy into a whole tensor folds to its source).
+      auto lseOf = [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::AddFOp::create(ib, args[0],
+                                     math::LogOp::create(ib, args[1]))
+            .getResult();
+      };
+      if (!loops.raggedRows) {
+        Value res = rlb.map(state, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+                            blk.outRows(out, batch, r0, {}), lseOf);
+        return blk.insertRows(res, out, batch, r0, {});
+      }
+      SmallVector<Value> valid;
+      for (Value v : state)
+        valid.push_back(rlb.slice(v, {rb.getIndexAttr(0)}, {rowCount},
+                                  {ShapedType::kDynamic}));
+      auto [offsets, sizes] = blk.rowsOf(batch, r0, rowCount, {});
+      Value res = rlb.map(
+          valid, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+          rlb.slice(out, offsets, sizes, {ShapedType::kDynamic}), lseOf);
+      return rlb.insert(res, out, offsets, sizes);
     };
 
     rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
@@ -545,21 +601,22 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       KernelBlocks blk{rlb, x, y, batched, *D, R};
       Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
       Value xn = distance ? blk.squaredNorms(xb, /*reduced=*/1) : Value();
-      // The output block accumulates in a local buffer, written once.
+      // The output block accumulates in place in `out` when the block is
+      // whole (its rows are contiguous), else in a local buffer whose valid
+      // rows are copied out once.
       Value acc =
-          rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(C)}, f32, 0.0);
+          loops.raggedRows
+              ? rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(C)}, f32, 0.0)
+              : rlb.fill(blk.outRows(out, batch, r0, {C}), 0.0);
       acc = loops.overColumns(rb, {acc},
                               [&](LinalgBuilder &clb, Value j0, Value count,
                                   bool ragged, ValueRange state) {
                                 return columnStep(clb, batch, xb, xn, j0, count,
                                                   ragged, state);
                               })[0];
-      OpFoldResult zero = rb.getIndexAttr(0), c = rb.getIndexAttr(C);
-      if (loops.raggedRows)
-        acc = rlb.slice(acc, {zero, zero}, {rowCount, c},
-                        {ShapedType::kDynamic, C});
-      return rlb.insert(acc, out, blk.withBatch(batch, {r0, zero}, false),
-                        blk.withBatch(batch, {rowCount, c}, true));
+      if (!loops.raggedRows)
+        return blk.insertRows(acc, out, batch, r0, {C});
+      return blk.writeRaggedRows(acc, out, batch, r0, rowCount, {C});
     };
 
     rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));

@@ -84,9 +84,10 @@
 // CHECK:             tensor.insert_slice %[[GTS]] into %[[GPAD]][0] [%[[CNT]]] [1] : tensor<?xf32> into tensor<64xf32>
 // CHECK:             linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]]
 // CHECK:             scf.yield
-// out = m + log(sum), inserted at the block's rows.
-// CHECK:           %[[LSE:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[TAIL]]#0 : tensor<16xf32>) outs(%[[TAIL]]#1 : tensor<16xf32>)
-// CHECK-NEXT:      ^bb0(%[[MV:.*]]: f32, %[[SV2:.*]]: f32):
+// out = m + log(sum), computed straight into the block's rows of out.
+// CHECK:           %[[ODST:.*]] = tensor.extract_slice %[[OUT]][%[[R0]]] [16] [1] : tensor<16xf32> to tensor<16xf32>
+// CHECK:           %[[LSE:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[TAIL]]#0, %[[TAIL]]#1 : tensor<16xf32>, tensor<16xf32>) outs(%[[ODST]] : tensor<16xf32>)
+// CHECK-NEXT:      ^bb0(%[[MV:.*]]: f32, %[[SV2:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:        %[[LOG:.*]] = math.log %[[SV2]] : f32
 // CHECK-NEXT:        %[[LV:.*]] = arith.addf %[[MV]], %[[LOG]] : f32
 // CHECK-NEXT:        linalg.yield %[[LV]] : f32
@@ -131,10 +132,14 @@ func.func @kernel_lse_tail(%x: tensor<16x3xf32>, %y: tensor<100x3xf32>, %eps: te
 // CHECK:                 %[[J:.*]] = linalg.index 0 : index
 // CHECK:                 %[[VALID:.*]] = arith.cmpi ult, %[[J]], %[[CNT]] : index
 // CHECK:                 arith.select %[[VALID]]
-// CHECK:             %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[TAIL]]#0 : tensor<64xf32>) outs(%[[TAIL]]#1 : tensor<64xf32>)
+// Only the valid rows of the running max and sum are combined, straight
+// into the rows of out.
+// CHECK-DAG:         %[[MVALID:.*]] = tensor.extract_slice %[[TAIL]]#0[0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
+// CHECK-DAG:         %[[SVALID:.*]] = tensor.extract_slice %[[TAIL]]#1[0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
+// CHECK-DAG:         %[[ODST:.*]] = tensor.extract_slice %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?x?xf32> to tensor<?xf32>
+// CHECK:             %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[MVALID]], %[[SVALID]] : tensor<?xf32>, tensor<?xf32>) outs(%[[ODST]] : tensor<?xf32>)
 // CHECK:               math.log
-// CHECK:             %[[PART:.*]] = tensor.extract_slice %[[LSE]][0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
-// CHECK:             tensor.insert_slice %[[PART]] into %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?xf32> into tensor<?x?xf32>
+// CHECK:             tensor.insert_slice %[[LSE]] into %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?xf32> into tensor<?x?xf32>
 func.func @kernel_lse_batched_dynamic(%x: tensor<?x?x3xf32>, %y: tensor<?x?x3xf32>, %eps: tensor<f32>, %o: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %eps : tensor<?x?x3xf32>, tensor<?x?x3xf32>, tensor<f32>) outs(%o : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>

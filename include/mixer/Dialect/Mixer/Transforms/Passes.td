@@ -18,6 +18,59 @@ def MixerApproximateMathPass : Pass<"mixer-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def MixerDecomposeCompositesPass
+    : Pass<"mixer-decompose-composites", "func::FuncOp"> {
+  let summary = "Rewrite composite mixer ops into the mixer ops they are made of";
+  let description = [{
+    Composite ops have no lowering of their own: this pass, the first step
+    of the pipelines, rewrites them into loops of the mixer ops that are
+    tiled and lowered, plus elementwise linalg ops.
+
+    `mixer.sinkhorn` becomes an `scf.for` over its `iterations`, each of two
+    `mixer.kernel_lse` with the same cost (f update, then g update; g starts
+    at 0, and the `outs` tensors of f and g carry the potentials):
+
+    ```
+    f = -eps * kernel_lse(x, y, g / eps + log_b)
+    g = -eps * kernel_lse(y, x, f / eps + log_a)
+    ```
+
+    then one parallel pass over the rows of x for the transport cost
+    sum_ij P_ij C_ij, P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j),
+    that never forms the N x M plan.
+
+    Example:
+
+    ```mlir
+    %f, %g, %c = mixer.sinkhorn cost(sqeuclidean) iterations(10)
+        ins(%x, %y, %la, %lb, %eps : tensor<100x3xf32>, tensor<80x3xf32>,
+                                     tensor<100xf32>, tensor<80xf32>, tensor<f32>)
+        outs(%f0, %g0, %c0 : tensor<100xf32>, tensor<80xf32>, tensor<f32>)
+        -> tensor<100xf32>, tensor<80xf32>, tensor<f32>
+    // becomes
+    %g1 = linalg.fill ins(%zero : f32) outs(%g0 : tensor<80xf32>)
+    %fg:2 = scf.for %it = %c0 to %c10 step %c1 iter_args(%f = %f0, %g = %g1) {
+      %wb = linalg.generic ... ins(%g, %lb)            // g / eps + log_b
+      %lf = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps ...)
+          g(%wb : tensor<80xf32>) outs(%f : tensor<100xf32>)
+      %f1 = linalg.generic ... outs(%lf)                 // -eps * lf
+      %wa = linalg.generic ... ins(%f1, %la)           // f / eps + log_a
+      %lg = mixer.kernel_lse kernel(sqeuclidean) ins(%y, %x, %eps ...)
+          g(%wa : tensor<100xf32>) outs(%g : tensor<80xf32>)
+      %g2 = linalg.generic ... outs(%lg)                 // -eps * lg
+      scf.yield %f1, %g2
+    }
+    %rows = scf.forall (%i) in (100) ...   // sum_j P_ij C_ij per row
+    %c = linalg.generic ... ins(%rows) outs(%c0)       // sum over rows
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MixerDropReturnedArgumentsPass
     : Pass<"mixer-drop-returned-arguments", "ModuleOp"> {
   let summary = "Drop results that are argument buffers from public functions";
