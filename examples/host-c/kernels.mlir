@@ -32,3 +32,20 @@ func.func @bias_relu(%x: tensor<?x64xf32>, %bias: tensor<64xf32>,
   } -> tensor<?x64xf32>
   return %r : tensor<?x64xf32>
 }
+
+// The Mamba-2 SSD scan (mixer.ssd) from an initial state: y [B, L, H, P] and
+// the final state [B, H, P, N]. Parallel over batch and heads with OpenMP.
+func.func @ssd(%x: tensor<2x200x4x16xf32>, %log_a: tensor<2x200x4xf32>,
+               %b: tensor<2x200x2x32xf32>, %c: tensor<2x200x2x32xf32>,
+               %init: tensor<2x4x16x32xf32>,
+               %y: tensor<2x200x4x16xf32> {bufferization.writable = true},
+               %final_state: tensor<2x4x16x32xf32> {bufferization.writable = true})
+    -> (tensor<2x200x4x16xf32>, tensor<2x4x16x32xf32>) {
+  %0, %1 = mixer.ssd chunk_size(64)
+      ins(%x, %log_a, %b, %c : tensor<2x200x4x16xf32>, tensor<2x200x4xf32>,
+                               tensor<2x200x2x32xf32>, tensor<2x200x2x32xf32>)
+      init(%init : tensor<2x4x16x32xf32>)
+      outs(%y, %final_state : tensor<2x200x4x16xf32>, tensor<2x4x16x32xf32>)
+      -> tensor<2x200x4x16xf32>, tensor<2x4x16x32xf32>
+  return %0, %1 : tensor<2x200x4x16xf32>, tensor<2x4x16x32xf32>
+}

@@ -19,16 +19,17 @@ using namespace mlir::mixer;
 
 static bool isCIdentifier(StringRef name) {
   static const llvm::StringSet<> keywords = {
-      "auto",     "break",  "case",     "char",   "const",    "continue",
-      "default",  "do",     "double",   "else",   "enum",     "extern",
-      "float",    "for",    "goto",     "if",     "inline",   "int",
-      "long",     "register", "restrict", "return", "short",  "signed",
-      "sizeof",   "static", "struct",   "switch", "typedef",  "union",
-      "unsigned", "void",   "volatile", "while",  "bool",     "true",
+      "auto",     "break",    "case",     "char",   "const",   "continue",
+      "default",  "do",       "double",   "else",   "enum",    "extern",
+      "float",    "for",      "goto",     "if",     "inline",  "int",
+      "long",     "register", "restrict", "return", "short",   "signed",
+      "sizeof",   "static",   "struct",   "switch", "typedef", "union",
+      "unsigned", "void",     "volatile", "while",  "bool",    "true",
       "false"};
   if (name.empty() || llvm::isDigit(name.front()) || keywords.contains(name))
     return false;
-  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 /// "mixer_memref_f32_4d".
@@ -99,8 +100,7 @@ static std::string describeArgument(const ArgumentInfo &arg) {
 /// The C names of the arguments: the given ones when they are distinct C
 /// identifiers, in0.../out0... otherwise.
 static SmallVector<std::string>
-getParameterNames(const FunctionSignature &sig,
-                  const CHeaderOptions &options) {
+getParameterNames(const FunctionSignature &sig, const CHeaderOptions &options) {
   auto it = options.argumentNames.find(sig.name);
   if (it != options.argumentNames.end() &&
       it->second.size() == sig.arguments.size()) {
@@ -136,9 +136,9 @@ static const char *const kAbiComment = R"(/*
  * - Sizes must equal the static sizes listed with each function; a `?`
  *   dimension may take any size at run time, consistent across arguments as
  *   the function's ops require. Nothing checks them at run time.
- * - Parallel loops run on the OpenMP runtime: link with -fopenmp (or
- *   -lomp). The thread count is OMP_NUM_THREADS unless fixed at compile
- *   time (--num-threads).
+ * - Parallel loops run on the LLVM OpenMP runtime and some math on libm:
+ *   link with clang's -fopenmp (or -lomp) and -lm. The thread count is
+ *   OMP_NUM_THREADS unless fixed at compile time (--num-threads).
 )";
 
 LogicalResult mlir::mixer::emitCHeader(ModuleOp module, raw_ostream &os,

@@ -3,9 +3,12 @@
 #include "mixer/Execution/Compile.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerDialect.h"
+#include "mixer/Execution/CHeader.h"
 #include "mixer/Execution/Signature.h"
 #include "mixer/Pipelines/Pipelines.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Verifier.h"
@@ -15,6 +18,7 @@
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
@@ -24,6 +28,82 @@ void mlir::mixer::registerCompilerDialects(DialectRegistry &registry) {
   registerAllDialects(registry);
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
+}
+
+LogicalResult mlir::mixer::parsePipelineOptions(StringRef text,
+                                                CpuPipelineOptions &options,
+                                                std::string &error) {
+  // The option parser reports bad values on stderr, so each option is
+  // checked here first, against the names and defaults that print() lists:
+  // "{naive=false num-threads=0 ...}".
+  std::string defaults;
+  {
+    llvm::raw_string_ostream os(defaults);
+    CpuPipelineOptions().print(os);
+  }
+  llvm::StringMap<bool> isBool;
+  SmallVector<StringRef> entries;
+  StringRef(defaults).trim("{}").split(entries, ' ', -1, false);
+  for (StringRef entry : entries) {
+    auto [key, value] = entry.split('=');
+    isBool[key] = value == "true" || value == "false";
+  }
+  auto listOptions = [&] {
+    std::string names;
+    for (StringRef entry : entries)
+      names += (names.empty() ? "" : ", ") + entry.split('=').first.str();
+    return names;
+  };
+
+  SmallVector<StringRef> tokens;
+  text.split(tokens, ' ', -1, false);
+  for (StringRef token : tokens) {
+    auto [key, value] = token.split('=');
+    auto it = isBool.find(key);
+    if (it == isBool.end()) {
+      error = "unknown option '" + key.str() + "'; the options are " +
+              listOptions();
+      return failure();
+    }
+    int64_t number;
+    bool valid = it->second
+                     ? llvm::is_contained({"true", "false", "1", "0", "TRUE",
+                                           "FALSE", "True", "False", ""},
+                                          value)
+                     : !value.getAsInteger(10, number);
+    if (!valid) {
+      error = "option '" + key.str() + "' takes " +
+              (it->second ? "true or false" : "an integer") + ", got '" +
+              value.str() + "'";
+      return failure();
+    }
+  }
+  llvm::raw_string_ostream os(error);
+  return options.parseFromString(text, os);
+}
+
+OwningOpRef<ModuleOp> mlir::mixer::parseModule(
+    llvm::SourceMgr &sourceMgr, MLIRContext *context,
+    llvm::StringMap<SmallVector<std::string>> *argumentNames) {
+  Block block;
+  AsmParserState state;
+  ParserConfig config(context, /*verifyAfterParse=*/false);
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
+    return nullptr;
+  OwningOpRef<ModuleOp> module;
+  if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
+    module = cast<ModuleOp>(block.front());
+    module.get()->remove();
+  } else {
+    auto buffer = sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+    module = ModuleOp::create(
+        FileLineColLoc::get(context, buffer->getBufferIdentifier(), 1, 1));
+    module->getBody()->getOperations().splice(module->getBody()->begin(),
+                                              block.getOperations());
+  }
+  if (argumentNames)
+    *argumentNames = getSourceArgumentNames(*module, state);
+  return module;
 }
 
 namespace {

@@ -55,9 +55,9 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
     StringRef name = func.getSymName();
     if (func.isExternal() || !name.consume_front(kWrapperPrefix))
       continue;
-    auto &byPointer = jit->wrappers[name];
+    Wrapper &wrapper = jit->wrappers[name];
     for (Type type : func.getFunctionType().getParams())
-      byPointer.push_back(isa<LLVM::LLVMPointerType>(type));
+      wrapper.byPointer.push_back(isa<LLVM::LLVMPointerType>(type));
   }
 
   for (const std::string &path : options.sharedLibPaths)
@@ -86,6 +86,7 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   engineOptions.jitCodeGenOptLevel = getCodeGenOptLevel(options.optLevel);
   engineOptions.sharedLibPaths = libs;
   engineOptions.enablePerfNotificationListener = false;
+  engineOptions.enableObjectDump = options.enableObjectDump;
   auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
   if (!engine)
     return engine.takeError();
@@ -95,21 +96,40 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   return jit;
 }
 
+void JitModule::dumpToObjectFile(StringRef path) {
+  // Compilation is lazy: look up a wrapper to compile the module. The
+  // engine's own lookups would ask for packed forms of the functions made
+  // internal, which do not exist.
+  if (!wrappers.empty())
+    llvm::consumeError(
+        engine->lookupPacked((kWrapperPrefix + wrappers.begin()->first()).str())
+            .takeError());
+  engine->dumpToObjectFile(path);
+}
+
 llvm::Error JitModule::call(StringRef name, ArrayRef<void *> args) {
   auto it = wrappers.find(name);
   if (it == wrappers.end())
     return makeError("no public function named '" + name + "' (no " +
                      kWrapperPrefix + name + " in the module)");
-  ArrayRef<bool> byPointer = it->second;
+  Wrapper &wrapper = it->second;
+  ArrayRef<bool> byPointer = wrapper.byPointer;
   if (args.size() != byPointer.size())
     return makeError("function '" + name + "' takes " +
                      llvm::Twine(byPointer.size()) + " arguments, got " +
                      llvm::Twine(args.size()));
+  if (!wrapper.packed) {
+    auto packed = engine->lookupPacked((kWrapperPrefix + name).str());
+    if (!packed)
+      return packed.takeError();
+    wrapper.packed = *packed;
+  }
   // The packed wrapper takes the address of each argument of the C wrapper:
   // for a descriptor pointer, the address of a slot holding it.
   SmallVector<void *> slots(args.begin(), args.end());
   SmallVector<void *> packed(args.size());
   for (size_t i = 0; i < args.size(); ++i)
     packed[i] = byPointer[i] ? static_cast<void *>(&slots[i]) : slots[i];
-  return engine->invokePacked((kWrapperPrefix + name).str(), packed);
+  wrapper.packed(packed.data());
+  return llvm::Error::success();
 }

@@ -27,7 +27,8 @@ mlir::mixer::createHostTargetMachine(const ObjectFileOptions &options) {
   llvm::InitializeNativeTargetAsmPrinter();
   llvm::Triple triple(llvm::sys::getProcessTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return makeError("no LLVM target for " + triple.str() + ": " + error);
 
@@ -40,13 +41,13 @@ mlir::mixer::createHostTargetMachine(const ObjectFileOptions &options) {
       hostFeatures.AddFeature(feature.first(), feature.second);
     features = hostFeatures.getString();
   }
-  llvm::CodeGenOptLevel level = options.optLevel >= 3
-                                    ? llvm::CodeGenOptLevel::Aggressive
-                                    : static_cast<llvm::CodeGenOptLevel>(
-                                          options.optLevel);
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, level));
+  llvm::CodeGenOptLevel level =
+      options.optLevel >= 3
+          ? llvm::CodeGenOptLevel::Aggressive
+          : static_cast<llvm::CodeGenOptLevel>(options.optLevel);
+  std::unique_ptr<llvm::TargetMachine> tm(
+      target->createTargetMachine(triple, cpu, features, llvm::TargetOptions(),
+                                  llvm::Reloc::PIC_, std::nullopt, level));
   if (!tm)
     return makeError("cannot create a target machine for " + triple.str() +
                      " (cpu " + cpu + ")");
@@ -98,8 +99,7 @@ llvm::Error mlir::mixer::emitObjectFile(ModuleOp module, StringRef path,
   std::error_code ec;
   llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
   if (ec)
-    return makeError("cannot open '" + path + "' for writing: " +
-                     ec.message());
+    return makeError("cannot open '" + path + "' for writing: " + ec.message());
   llvm::legacy::PassManager codegen;
   if ((*tm)->addPassesToEmitFile(codegen, out.os(), nullptr,
                                  llvm::CodeGenFileType::ObjectFile))

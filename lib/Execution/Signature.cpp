@@ -67,10 +67,9 @@ mlir::mixer::getPublicFunctionSignatures(ModuleOp module) {
       // matches portably.
       if (!arg.isTensor &&
           (*kind == ElementKind::F16 || *kind == ElementKind::BF16))
-        return func.emitError()
-               << "argument #" << i << " of public function @" << sig.name
-               << " is a scalar " << element
-               << "; pass it as a 0-d tensor or as f32";
+        return func.emitError() << "argument #" << i << " of public function @"
+                                << sig.name << " is a scalar " << element
+                                << "; pass it as a 0-d tensor or as f32";
       if (auto writable = func.getArgAttrOfType<BoolAttr>(
               i, bufferization::BufferizationDialect::kWritableAttrName))
         arg.isOutput = arg.isTensor && writable.getValue();
@@ -84,12 +83,35 @@ mlir::mixer::getPublicFunctionSignatures(ModuleOp module) {
                << " has type " << type
                << "; results must be ranked tensors computed in place into "
                   "writable arguments";
-    if (numOutputs < sig.numResults)
+    // The destinations of the results are the trailing arguments, in order:
+    // the lowering writes result i into argument (numArgs - numResults + i).
+    unsigned numArgs = sig.arguments.size(), numResults = sig.numResults;
+    if (numOutputs != numResults || numArgs < numResults)
       return func.emitError()
-             << "public function @" << sig.name << " has " << sig.numResults
+             << "public function @" << sig.name << " has " << numResults
              << " results but " << numOutputs
              << " arguments marked {bufferization.writable = true}; pass "
-                "one destination argument per result";
+                "one destination argument per result, after the inputs";
+    for (unsigned i = 0; i < numArgs; ++i) {
+      bool isDestination = i >= numArgs - numResults;
+      if (sig.arguments[i].isOutput != isDestination)
+        return func.emitError()
+               << "argument #" << i << " of public function @" << sig.name
+               << (isDestination ? " is not" : " is")
+               << " marked {bufferization.writable = true}; the destinations "
+                  "of the "
+               << numResults << " results must be the last " << numResults
+               << " arguments";
+    }
+    for (unsigned r = 0; r < numResults; ++r) {
+      unsigned i = numArgs - numResults + r;
+      if (func.getArgumentTypes()[i] != func.getResultTypes()[r])
+        return func.emitError()
+               << "result #" << r << " of public function @" << sig.name
+               << " has type " << func.getResultTypes()[r]
+               << ", but its destination, argument #" << i << ", has type "
+               << func.getArgumentTypes()[i];
+    }
     signatures.push_back(std::move(sig));
   }
   return signatures;

@@ -14,11 +14,9 @@
 #include "mixer/Execution/ObjectFile.h"
 #include "mixer/Pipelines/Pipelines.h"
 
-#include "mlir/AsmParser/AsmParser.h"
-#include "mlir/AsmParser/AsmParserState.h"
-#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -82,30 +80,6 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
-/// Parses the input, keeping the SSA names of the function arguments for
-/// the header.
-static OwningOpRef<ModuleOp>
-parseInput(llvm::SourceMgr &sourceMgr, MLIRContext *context,
-           llvm::StringMap<SmallVector<std::string>> &argumentNames) {
-  Block block;
-  AsmParserState state;
-  ParserConfig config(context);
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
-    return nullptr;
-  OwningOpRef<ModuleOp> module;
-  if (llvm::hasSingleElement(block) && isa<ModuleOp>(block.front())) {
-    module = cast<ModuleOp>(block.front());
-    module.get()->remove();
-  } else {
-    module = ModuleOp::create(
-        FileLineColLoc::get(context, inputFilename.getValue(), 1, 1));
-    module->getBody()->getOperations().splice(
-        module->getBody()->begin(), block.getOperations());
-  }
-  argumentNames = getSourceArgumentNames(*module, state);
-  return module;
-}
-
 /// "KERNELS_H" for "out/kernels.h".
 static std::string getGuard(StringRef path) {
   std::string guard;
@@ -124,11 +98,10 @@ int main(int argc, char **argv) {
       "to an object file and a C header\n");
 
   CpuPipelineOptions options;
-  std::string optionErrors;
-  llvm::raw_string_ostream optionErrorStream(optionErrors);
-  if (failed(options.parseFromString(pipelineOptions, optionErrorStream)))
+  std::string optionError;
+  if (failed(parsePipelineOptions(pipelineOptions, options, optionError)))
     return fail("invalid --pipeline-options '" + pipelineOptions +
-                "': " + StringRef(optionErrors).trim());
+                "': " + optionError);
   if (naive)
     options.naive = true;
   if (numThreads.getNumOccurrences())
@@ -153,8 +126,9 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   llvm::StringMap<SmallVector<std::string>> argumentNames;
-  OwningOpRef<ModuleOp> module = parseInput(sourceMgr, &context, argumentNames);
-  if (!module)
+  OwningOpRef<ModuleOp> module =
+      parseModule(sourceMgr, &context, &argumentNames);
+  if (!module || failed(verify(*module)))
     return fail("'" + inputFilename + "' is not a valid module");
 
   // The header describes the functions before lowering; it is written only

@@ -27,6 +27,17 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     (running max and sum) or a contraction with the block of v. The N x M
     matrix is never formed.
 
+    `mixer.grouped_matmul` and `mixer.grouped_swiglu` walk the experts with
+    a running row offset (the prefix sum of the run-time group sizes) and
+    cover each group's rows with static-height slabs (16 rows, then one
+    slab each of 8, 4, 2 and 1 rows for the remainder), so that every
+    contraction has static shapes; rows past the sum are zeroed. SwiGLU
+    computes gate and up per slab into local buffers and writes
+    silu(gate) * up into the output rows. The routing ops are memory-bound:
+    the router keeps its per-token scalar loops, dispatch is a counting
+    sort followed by row copies, combine a weighted row update per
+    dispatched row.
+
     ```mlir
     // mixer-opt --convert-mixer-to-linalg
     %y, %s = mixer.ssd chunk_size(64) ins(...) outs(...) -> ...

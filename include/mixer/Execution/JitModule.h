@@ -27,6 +27,8 @@ struct JitOptions {
   /// Shared libraries whose symbols the code may call; by default the
   /// OpenMP runtime and MLIR's C runner utilities (memrefCopy).
   std::vector<std::string> sharedLibPaths = getDefaultSharedLibraries();
+  /// Keep the compiled object for dumpToObjectFile (to inspect the code).
+  bool enableObjectDump = false;
 
   /// The default libraries that exist on this machine. MIXER_OMP_LIBRARY in
   /// the environment replaces the OpenMP runtime found at build time.
@@ -50,18 +52,27 @@ public:
   /// no such function or the number of arguments differs.
   llvm::Error call(llvm::StringRef name, llvm::ArrayRef<void *> args);
 
+  /// Writes the compiled machine code as an object file; needs
+  /// JitOptions::enableObjectDump.
+  void dumpToObjectFile(llvm::StringRef path);
+
   /// Whether `_mlir_ciface_NAME` exists.
-  bool hasFunction(llvm::StringRef name) const {
-    return wrappers.count(name);
-  }
+  bool hasFunction(llvm::StringRef name) const { return wrappers.count(name); }
 
 private:
   JitModule() = default;
 
+  /// A `_mlir_ciface_` wrapper, by the name of the function it wraps.
+  struct Wrapper {
+    /// Whether each argument is passed as a pointer (a memref descriptor)
+    /// rather than by value.
+    llvm::SmallVector<bool> byPointer;
+    /// Its packed form (all arguments through one array), once looked up.
+    void (*packed)(void **) = nullptr;
+  };
+
   std::unique_ptr<ExecutionEngine> engine;
-  /// For each wrapper (by function name), whether each argument is passed
-  /// as a pointer (a memref descriptor) rather than by value.
-  llvm::StringMap<llvm::SmallVector<bool>> wrappers;
+  llvm::StringMap<Wrapper> wrappers;
 };
 
 } // namespace mixer

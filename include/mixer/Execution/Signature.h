@@ -50,7 +50,8 @@ struct FunctionSignature {
 /// order. Emits an error naming the function and argument and returns
 /// failure for a type the C ABI does not support (unranked tensors, memrefs,
 /// vectors, other element types), for a result that is not a ranked tensor,
-/// and for fewer writable arguments than results.
+/// and unless the writable arguments are exactly the last ones, one per
+/// result, each of its result's type.
 FailureOr<llvm::SmallVector<FunctionSignature>>
 getPublicFunctionSignatures(ModuleOp module);
 

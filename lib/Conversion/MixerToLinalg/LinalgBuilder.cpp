@@ -37,6 +37,10 @@ Value LinalgBuilder::copyToNew(Value value) {
   return linalg::CopyOp::create(b, value, dest).getResult(0);
 }
 
+Value LinalgBuilder::copy(Value src, Value dest) {
+  return linalg::CopyOp::create(b, src, dest).getResult(0);
+}
+
 Value LinalgBuilder::fill(Value dest, double value) {
   Type elt = cast<RankedTensorType>(dest.getType()).getElementType();
   Value scalar =

@@ -33,6 +33,8 @@ public:
   Value filled(ArrayRef<OpFoldResult> sizes, Type elt, double value);
   /// A newly allocated copy of `value`.
   Value copyToNew(Value value);
+  /// `src` copied into `dest` (in place).
+  Value copy(Value src, Value dest);
   /// `dest` filled with the constant `value` (in place).
   Value fill(Value dest, double value);
   /// The sizes of `value` as OpFoldResults.

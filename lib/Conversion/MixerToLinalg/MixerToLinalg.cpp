@@ -25,6 +25,7 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
   populateKernelToLinalgPatterns(patterns);
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
+  populateMoEToLinalgPatterns(patterns);
 }
 
 namespace {

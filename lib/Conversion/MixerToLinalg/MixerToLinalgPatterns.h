@@ -16,6 +16,10 @@ void populateKernelToLinalgPatterns(RewritePatternSet &patterns);
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                  int64_t recurrentThreshold);
 
+/// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
+/// combine, the router's scalar loops (MoEToLinalg.cpp).
+void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

@@ -22,6 +22,7 @@ using namespace mlir::mixer;
 void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateKernelToLoopsPatterns(patterns);
   populateSsdToLoopsPatterns(patterns);
+  populateMoEToLoopsPatterns(patterns);
 }
 
 namespace {

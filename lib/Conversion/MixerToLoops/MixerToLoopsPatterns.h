@@ -19,6 +19,9 @@ void populateKernelToLoopsPatterns(RewritePatternSet &patterns);
 /// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
 
+/// The MoE ops -> their row-by-row definitions (MoEToLoops.cpp).
+void populateMoEToLoopsPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

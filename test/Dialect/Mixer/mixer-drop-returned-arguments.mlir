@@ -44,9 +44,9 @@ func.func @copied(%x: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
 
 // -----
 
-// No destination argument of the result's type.
-// expected-error @+1 {{result #0 is not computed in place into an argument; pass its destination as an argument marked bufferization.writable}}
-func.func @no_destination(%x: memref<4xf32>, %out: memref<5xf32>) -> memref<4xf32> {
+// The destination has another type than the result.
+// expected-error @+1 {{result #0 is not computed in place into its destination, argument #1; the last 1 arguments are the destinations of the results, in order}}
+func.func @wrong_destination(%x: memref<4xf32>, %out: memref<5xf32>) -> memref<4xf32> {
   %alloc = memref.alloc() : memref<4xf32>
   linalg.copy ins(%x : memref<4xf32>) outs(%alloc : memref<4xf32>)
   return %alloc : memref<4xf32>
@@ -59,4 +59,46 @@ func.func @no_destination(%x: memref<4xf32>, %out: memref<5xf32>) -> memref<4xf3
 // CHECK-SAME: -> memref<4xf32>
 func.func private @helper(%x: memref<4xf32>) -> memref<4xf32> {
   return %x : memref<4xf32>
+}
+
+// -----
+
+// A result that is another argument (here an input): copied into the
+// destination, the trailing argument.
+// CHECK-LABEL: func.func @returns_input
+// CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32>) {
+// CHECK-NEXT: memref.copy %[[X]], %[[OUT]]
+// CHECK-NEXT: return{{$}}
+func.func @returns_input(%x: memref<4xf32>, %out: memref<4xf32>) -> memref<4xf32> {
+  return %x : memref<4xf32>
+}
+
+// -----
+
+// Two results computed into the same argument: the second is copied into
+// its own destination.
+// CHECK-LABEL: func.func @same_twice
+// CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[O:.*]]: memref<4xf32>, %[[P:.*]]: memref<4xf32>) {
+// CHECK: linalg.copy ins(%[[X]] : memref<4xf32>) outs(%[[O]] : memref<4xf32>)
+// CHECK-NEXT: memref.copy %[[O]], %[[P]]
+// CHECK-NEXT: return{{$}}
+func.func @same_twice(%x: memref<4xf32>, %o: memref<4xf32>, %p: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  linalg.copy ins(%x : memref<4xf32>) outs(%o : memref<4xf32>)
+  return %o, %o : memref<4xf32>, memref<4xf32>
+}
+
+// -----
+
+// Results swapped between their destinations: an error, not a silent swap.
+// expected-error @+1 {{result #0 is not computed in place into its destination, argument #0}}
+func.func @swapped(%o: memref<4xf32>, %p: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  return %p, %o : memref<4xf32>, memref<4xf32>
+}
+
+// -----
+
+// Fewer arguments than results.
+// expected-error @+1 {{result #0 has no destination; pass one argument marked bufferization.writable per result, after the inputs}}
+func.func @too_few(%o: memref<4xf32>) -> (memref<4xf32>, memref<4xf32>) {
+  return %o, %o : memref<4xf32>, memref<4xf32>
 }

@@ -88,6 +88,65 @@ func.func @ssd_fuses_elementwise_producer(%x: tensor<2x100x4x16xf32>, %dt: tenso
   return %y, %s : tensor<2x100x4x16xf32>, tensor<2x4x16x8xf32>
 }
 
+// -----
+
+// mixer.grouped_matmul is tiled over its output columns: the largest block
+// of at most 256 that splits N into an even number of tiles (512 -> 2 x 256,
+// 768 -> 6 x 128), so that the threads share the columns evenly. Every tile
+// reads all rows and all group sizes.
+
+// CHECK-LABEL: func.func @grouped_matmul_column_blocks
+// CHECK-SAME:    (%[[LHS:[^:]*]]: tensor<?x64xf32>, %[[RHS:[^:]*]]: tensor<8x64x512xf32>, %[[GS:[^:]*]]: tensor<8xi64>, %[[O:[^:]*]]: tensor<?x512xf32>
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (512) step (256) shared_outs(%[[OS:.*]] = %[[O]])
+// CHECK:           %[[W:.*]] = tensor.extract_slice %[[RHS]][0, 0, %[[J]]] [8, 64, 256] [1, 1, 1] : tensor<8x64x512xf32> to tensor<8x64x256xf32>
+// CHECK:           %[[OT:.*]] = tensor.extract_slice %[[OS]][0, %[[J]]] [%{{.*}}, 256] [1, 1] : tensor<?x512xf32> to tensor<?x256xf32>
+// CHECK:           %[[R:.*]] = mixer.grouped_matmul ins(%[[LHS]], %[[W]], %[[GS]] : tensor<?x64xf32>, tensor<8x64x256xf32>, tensor<8xi64>) outs(%[[OT]] : tensor<?x256xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[OS]][0, %[[J]]] [%{{.*}}, 256] [1, 1]
+// CHECK:         scf.forall (%{{.*}}) = (0) to (768) step (128)
+// CHECK:           mixer.grouped_matmul ins(%{{.*}} : tensor<?x64xf32>, tensor<8x64x128xf32>, tensor<8xi32>) outs(%{{.*}} : tensor<?x128xf32>)
+func.func @grouped_matmul_column_blocks(%lhs: tensor<?x64xf32>, %rhs: tensor<8x64x512xf32>, %gs: tensor<8xi64>, %o: tensor<?x512xf32>, %rhs2: tensor<8x64x768xf32>, %gs2: tensor<8xi32>, %o2: tensor<?x768xf32>) -> (tensor<?x512xf32>, tensor<?x768xf32>) {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x64xf32>, tensor<8x64x512xf32>, tensor<8xi64>) outs(%o : tensor<?x512xf32>) -> tensor<?x512xf32>
+  %out2 = mixer.grouped_matmul ins(%lhs, %rhs2, %gs2 : tensor<?x64xf32>, tensor<8x64x768xf32>, tensor<8xi32>) outs(%o2 : tensor<?x768xf32>) -> tensor<?x768xf32>
+  return %out, %out2 : tensor<?x512xf32>, tensor<?x768xf32>
+}
+
+// -----
+
+// mixer.grouped_swiglu is tiled over F, both weights by the same column
+// block (F = 2816 = 22 x 128: an even count; 256 would give 11).
+
+// CHECK-LABEL: func.func @grouped_swiglu_column_blocks
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<?x64xf32>, %[[WG:[^:]*]]: tensor<8x64x2816xf32>, %[[WU:[^:]*]]: tensor<8x64x2816xf32>, %[[GS:[^:]*]]: tensor<8xi32>, %[[O:[^:]*]]: tensor<?x2816xf32>
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (2816) step (128) shared_outs(%[[OS:.*]] = %[[O]])
+// CHECK-DAG:       %[[G:.*]] = tensor.extract_slice %[[WG]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
+// CHECK-DAG:       %[[U:.*]] = tensor.extract_slice %[[WU]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
+// CHECK:           mixer.grouped_swiglu ins(%[[X]], %[[G]], %[[U]], %[[GS]] : tensor<?x64xf32>, tensor<8x64x128xf32>, tensor<8x64x128xf32>, tensor<8xi32>) outs(%{{.*}} : tensor<?x128xf32>)
+func.func @grouped_swiglu_column_blocks(%x: tensor<?x64xf32>, %wg: tensor<8x64x2816xf32>, %wu: tensor<8x64x2816xf32>, %gs: tensor<8xi32>, %o: tensor<?x2816xf32>) -> tensor<?x2816xf32> {
+  %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<?x64xf32>, tensor<8x64x2816xf32>, tensor<8x64x2816xf32>, tensor<8xi32>) outs(%o : tensor<?x2816xf32>) -> tensor<?x2816xf32>
+  return %out : tensor<?x2816xf32>
+}
+
+// -----
+
+// The router is tiled over blocks of row-block (64) tokens; the combine
+// over column blocks of its output; dispatch (a global sort) stays whole.
+
+// CHECK-LABEL: func.func @routing_tiles
+// CHECK:         scf.forall (%[[T:.*]]) = (0) to (%{{.*}}) step (64)
+// CHECK:           mixer.topk_router k(2) normalize ins(%{{.*}} : tensor<?x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x2xf32>, tensor<?x2xi32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NOT:     scf.forall (
+// CHECK:         mixer.moe_dispatch num_experts(8)
+// CHECK:         scf.forall (%[[N:.*]]) = (0) to (512) step (256)
+// CHECK:           mixer.moe_combine ins(%{{.*}} : tensor<256x256xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%{{.*}} : tensor<128x256xf32>)
+func.func @routing_tiles(%l: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<?x2xi32>, %x: tensor<128x64xf32>, %ids: tensor<128x2xi32>, %s0: tensor<256x64xf32>, %g0: tensor<8xi64>, %p0: tensor<256xi32>, %eo: tensor<256x512xf32>, %w: tensor<128x2xf32>, %o: tensor<128x512xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>) {
+  %rw, %ri = mixer.topk_router k(2) normalize ins(%l : tensor<?x8xf32>) outs(%w0, %i0 : tensor<?x2xf32>, tensor<?x2xi32>) -> tensor<?x2xf32>, tensor<?x2xi32>
+  %s, %g, %p = mixer.moe_dispatch num_experts(8) ins(%x, %ids : tensor<128x64xf32>, tensor<128x2xi32>) outs(%s0, %g0, %p0 : tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>) -> tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>
+  %y = mixer.moe_combine ins(%eo, %p0, %w : tensor<256x512xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%o : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %rw, %ri, %s, %g, %p, %y : tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>
+}
+
+
 // kernel_lse: one block of row-block = 64 rows per tile (the last of the
 // 100 rows a partial tile of min(64, 100 - i) rows); y and g stay whole.
 

@@ -108,3 +108,30 @@ func.func @dynamic(%a: tensor<?x64xf32>, %b: tensor<?x64xf32>) -> tensor<?x64xf3
   } -> tensor<?x64xf32>
   return %0 : tensor<?x64xf32>
 }
+
+// A large contraction is first blocked for the caches (64 x 256 x 256), then
+// register-tiled inside each block.
+// CHECK-LABEL: func.func @large_contraction_cache_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c1024 step %c64
+// CHECK:           scf.for %{{.*}} = %c0 to %c512 step %c256
+// CHECK:             scf.for %{{.*}} = %c0 to %c768 step %c256
+// CHECK:               scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK:                 scf.for %{{.*}} = %c0 to %c256 step %c32
+// CHECK:                   scf.for %{{.*}} = %c0 to %c256 step %c1
+// CHECK:                     vector.fma
+func.func @large_contraction_cache_blocks(%a: tensor<1024x768xf32>, %b: tensor<768x512xf32>, %c: tensor<1024x512xf32>) -> tensor<1024x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1024x768xf32>, tensor<768x512xf32>) outs(%c : tensor<1024x512xf32>) -> tensor<1024x512xf32>
+  return %r : tensor<1024x512xf32>
+}
+
+// A 2-D transpose moves in 16 x 16 blocks (register shuffles), not columns.
+// CHECK-LABEL: func.func @transpose_blocks
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK:           scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK:             vector.transfer_read {{.*}} : tensor<16x16xf32>, vector<16x16xf32>
+// CHECK-NOT:         vector<64x1xf32>
+// CHECK:             vector.shuffle
+func.func @transpose_blocks(%a: tensor<32x64xf32>, %o: tensor<64x32xf32>) -> tensor<64x32xf32> {
+  %t = linalg.transpose ins(%a : tensor<32x64xf32>) outs(%o : tensor<64x32xf32>) permutation = [1, 0]
+  return %t : tensor<64x32xf32>
+}

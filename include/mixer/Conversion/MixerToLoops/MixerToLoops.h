@@ -19,6 +19,10 @@ namespace mixer {
 /// Adds the patterns that rewrite mixer ops into scalar scf.for loop nests.
 void populateMixerToLoopsPatterns(RewritePatternSet &patterns);
 
+/// mixer.topk_router as its per-token scalar loops. convert-mixer-to-linalg
+/// uses them too: routing reads T x E logits once and E is small.
+void populateTopkRouterToLoopsPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

@@ -23,20 +23,28 @@ static BlockArgument asArgument(Value value, func::FuncOp func) {
   return {};
 }
 
-/// Makes result `i` of `func`, a buffer the function allocated, land in its
-/// destination: the i-th of the trailing `outs` arguments (one per result).
-/// Elementwise fusion rewrites an `outs` operand whose value the payload
-/// does not read into a fresh tensor, which bufferizes to an allocation.
-/// When the destination's contents are never used (only its sizes), the
-/// argument replaces the allocation; otherwise the result is copied into it.
-/// Returns the destination, or null when there is none of a compatible type.
-static Value storeIntoDestination(func::FuncOp func, func::ReturnOp ret,
-                                  unsigned i) {
+/// The destination of result `i`: the i-th of the trailing `outs` arguments
+/// (one per result), or null when there are fewer arguments than results.
+static BlockArgument getDestination(func::FuncOp func, unsigned i) {
   unsigned numArgs = func.getNumArguments(), numResults = func.getNumResults();
   if (numArgs < numResults)
     return {};
+  return func.getArgument(numArgs - numResults + i);
+}
+
+/// Makes result `i` of `func`, which is not its destination, land there.
+/// Elementwise fusion rewrites an `outs` operand whose value the payload
+/// does not read into a fresh tensor, which bufferizes to an allocation.
+/// When the destination's contents are never used (only its sizes), the
+/// argument replaces the allocation; otherwise (another allocation, another
+/// argument) the result is copied into it. Returns the destination, or null
+/// when there is none of a compatible type that no other result returns.
+static Value storeIntoDestination(func::FuncOp func, func::ReturnOp ret,
+                                  unsigned i) {
   Value result = ret.getOperand(i);
-  BlockArgument dest = func.getArgument(numArgs - numResults + i);
+  BlockArgument dest = getDestination(func, i);
+  if (!dest)
+    return {};
   auto type = dyn_cast<MemRefType>(result.getType());
   auto destType = dyn_cast<MemRefType>(dest.getType());
   if (!type || !destType || !memref::CastOp::areCastCompatible(type, destType))
@@ -50,8 +58,9 @@ static Value storeIntoDestination(func::FuncOp func, func::ReturnOp ret,
   while (auto cast = root.getDefiningOp<memref::CastOp>())
     root = cast.getSource();
   auto alloc = root.getDefiningOp<memref::AllocOp>();
-  bool onlySizesUsed = llvm::all_of(
-      dest.getUsers(), [](Operation *user) { return isa<memref::DimOp>(user); });
+  bool onlySizesUsed = llvm::all_of(dest.getUsers(), [](Operation *user) {
+    return isa<memref::DimOp>(user);
+  });
   if (alloc && alloc.getType() == destType && onlySizesUsed) {
     alloc.replaceAllUsesWith(dest);
     alloc.erase();
@@ -77,22 +86,32 @@ struct MixerDropReturnedArgumentsPass
       auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
       for (unsigned i = 0, e = ret.getNumOperands(); i < e; ++i) {
         Value operand = ret.getOperand(i);
-        if (isa<BaseMemRefType>(operand.getType()) &&
-            asArgument(operand, func))
+        BlockArgument dest = getDestination(func, i);
+        if (dest && isa<BaseMemRefType>(operand.getType()) &&
+            asArgument(operand, func) == dest)
           continue;
         if (Value dest = storeIntoDestination(func, ret, i)) {
           ret.setOperand(i, dest);
           continue;
         }
-        func.emitError() << "result #" << i
-                         << " is not computed in place into an argument; "
-                            "pass its destination as an argument marked "
-                            "bufferization.writable";
+        if (dest)
+          func.emitError() << "result #" << i
+                           << " is not computed in place into its "
+                              "destination, argument #"
+                           << dest.getArgNumber() << "; the last "
+                           << func.getNumResults()
+                           << " arguments are the destinations of the "
+                              "results, in order";
+        else
+          func.emitError() << "result #" << i
+                           << " has no destination; pass one argument "
+                              "marked bufferization.writable per result, "
+                              "after the inputs";
         return signalPassFailure();
       }
       ret->setOperands({});
-      func.setType(FunctionType::get(&getContext(), func.getArgumentTypes(),
-                                     {}));
+      func.setType(
+          FunctionType::get(&getContext(), func.getArgumentTypes(), {}));
       func.removeResAttrsAttr();
     }
   }

@@ -21,6 +21,29 @@ namespace mlir::mixer {
 using namespace mlir;
 using namespace mlir::mixer;
 
+/// Columns per tile of a grouped GEMM's output: the largest block of at
+/// most 256 columns (a multiple of two vector registers) that divides
+/// `cols` into an even number of tiles, so that two threads share the work
+/// evenly; else into at least two tiles; else 0 (untiled: a ragged last
+/// tile would leave the contractions without static shapes).
+static int64_t columnBlock(int64_t cols) {
+  if (ShapedType::isDynamic(cols))
+    return 0;
+  static constexpr int64_t kBlocks[] = {256, 128, 64, 32};
+  for (int64_t block : kBlocks)
+    if (cols % block == 0 && (cols / block) % 2 == 0)
+      return block;
+  for (int64_t block : kBlocks)
+    if (cols % block == 0 && cols / block >= 2)
+      return block;
+  return 0;
+}
+
+/// The static size of dim `dim` of `value`'s type.
+static int64_t dimOf(Value value, unsigned dim) {
+  return cast<ShapedType>(value.getType()).getDimSize(dim);
+}
+
 SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
                                                     int64_t rowBlock) {
   // Scans: one (batch, head) per tile, the whole head dimension P.
@@ -34,6 +57,21 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   if (auto mv = dyn_cast<KernelMvOp>(op))
     return mv.isBatched() ? SmallVector<int64_t>{1, rowBlock, 0}
                           : SmallVector<int64_t>{rowBlock, 0};
+  // Grouped GEMMs and the combine: column blocks of the output (rows are
+  // tied to groups and tokens by run-time values). Dispatch is a global
+  // sort and stays whole.
+  std::optional<int64_t> block;
+  if (auto matmul = dyn_cast<GroupedMatmulOp>(op))
+    block = columnBlock(dimOf(matmul.getOuts()[0], 1));
+  else if (auto swiglu = dyn_cast<GroupedSwigluOp>(op))
+    block = columnBlock(dimOf(swiglu.getOuts()[0], 1));
+  else if (auto combine = dyn_cast<MoeCombineOp>(op))
+    block = columnBlock(dimOf(combine.getOuts()[0], 1));
+  if (block)
+    return *block ? SmallVector<int64_t>{*block} : SmallVector<int64_t>{};
+  // The router: blocks of tokens.
+  if (isa<TopkRouterOp>(op))
+    return {rowBlock};
   return {};
 }
 

@@ -3,7 +3,7 @@
 // Every static-shape linalg op on tensors is tiled so that one tile fits in
 // vector registers, then vectorized:
 //   - contractions (i, j parallel, k reduction, out[i, j] += lhs * rhs[k, j])
-//     to rowTile x 2*vectorWidth blocks over one k at a time, whose
+//     first to cache blocks when large, then to rowTile x 2*vectorWidth blocks over one k at a time, whose
 //     accumulators are hoisted out of the k loop: vector.contract lowered to
 //     outer products, i.e. rowTile x 2 FMAs per k;
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
@@ -79,6 +79,12 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
       return {};
     return {i, j, 1};
   }
+  // 2-D transposes in square blocks: a vector.transpose of 16 x 16 lowers to
+  // register shuffles, where row tiles would gather a column element-wise.
+  if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation());
+      transpose && bounds.size() == 2 && bounds[0] % vectorWidth == 0 &&
+      bounds[1] % vectorWidth == 0)
+    return {vectorWidth, vectorWidth};
   SmallVector<int64_t> sizes(bounds.size(), 1);
   int64_t inner = pickTile(bounds.back(), {}, 4 * vectorWidth);
   if (!inner)
@@ -89,29 +95,60 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
   return sizes;
 }
 
-/// Tiles `op` by `sizes` into scf.for loops and vectorizes the tile.
-/// Returns the loops, innermost last (empty when `op` stays scalar).
-static FailureOr<SmallVector<LoopLikeOpInterface>>
-tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
-                 ArrayRef<int64_t> sizes) {
+/// Cache blocks of a large contraction (i, j, k): at most 64 x 256 x 256,
+/// i.e. a 64 KiB accumulator and a 256 KiB right-hand-side block that stay
+/// in L2 while the register tiles sweep them. Each block size divides its
+/// dim so that the register tiles see static shapes (0: dim left whole).
+/// Empty when the contraction already fits.
+static SmallVector<int64_t> cacheTileSizes(linalg::LinalgOp op) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  const int64_t limits[3] = {64, 256, 256};
+  SmallVector<int64_t> sizes(3, 0);
+  bool tiled = false;
+  for (int d = 0; d < 3; ++d) {
+    if (bounds[d] <= limits[d])
+      continue;
+    for (int64_t t = limits[d]; t >= limits[d] / 4; t /= 2)
+      if (bounds[d] % t == 0) {
+        sizes[d] = t;
+        tiled = true;
+        break;
+      }
+  }
+  return tiled ? sizes : SmallVector<int64_t>();
+}
+
+/// Tiles `op` by `sizes` into scf.for loops, replacing it.
+static FailureOr<scf::SCFTilingResult>
+tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
                         options);
+  if (succeeded(tiled))
+    rewriter.replaceOp(op, tiled->replacements);
+  return tiled;
+}
+
+/// Tiles `op` by `sizes` and vectorizes the tile. Returns the loops,
+/// innermost last (empty when the tile stays scalar).
+static FailureOr<SmallVector<LoopLikeOpInterface>>
+tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
+                 ArrayRef<int64_t> sizes) {
+  FailureOr<scf::SCFTilingResult> tiled = tileOp(rewriter, op, sizes);
   if (failed(tiled))
     return failure();
-  rewriter.replaceOp(op, tiled->replacements);
-  Operation *tile = tiled->tiledOps.front();
-  if (failed(linalg::vectorizeOpPrecondition(tile)))
+  Operation *tiledOp = tiled->tiledOps.front();
+  if (failed(linalg::vectorizeOpPrecondition(tiledOp)))
     return SmallVector<LoopLikeOpInterface>(); // stays a scalar loop nest
-  rewriter.setInsertionPoint(tile);
+  rewriter.setInsertionPoint(tiledOp);
   FailureOr<linalg::VectorizationResult> vectorized =
-      linalg::vectorize(rewriter, tile);
+      linalg::vectorize(rewriter, tiledOp);
   if (failed(vectorized))
     return SmallVector<LoopLikeOpInterface>();
-  rewriter.replaceOp(tile, vectorized->replacements);
+  rewriter.replaceOp(tiledOp, vectorized->replacements);
   return tiled->loops;
 }
 
@@ -136,6 +173,16 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
   IRRewriter rewriter(ctx);
   SmallVector<LoopLikeOpInterface> tileLoops;
   for (linalg::LinalgOp op : ops) {
+    if (isRowMajorRhsContraction(op) &&
+        !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
+      SmallVector<int64_t> cache = cacheTileSizes(op);
+      if (!cache.empty()) {
+        FailureOr<scf::SCFTilingResult> block = tileOp(rewriter, op, cache);
+        if (failed(block))
+          return op->emitError("cache tiling failed");
+        op = cast<linalg::LinalgOp>(block->tiledOps.front());
+      }
+    }
     SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
     if (sizes.empty())
       continue;

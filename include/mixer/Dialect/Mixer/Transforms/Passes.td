@@ -79,14 +79,16 @@ def MixerDropReturnedArgumentsPass
     computed in place into its `outs` arguments returns those argument
     buffers. This pass removes such results, so the function writes into
     caller-provided buffers and returns nothing: the ABI of mixer-compile's
-    objects and of the JIT. A result the function allocated instead (as
-    elementwise fusion causes when the payload never reads its `outs`
-    value) goes into its destination, the matching one of the trailing
-    `outs` arguments: the argument replaces the allocation when only its
-    sizes are used, else the result is copied into it. A result without
-    such a destination is an error, since the caller could not free it.
+    objects and of the JIT. The destination of result i is the i-th of the
+    trailing `outs` arguments (one per result). A result computed elsewhere
+    (an allocation, as elementwise fusion causes when the payload never
+    reads its `outs` value, or another argument) is written there: the
+    argument replaces the allocation when only its sizes are used, else the
+    result is copied into it. A result without such a destination is an
+    error, since the caller could not free it.
     Upstream's drop-equivalent-buffer-results leaves public functions alone.
   }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {

@@ -13,7 +13,9 @@ namespace mixer {
 
 /// The tile sizes over `op`'s iteration domain that leave one unit of
 /// independent work per tile (1 for batch and heads, `rowBlock` rows for
-/// the kernel reductions, 0 = untiled). Empty when `op` is not tiled.
+/// the kernel reductions and the MoE router, column blocks of up to 256 for
+/// the grouped GEMMs and the MoE combine, 0 = untiled). Empty when `op` is
+/// not tiled.
 SmallVector<int64_t> parallelTileSizes(Operation *op, int64_t rowBlock);
 
 /// Tiles `op` by `sizes` into an scf.forall and replaces it.

@@ -1,5 +1,4 @@
-// Passes the ABI check (one writable argument per result) but returns a
-// buffer of another shape than its destination: the pipeline fails.
+// One writable argument per result, but of another type than the result.
 
 func.func @mismatch(%x: tensor<4xf32>, %out: tensor<8xf32> {bufferization.writable = true}) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>

@@ -1,0 +1,408 @@
+//===- MoEToLinalg.cpp - the MoE ops as row slabs in linalg ---------------===//
+//
+// The grouped GEMMs walk the experts in order with a running row offset (the
+// prefix sum of the run-time group sizes) and cover the rows of each group
+// with static-height slabs, so that every contraction has static shapes and
+// vectorizes to FMAs:
+//
+//   off = 0
+//   for e in [0, E):
+//     W = rhs[e]                                    [K, N]
+//     rows off .. off + size_e - 1 in slabs of 16 rows, then the remainder
+//     (< 16) in at most one slab each of 8, 4, 2 and 1 rows:
+//       out[slab] = lhs[slab] W                     [rows, K] x [K, N]
+//     off += size_e
+//   out[off .. T-1] = 0                             rows past the sum
+//
+// grouped_swiglu does the same with two contractions per slab (gate, up)
+// into local slab buffers, then writes silu(gate) * up into its rows of the
+// output: no [T, F] intermediate is materialized.
+//
+// Routing is memory-bound: the router keeps the scalar loops of
+// convert-mixer-to-loops (per token, E small); dispatch is a scalar counting
+// sort followed by vector row copies of x; combine adds each dispatched row,
+// weighted, into its token's row of the output with a vector row update.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinalgBuilder.h"
+#include "MixerToLinalgPatterns.h"
+
+#include "mixer/Conversion/MixerToLoops/MixerToLoops.h"
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+/// Rows of a full slab. The remainder of a group is covered by one slab each
+/// of the powers of two below it, so every slab has a static height.
+static constexpr int64_t kSlabRows = 16;
+
+/// One slab of `rows` rows starting at row `r0`: returns the updated output.
+using SlabStep = function_ref<Value(LinalgBuilder &lb, int64_t rows, Value r0,
+                                    Value out)>;
+
+/// Runs `step` over `count` consecutive slabs of `rows` rows from `begin`.
+static Value slabLoop(ImplicitLocOpBuilder &b, int64_t rows, Value begin,
+                      Value count, Value out, SlabStep step) {
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value height = arith::ConstantIndexOp::create(b, rows);
+  auto loop = scf::ForOp::create(
+      b, c0, count, c1, ValueRange{out},
+      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder lb(ib);
+        Value r0 = arith::AddIOp::create(
+            ib, begin, arith::MulIOp::create(ib, i, height));
+        scf::YieldOp::create(ib, step(lb, rows, r0, acc[0]));
+      });
+  return loop.getResult(0);
+}
+
+/// Covers rows [begin, begin + count) with static slabs: count / kSlabRows
+/// full slabs, then one slab of each power of two set in the remainder.
+static Value forEachSlab(ImplicitLocOpBuilder &b, Value begin, Value count,
+                         Value out, SlabStep step) {
+  Value full = arith::ConstantIndexOp::create(b, kSlabRows);
+  Value slabs = arith::DivUIOp::create(b, count, full);
+  out = slabLoop(b, kSlabRows, begin, slabs, out, step);
+  Value done = arith::MulIOp::create(b, slabs, full);
+  Value pos = arith::AddIOp::create(b, begin, done);
+  Value rest = arith::SubIOp::create(b, count, done);
+  for (int64_t rows = kSlabRows / 2; rows >= 1; rows /= 2) {
+    // The bit `rows` of the remainder: 0 or 1 slab of that height.
+    Value bit = arith::AndIOp::create(
+        b, rest, arith::ConstantIndexOp::create(b, rows));
+    Value once = arith::DivUIOp::create(
+        b, bit, arith::ConstantIndexOp::create(b, rows));
+    out = slabLoop(b, rows, pos, once, out, step);
+    pos = arith::AddIOp::create(b, pos, bit);
+  }
+  return out;
+}
+
+/// The static size of `ofr`, or dynamic.
+static int64_t staticSize(OpFoldResult ofr) {
+  return getConstantIntValue(ofr).value_or(ShapedType::kDynamic);
+}
+
+/// Zeroes rows [begin, begin + count) of `out` (`cols` columns) in place,
+/// in static slabs.
+static Value zeroRows(ImplicitLocOpBuilder &b, Value begin, Value count,
+                      OpFoldResult cols, Value out) {
+  return forEachSlab(
+      b, begin, count, out,
+      [&](LinalgBuilder &lb, int64_t rows, Value r0, Value out) -> Value {
+        ImplicitLocOpBuilder &ib = lb.builder();
+        OpFoldResult zero = ib.getIndexAttr(0), h = ib.getIndexAttr(rows);
+        Value tile =
+            lb.slice(out, {r0, zero}, {h, cols}, {rows, staticSize(cols)});
+        return lb.insert(lb.fill(tile, 0.0), out, {r0, zero}, {h, cols});
+      });
+}
+
+/// group_sizes[e] as an index.
+static Value groupSize(ImplicitLocOpBuilder &b, Value groupSizes, Value e) {
+  Value size = tensor::ExtractOp::create(b, groupSizes, e);
+  return arith::IndexCastOp::create(b, b.getIndexType(), size);
+}
+
+/// Walks the groups in order: `group(lb, e, offset, size, out)` computes the
+/// rows of group e; then the rows past the sum are zeroed. Returns the
+/// output.
+static Value
+forEachGroup(ImplicitLocOpBuilder &b, Value groupSizes, Value rowsTotal,
+             OpFoldResult cols, Value out,
+             function_ref<Value(LinalgBuilder &, Value e, Value offset,
+                                Value size, Value out)>
+                 group) {
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value experts = tensor::DimOp::create(b, groupSizes, 0);
+  auto groups = scf::ForOp::create(
+      b, c0, experts, c1, ValueRange{out, c0},
+      [&](OpBuilder &nb, Location loc, Value e, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder lb(ib);
+        Value size = groupSize(ib, groupSizes, e);
+        Value next = group(lb, e, acc[1], size, acc[0]);
+        scf::YieldOp::create(
+            ib, ValueRange{next, arith::AddIOp::create(ib, acc[1], size)});
+      });
+  Value sum = groups.getResult(1);
+  Value past = arith::SubIOp::create(b, rowsTotal, sum);
+  return zeroRows(b, sum, past, cols, groups.getResult(0));
+}
+
+namespace {
+
+struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupedMatmulOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Type f32 = b.getF32Type();
+    SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
+    OpFoldResult K = rhsSizes[1], N = rhsSizes[2];
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    Value lhs = op.getLhs(), rhs = op.getRhs();
+    Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
+
+    Value out = forEachGroup(
+        b, op.getGroupSizes(), rowsTotal, N, op.getOuts()[0],
+        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+            Value out) -> Value {
+          Value w = gb.slice(rhs, {e, zero, zero}, {one, K, N},
+                             {staticSize(K), staticSize(N)});
+          return forEachSlab(
+              gb.builder(), offset, size, out,
+              [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                  Value out) -> Value {
+                OpFoldResult h = sb.builder().getIndexAttr(rows);
+                Value a = sb.slice(lhs, {r0, zero}, {h, K},
+                                   {rows, staticSize(K)});
+                // Accumulated in a local slab buffer, written to out once.
+                Value acc = sb.contract(a, w, sb.filled({h, N}, f32, 0.0),
+                                        Lhs::RowMajor);
+                return sb.insert(acc, out, {r0, zero}, {h, N});
+              });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// silu(g) * u with silu(g) = g * sigmoid(g), the sigmoid from
+/// exp(-|g|) so that the exp never overflows.
+static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
+  Type f32 = g.getType();
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(f32));
+  Value oneF = arith::ConstantOp::create(b, b.getFloatAttr(f32, 1.0));
+  Value negAbs = arith::NegFOp::create(b, math::AbsFOp::create(b, g));
+  Value e = math::ExpOp::create(b, negAbs);
+  Value positive =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
+  Value num = arith::SelectOp::create(b, positive, oneF, e);
+  Value sigmoid =
+      arith::DivFOp::create(b, num, arith::AddFOp::create(b, oneF, e));
+  return arith::MulFOp::create(b, arith::MulFOp::create(b, g, sigmoid), u);
+}
+
+struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupedSwigluOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Type f32 = b.getF32Type();
+    SmallVector<OpFoldResult> wSizes = lb.sizesOf(op.getWGate());
+    OpFoldResult K = wSizes[1], F = wSizes[2];
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    Value x = op.getX();
+    Value rowsTotal = tensor::DimOp::create(b, x, 0);
+
+    Value out = forEachGroup(
+        b, op.getGroupSizes(), rowsTotal, F, op.getOuts()[0],
+        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+            Value out) -> Value {
+          SmallVector<int64_t> wShape = {staticSize(K), staticSize(F)};
+          Value wGate =
+              gb.slice(op.getWGate(), {e, zero, zero}, {one, K, F}, wShape);
+          Value wUp =
+              gb.slice(op.getWUp(), {e, zero, zero}, {one, K, F}, wShape);
+          return forEachSlab(
+              gb.builder(), offset, size, out,
+              [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                  Value out) -> Value {
+                ImplicitLocOpBuilder &ib = sb.builder();
+                OpFoldResult h = ib.getIndexAttr(rows);
+                Value a =
+                    sb.slice(x, {r0, zero}, {h, K}, {rows, staticSize(K)});
+                Value gate = sb.contract(a, wGate, sb.filled({h, F}, f32, 0.0),
+                                         Lhs::RowMajor);
+                Value up = sb.contract(a, wUp, sb.filled({h, F}, f32, 0.0),
+                                       Lhs::RowMajor);
+                // silu(gate) * up straight into the slab's rows of out.
+                Value dest =
+                    sb.slice(out, {r0, zero}, {h, F}, {rows, staticSize(F)});
+                AffineMap id = sb.dims(2, {0, 1});
+                Value h2 = sb.map(
+                    {gate, up}, {id, id}, dest,
+                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                      return siluTimes(mb, args[0], args[1]);
+                    });
+                return sb.insert(h2, out, {r0, zero}, {h, F});
+              });
+        });
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// The index value of an integer scalar.
+static Value toIndex(ImplicitLocOpBuilder &b, Value v) {
+  return arith::IndexCastOp::create(b, b.getIndexType(), v);
+}
+
+/// An scf.for over [0, ub) carrying `init`; `body` returns the next values.
+static SmallVector<Value>
+loop(ImplicitLocOpBuilder &b, Value ub, ValueRange init,
+     function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value iv,
+                                     ValueRange acc)>
+         body) {
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  auto forOp = scf::ForOp::create(
+      b, c0, ub, c1, init,
+      [&](OpBuilder &nb, Location loc, Value iv, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        scf::YieldOp::create(ib, body(ib, iv, acc));
+      });
+  return SmallVector<Value>(forOp.getResults());
+}
+
+/// The scalar counting sort (memory-bound, T*k steps), then the rows of x
+/// gathered as vector row copies.
+struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MoeDispatchOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Value x = op.getX(), ids = op.getExpertIds();
+    Value sorted = op.getOuts()[0], sizes = op.getOuts()[1],
+          perm = op.getOuts()[2];
+    Type i64 = b.getI64Type(), i32 = b.getI32Type();
+    int64_t numExperts = op.getNumExperts();
+    Value k = tensor::DimOp::create(b, ids, 1);
+    Value slots = tensor::DimOp::create(b, perm, 0);
+    Value experts = arith::ConstantIndexOp::create(b, numExperts);
+    Value zero64 = arith::ConstantIntOp::create(b, i64, 0);
+    Value one64 = arith::ConstantIntOp::create(b, i64, 1);
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    OpFoldResult width = lb.sizesOf(x)[1];
+
+    auto expertOf = [&](ImplicitLocOpBuilder &ib, Value a) {
+      Value t = arith::DivUIOp::create(ib, a, k);
+      Value j = arith::RemUIOp::create(ib, a, k);
+      return toIndex(ib, tensor::ExtractOp::create(ib, ids, ValueRange{t, j}));
+    };
+
+    // Group sizes: count the slots of each expert.
+    sizes = linalg::FillOp::create(b, zero64, sizes).getResult(0);
+    sizes = loop(b, slots, sizes,
+                 [&](ImplicitLocOpBuilder &ib, Value a,
+                     ValueRange acc) -> SmallVector<Value> {
+                   Value e = expertOf(ib, a);
+                   Value n = tensor::ExtractOp::create(ib, acc[0], e);
+                   return {tensor::InsertOp::create(
+                       ib, arith::AddIOp::create(ib, n, one64), acc[0], e)};
+                 })[0];
+    // The next free row of each expert, from the first row of its group.
+    Value next = bufferization::AllocTensorOp::create(
+        b, RankedTensorType::get({numExperts}, i64), ValueRange{});
+    next = loop(b, experts, {next, zero64},
+                [&](ImplicitLocOpBuilder &ib, Value e,
+                    ValueRange acc) -> SmallVector<Value> {
+                  Value n = tensor::ExtractOp::create(ib, sizes, e);
+                  return {tensor::InsertOp::create(ib, acc[1], acc[0], e),
+                          arith::AddIOp::create(ib, acc[1], n)};
+                })[0];
+    // Slots in order to the next row of their expert: a stable sort.
+    perm = loop(b, slots, {perm, next},
+                [&](ImplicitLocOpBuilder &ib, Value a,
+                    ValueRange acc) -> SmallVector<Value> {
+                  Value e = expertOf(ib, a);
+                  Value row = tensor::ExtractOp::create(ib, acc[1], e);
+                  Value slot = arith::IndexCastOp::create(ib, i32, a);
+                  return {tensor::InsertOp::create(ib, slot, acc[0],
+                                                   toIndex(ib, row)),
+                          tensor::InsertOp::create(
+                              ib, arith::AddIOp::create(ib, row, one64),
+                              acc[1], e)};
+                })[0];
+    // sorted[r, :] = x[permutation[r] / k, :], one row copy each.
+    sorted = loop(b, slots, sorted,
+                  [&](ImplicitLocOpBuilder &ib, Value r,
+                      ValueRange acc) -> SmallVector<Value> {
+                    LinalgBuilder rb(ib);
+                    Value t = arith::DivUIOp::create(
+                        ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)),
+                        k);
+                    int64_t w = staticSize(width);
+                    Value src = rb.slice(x, {t, zero}, {one, width}, {w});
+                    Value dst = rb.slice(acc[0], {r, zero}, {one, width}, {w});
+                    return {rb.insert(rb.copy(src, dst), acc[0], {r, zero},
+                                      {one, width})};
+                  })[0];
+    rewriter.replaceOp(op, {sorted, sizes, perm});
+    return success();
+  }
+};
+
+/// The output zeroed in row slabs, then each expert row added into its
+/// token's row, weighted: a vector row update per dispatched row.
+struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MoeCombineOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
+          weights = op.getWeights();
+    Value k = tensor::DimOp::create(b, weights, 1);
+    Value slots = tensor::DimOp::create(b, expertOut, 0);
+    Value tokens = tensor::DimOp::create(b, op.getOuts()[0], 0);
+    OpFoldResult cols = lb.sizesOf(expertOut)[1];
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    int64_t n = staticSize(cols);
+
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value out = zeroRows(b, c0, tokens, cols, op.getOuts()[0]);
+    out = loop(b, slots, out,
+               [&](ImplicitLocOpBuilder &ib, Value r,
+                   ValueRange acc) -> SmallVector<Value> {
+                 LinalgBuilder rb(ib);
+                 Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
+                 Value t = arith::DivUIOp::create(ib, a, k);
+                 Value j = arith::RemUIOp::create(ib, a, k);
+                 Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
+                 Value src = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
+                 Value dst = rb.slice(acc[0], {t, zero}, {one, cols}, {n});
+                 // Updated in place: the token's row of out is the init.
+                 Value sum = rb.map(
+                     {src}, {rb.dims(1, {0})}, dst,
+                     [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                       return arith::AddFOp::create(
+                                  mb, args[1],
+                                  arith::MulFOp::create(mb, w, args[0]))
+                           .getResult();
+                     });
+                 return {rb.insert(sum, acc[0], {t, zero}, {one, cols})};
+               })[0];
+    rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg, MoeDispatchToLinalg,
+               MoeCombineToLinalg>(patterns.getContext());
+  populateTopkRouterToLoopsPatterns(patterns);
+}

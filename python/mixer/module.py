@@ -1,0 +1,247 @@
+"""Compile a module's text once, call its functions on numpy arrays."""
+
+import ctypes
+import threading
+
+import numpy as np
+
+from . import _capi
+
+
+class _Context:
+    """The process-wide compiler context; modules live as long as it."""
+
+    _instance = None
+    _lock = threading.Lock()
+
+    def __init__(self):
+        self.handle = _capi.lib.mixerContextCreate()
+        if not self.handle:
+            raise MemoryError("mixer: cannot create a context")
+        # One thread at a time per context (Mixer.h).
+        self.lock = threading.RLock()
+
+    @classmethod
+    def get(cls):
+        with cls._lock:
+            if cls._instance is None:
+                cls._instance = cls()
+            return cls._instance
+
+    def last_error(self):
+        return _capi.lib.mixerGetLastError(self.handle).decode()
+
+
+_descriptor_types = {}
+
+
+def _descriptor_type(rank):
+    """{void *allocated, *aligned; int64_t offset, sizes[rank], strides[rank]}."""
+    if rank not in _descriptor_types:
+        fields = [("allocated", ctypes.c_void_p), ("aligned", ctypes.c_void_p),
+                  ("offset", ctypes.c_int64)]
+        if rank:
+            fields += [("sizes", ctypes.c_int64 * rank),
+                       ("strides", ctypes.c_int64 * rank)]
+        _descriptor_types[rank] = type(f"MemRef{rank}D", (ctypes.Structure,),
+                                       {"_fields_": fields})
+    return _descriptor_types[rank]
+
+
+def _format_shape(shape):
+    return "[" + ", ".join("?" if s < 0 else str(s) for s in shape) + "]"
+
+
+class Argument:
+    """One argument of a compiled function."""
+
+    def __init__(self, index, info):
+        self.index = index
+        self.name = info.name.decode() or f"#{index}"
+        self.element, dtype = _capi.ELEMENT_TYPES[info.elementType]
+        self.dtype = np.dtype(dtype) if dtype else None
+        self.is_tensor = bool(info.isTensor)
+        self.is_output = bool(info.isOutput)
+        self.shape = tuple(info.shape[d] for d in range(info.rank))
+
+    def __repr__(self):
+        kind = "output" if self.is_output else "input"
+        shape = _format_shape(self.shape) if self.is_tensor else "scalar"
+        return f"{self.name}: {self.element} {shape} {kind}"
+
+
+class Function:
+    """A public function of a compiled module, callable on numpy arrays.
+
+    Call it with every argument (outputs are written in place and None is
+    returned), or with the inputs only: outputs of static shape are then
+    allocated and returned (one array, or a tuple of several).
+    """
+
+    def __init__(self, module, name):
+        self.module = module
+        self.name = name
+        lib, handle = _capi.lib, module.handle
+        num_args, num_results = ctypes.c_int(), ctypes.c_int()
+        module._check(lib.mixerModuleGetFunction(
+            handle, name.encode(), ctypes.byref(num_args), ctypes.byref(num_results)))
+        self.arguments = []
+        for i in range(num_args.value):
+            info = _capi.ArgumentInfo()
+            module._check(lib.mixerModuleGetArgument(handle, name.encode(), i,
+                                                     ctypes.byref(info)))
+            self.arguments.append(Argument(i, info))
+        self.num_results = num_results.value
+        self.inputs = [a for a in self.arguments if not a.is_output]
+        self.outputs = [a for a in self.arguments if a.is_output]
+
+    def __repr__(self):
+        return f"<mixer function {self.name}({', '.join(map(repr, self.arguments))})>"
+
+    def _where(self, arg):
+        return f"argument '{arg.name}' of '{self.name}'"
+
+    def _check_array(self, arg, value):
+        where = self._where(arg)
+        if not isinstance(value, np.ndarray):
+            raise ValueError(f"{where} must be a numpy array, got {type(value).__name__}")
+        if arg.dtype is None:
+            raise ValueError(f"{where} has element type {arg.element}, which numpy "
+                             "cannot represent")
+        if value.dtype != arg.dtype:
+            raise ValueError(f"{where} must have dtype {arg.dtype}, got {value.dtype}")
+        if value.ndim != len(arg.shape):
+            raise ValueError(f"{where} must have rank {len(arg.shape)} "
+                             f"{_format_shape(arg.shape)}, got shape {value.shape}")
+        for d, (size, expected) in enumerate(zip(value.shape, arg.shape)):
+            if expected >= 0 and size != expected:
+                raise ValueError(f"{where} must have shape {_format_shape(arg.shape)}, "
+                                 f"got {value.shape} (dim {d} is {size})")
+        if not value.flags.c_contiguous:
+            raise ValueError(f"{where} must be C-contiguous (numpy.ascontiguousarray "
+                             "makes a copy that is)")
+        if arg.is_output and not value.flags.writeable:
+            raise ValueError(f"{where} is an output and must be writeable")
+
+    def _pack(self, arg, value, keep):
+        """A pointer to the descriptor (tensors) or to the value (scalars)."""
+        if not arg.is_tensor:
+            if isinstance(value, np.ndarray) and value.ndim != 0:
+                raise ValueError(f"{self._where(arg)} is a scalar, got an array "
+                                 f"of shape {value.shape}")
+            ctype = np.ctypeslib.as_ctypes_type(arg.dtype)
+            try:
+                scalar = ctype(value.item() if isinstance(value, np.generic) else value)
+            except TypeError:
+                raise ValueError(f"{self._where(arg)} must be a {arg.element} scalar, "
+                                 f"got {value!r}") from None
+            keep.append(scalar)
+            return ctypes.cast(ctypes.pointer(scalar), ctypes.c_void_p)
+        self._check_array(arg, value)
+        rank = value.ndim
+        descriptor = _descriptor_type(rank)()
+        data = value.ctypes.data
+        descriptor.allocated = data
+        descriptor.aligned = data
+        descriptor.offset = 0
+        stride = 1
+        for d in reversed(range(rank)):
+            descriptor.sizes[d] = value.shape[d]
+            descriptor.strides[d] = stride
+            stride *= value.shape[d]
+        keep.append(descriptor)
+        return ctypes.cast(ctypes.pointer(descriptor), ctypes.c_void_p)
+
+    def __call__(self, *args):
+        if len(args) == len(self.arguments):
+            values, allocated = list(args), None
+        elif len(args) == len(self.inputs):
+            values, allocated, inputs = [], [], iter(args)
+            for arg in self.arguments:
+                if not arg.is_output:
+                    values.append(next(inputs))
+                    continue
+                if any(s < 0 for s in arg.shape):
+                    raise ValueError(f"output '{arg.name}' of '{self.name}' has dynamic "
+                                     f"shape {_format_shape(arg.shape)}; pass it")
+                allocated.append(np.empty(arg.shape, dtype=arg.dtype))
+                values.append(allocated[-1])
+        else:
+            raise ValueError(
+                f"'{self.name}' takes {len(self.arguments)} arguments "
+                f"({', '.join(a.name for a in self.arguments)}), or its "
+                f"{len(self.inputs)} inputs, got {len(args)}")
+        keep = []
+        pointers = (ctypes.c_void_p * len(values))(
+            *[self._pack(arg, value, keep) for arg, value in zip(self.arguments, values)])
+        with self.module.context.lock:
+            self.module._check(_capi.lib.mixerModuleCall(
+                self.module.handle, self.name.encode(), pointers, len(values)))
+        if allocated is None:
+            return None
+        return allocated[0] if len(allocated) == 1 else tuple(allocated)
+
+
+class Module:
+    """A compiled module. Use `compile`, which caches."""
+
+    def __init__(self, source, options=""):
+        self.context = _Context.get()
+        handle = ctypes.c_void_p()
+        with self.context.lock:
+            status = _capi.lib.mixerModuleCompile(
+                self.context.handle, source.encode(), options.encode(),
+                ctypes.byref(handle))
+            if status != _capi.SUCCESS:
+                raise _capi.error_for(status, self.context.last_error())
+        self.handle = handle
+        self.source, self.options = source, options
+        count = _capi.lib.mixerModuleGetNumFunctions(handle)
+        self.functions = {}
+        for i in range(count):
+            name = _capi.lib.mixerModuleGetFunctionName(handle, i).decode()
+            self.functions[name] = Function(self, name)
+
+    def _check(self, status):
+        if status != _capi.SUCCESS:
+            raise _capi.error_for(status, self.context.last_error())
+
+    def __getitem__(self, name):
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise KeyError(f"no public function named '{name}'; the module has "
+                           f"{', '.join(self.functions) or 'none'}") from None
+
+    def __getattr__(self, name):
+        functions = self.__dict__.get("functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError(name)
+
+    def call(self, name, *args):
+        return self[name](*args)
+
+    def __del__(self):
+        handle = getattr(self, "handle", None)
+        if handle:
+            _capi.lib.mixerModuleDestroy(handle)
+
+
+_cache = {}
+_cache_lock = threading.Lock()
+
+
+def compile(source, options=""):
+    """Compiles the text of an MLIR module once per (source, options).
+
+    `options` are those of mixer-lower-to-cpu-pipeline, e.g.
+    "num-threads=2 naive=1". Raises MixerError, with the compiler's
+    diagnostics, when the module does not parse, verify or lower.
+    """
+    key = (source, options)
+    with _cache_lock:
+        module = _cache.get(key)
+        if module is None:
+            module = _cache[key] = Module(source, options)
+        return module

@@ -1,0 +1,655 @@
+//===- MoETest.cpp - compiled MoE ops against the fp64 reference ----------===//
+//
+// Builds functions holding the MoE ops, compiles them through the CPU
+// pipeline (optimized and naive), runs them through the JIT on random inputs
+// and compares with include/mixer/Reference. Each case prints its relative
+// error max|out - ref| / max|ref|.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mixer/Execution/Compile.h"
+#include "mixer/Execution/JitModule.h"
+#include "mixer/Pipelines/Pipelines.h"
+#include "mixer/Reference/Reference.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+using namespace mlir;
+namespace ref = ::mixer::ref;
+
+namespace {
+
+/// A strided memref descriptor of rank R, as the `_mlir_ciface_` wrappers
+/// take it.
+template <typename T, int R> struct Descriptor {
+  T *allocated, *aligned;
+  int64_t offset, sizes[R], strides[R];
+  Descriptor(T *data, const std::vector<int64_t> &shape)
+      : allocated(data), aligned(data), offset(0) {
+    int64_t stride = 1;
+    for (int i = R - 1; i >= 0; --i) {
+      sizes[i] = shape[i];
+      strides[i] = stride;
+      stride *= shape[i];
+    }
+  }
+};
+
+/// "tensor<AxBx...xELT>"; a negative dim prints as `?`.
+std::string tensorType(std::initializer_list<int64_t> dims,
+                       const char *elt = "f32") {
+  std::ostringstream os;
+  os << "tensor<";
+  for (int64_t d : dims)
+    (d < 0 ? os << "?" : os << d) << "x";
+  os << elt << ">";
+  return os.str();
+}
+
+/// A module compiled through the CPU pipeline and loaded in the JIT.
+class Compiled {
+public:
+  Compiled(const std::string &source, bool naive) {
+    DialectRegistry registry;
+    mlir::mixer::registerCompilerDialects(registry);
+    context = std::make_unique<MLIRContext>(registry);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, context.get());
+    if (!module)
+      return;
+    mlir::mixer::CpuPipelineOptions options;
+    options.naive = naive;
+    if (failed(mlir::mixer::compileToLLVM(*module, options)))
+      return;
+    auto jit = mlir::mixer::JitModule::create(*module);
+    if (!jit) {
+      llvm::consumeError(jit.takeError());
+      return;
+    }
+    this->jit = std::move(*jit);
+  }
+
+  bool ok() const { return jit != nullptr; }
+
+  void call(llvm::StringRef name, llvm::ArrayRef<void *> args) {
+    llvm::Error err = jit->call(name, args);
+    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  }
+
+private:
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<mlir::mixer::JitModule> jit;
+};
+
+/// max|out - ref| / max|ref| (max|out| when the reference is all zero).
+double relErr(const float *out, const ref::Tensor &expected) {
+  double diff = 0, scale = 0;
+  for (int64_t i = 0; i < expected.numel(); ++i) {
+    diff = std::max(diff, std::fabs(out[i] - expected[i]));
+    scale = std::max(scale, std::fabs(expected[i]));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+/// Random group sizes over E groups summing to `sum`: a few groups are left
+/// empty, the others split the rows at random.
+std::vector<int64_t> randomGroupSizes(ref::Rng &rng, int64_t E, int64_t sum) {
+  std::vector<int64_t> sizes(E, 0);
+  std::vector<int64_t> live;
+  for (int64_t e = 0; e < E; ++e)
+    if (E == 1 || rng.uniform(0, 1) > 0.25)
+      live.push_back(e);
+  if (live.empty())
+    live.push_back(E - 1);
+  for (int64_t r = 0; r < sum; ++r) {
+    auto pick = static_cast<size_t>(rng.uniform(0, 1) * live.size());
+    ++sizes[live[std::min(pick, live.size() - 1)]];
+  }
+  return sizes;
+}
+
+//===----------------------------------------------------------------------===//
+// Grouped GEMMs
+//===----------------------------------------------------------------------===//
+
+struct GroupedCase {
+  int64_t T, K, N, E;
+  /// Rows covered by the groups (the rest must come out zero).
+  int64_t rowsInGroups;
+  /// "one": every row in one group; otherwise random sizes, some empty.
+  bool singleGroup;
+  bool i64Sizes;
+  bool dynamicT;
+  bool naive;
+};
+
+std::string caseName(const GroupedCase &c) {
+  std::ostringstream os;
+  os << "T" << c.T << "_K" << c.K << "_N" << c.N << "_E" << c.E << "_sum"
+     << c.rowsInGroups << (c.singleGroup ? "_single" : "")
+     << (c.i64Sizes ? "_i64" : "_i32") << (c.dynamicT ? "_dynT" : "")
+     << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// func @gm(lhs [T,K], rhs [E,K,N], sizes [E], out [T,N]) -> out.
+std::string groupedMatmulModule(const GroupedCase &c) {
+  int64_t T = c.dynamicT ? -1 : c.T;
+  std::string lhs = tensorType({T, c.K}), rhs = tensorType({c.E, c.K, c.N}),
+              gs = tensorType({c.E}, c.i64Sizes ? "i64" : "i32"),
+              out = tensorType({T, c.N});
+  std::ostringstream os;
+  os << "func.func @gm(%lhs: " << lhs << ", %rhs: " << rhs << ", %gs: " << gs
+     << ", %o: " << out << " {bufferization.writable = true}) -> " << out
+     << " {\n  %r = mixer.grouped_matmul ins(%lhs, %rhs, %gs : " << lhs << ", "
+     << rhs << ", " << gs << ") outs(%o : " << out << ") -> " << out
+     << "\n  return %r : " << out << "\n}\n";
+  return os.str();
+}
+
+/// Group sizes as the op's element type, with their descriptor.
+struct GroupSizes {
+  std::vector<int32_t> i32;
+  std::vector<int64_t> i64;
+  Descriptor<int32_t, 1> d32;
+  Descriptor<int64_t, 1> d64;
+  bool wide;
+  GroupSizes(const std::vector<int64_t> &sizes, bool wide)
+      : i32(sizes.begin(), sizes.end()), i64(sizes),
+        d32(i32.data(), {(int64_t)sizes.size()}),
+        d64(i64.data(), {(int64_t)sizes.size()}), wide(wide) {}
+  void *arg() { return wide ? (void *)&d64 : (void *)&d32; }
+};
+
+std::vector<int64_t> groupSizesFor(ref::Rng &rng, const GroupedCase &c) {
+  if (!c.singleGroup)
+    return randomGroupSizes(rng, c.E, c.rowsInGroups);
+  std::vector<int64_t> sizes(c.E, 0);
+  sizes[c.E / 2] = c.rowsInGroups;
+  return sizes;
+}
+
+class GroupedMatmulAgainstReference
+    : public ::testing::TestWithParam<GroupedCase> {};
+
+TEST_P(GroupedMatmulAgainstReference, RelativeErrorWithinTolerance) {
+  const GroupedCase &c = GetParam();
+  Compiled compiled(groupedMatmulModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(42 + c.T);
+  std::vector<float> lhs = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
+  std::vector<float> rhs =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
+  std::vector<int64_t> sizes = groupSizesFor(rng, c);
+  // Garbage in the output: every element must be written.
+  std::vector<float> out(c.T * c.N, std::nanf(""));
+
+  Descriptor<float, 2> dl(lhs.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
+  Descriptor<float, 3> dr(rhs.data(), {c.E, c.K, c.N});
+  GroupSizes gs(sizes, c.i64Sizes);
+  compiled.call("gm", {&dl, &dr, gs.arg(), &dout});
+
+  ref::Tensor expected =
+      ref::groupedMatmul(ref::fromFloats({c.T, c.K}, lhs.data()),
+                         ref::fromFloats({c.E, c.K, c.N}, rhs.data()), sizes);
+  double err = relErr(out.data(), expected);
+  std::printf("grouped_matmul %s: relative error %.3g\n", caseName(c).c_str(),
+              err);
+  EXPECT_LE(err, 1e-5);
+}
+
+std::vector<GroupedCase> groupedCases() {
+  std::vector<GroupedCase> cases;
+  // Random groups (some empty) covering all rows, T not a multiple of the
+  // slab; rows past the sum; one group; i32 and i64 sizes; dynamic T.
+  cases.push_back({203, 64, 64, 4, 203, false, false, false, false});
+  cases.push_back({203, 64, 64, 4, 203, false, true, true, false});
+  cases.push_back({100, 32, 96, 6, 77, false, true, false, false});
+  cases.push_back({64, 48, 64, 3, 64, true, false, true, false});
+  cases.push_back({37, 16, 32, 8, 0, false, true, true, false});
+  cases.push_back({1, 32, 64, 2, 1, false, false, false, false});
+  // Columns that do not tile into vector blocks (N = 40) stay whole.
+  cases.push_back({50, 24, 40, 3, 45, false, true, false, false});
+  cases.push_back({19, 1, 32, 2, 19, false, true, false, false});
+  // The naive lowering: a second oracle.
+  cases.push_back({75, 16, 32, 4, 70, false, false, false, true});
+  cases.push_back({75, 16, 32, 4, 70, false, true, true, true});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(GroupedMatmul, GroupedMatmulAgainstReference,
+                         ::testing::ValuesIn(groupedCases()),
+                         [](const auto &info) { return caseName(info.param); });
+
+/// func @sw(x [T,K], w_gate, w_up [E,K,F], sizes [E], out [T,F]) -> out
+/// (F is the case's N).
+std::string groupedSwigluModule(const GroupedCase &c) {
+  int64_t T = c.dynamicT ? -1 : c.T;
+  std::string x = tensorType({T, c.K}), w = tensorType({c.E, c.K, c.N}),
+              gs = tensorType({c.E}, c.i64Sizes ? "i64" : "i32"),
+              out = tensorType({T, c.N});
+  std::ostringstream os;
+  os << "func.func @sw(%x: " << x << ", %wg: " << w << ", %wu: " << w
+     << ", %gs: " << gs << ", %o: " << out
+     << " {bufferization.writable = true}) -> " << out
+     << " {\n  %r = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : " << x << ", "
+     << w << ", " << w << ", " << gs << ") outs(%o : " << out << ") -> "
+     << out << "\n  return %r : " << out << "\n}\n";
+  return os.str();
+}
+
+class GroupedSwigluAgainstReference
+    : public ::testing::TestWithParam<GroupedCase> {};
+
+TEST_P(GroupedSwigluAgainstReference, RelativeErrorWithinTolerance) {
+  const GroupedCase &c = GetParam();
+  Compiled compiled(groupedSwigluModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(77 + c.T);
+  std::vector<float> x = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
+  // Gates of a few units either side of zero: both branches of silu.
+  std::vector<float> wg =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
+  std::vector<float> wu =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
+  std::vector<int64_t> sizes = groupSizesFor(rng, c);
+  std::vector<float> out(c.T * c.N, std::nanf(""));
+
+  Descriptor<float, 2> dx(x.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
+  Descriptor<float, 3> dg(wg.data(), {c.E, c.K, c.N}),
+      du(wu.data(), {c.E, c.K, c.N});
+  GroupSizes gs(sizes, c.i64Sizes);
+  compiled.call("sw", {&dx, &dg, &du, gs.arg(), &dout});
+
+  ref::Tensor expected = ref::groupedSwiglu(
+      ref::fromFloats({c.T, c.K}, x.data()),
+      ref::fromFloats({c.E, c.K, c.N}, wg.data()),
+      ref::fromFloats({c.E, c.K, c.N}, wu.data()), sizes);
+  double err = relErr(out.data(), expected);
+  std::printf("grouped_swiglu %s: relative error %.3g\n", caseName(c).c_str(),
+              err);
+  EXPECT_LE(err, 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(GroupedSwiglu, GroupedSwigluAgainstReference,
+                         ::testing::ValuesIn(groupedCases()),
+                         [](const auto &info) { return caseName(info.param); });
+
+//===----------------------------------------------------------------------===//
+// Routing
+//===----------------------------------------------------------------------===//
+
+struct RouterCase {
+  int64_t T, E, k;
+  bool normalize;
+  /// Logits rounded to a coarse grid, so that many probabilities tie.
+  bool ties;
+  bool dynamicT;
+  bool naive;
+};
+
+std::string caseName(const RouterCase &c) {
+  std::ostringstream os;
+  os << "T" << c.T << "_E" << c.E << "_k" << c.k
+     << (c.normalize ? "_normalize" : "") << (c.ties ? "_ties" : "")
+     << (c.dynamicT ? "_dynT" : "") << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+std::string routerModule(const RouterCase &c) {
+  int64_t T = c.dynamicT ? -1 : c.T;
+  std::string l = tensorType({T, c.E}), w = tensorType({T, c.k}),
+              ids = tensorType({T, c.k}, "i32");
+  std::ostringstream os;
+  os << "func.func @router(%l: " << l << ", %w0: " << w
+     << " {bufferization.writable = true}, %i0: " << ids
+     << " {bufferization.writable = true}) -> (" << w << ", " << ids
+     << ") {\n  %w, %ids = mixer.topk_router k(" << c.k << ")"
+     << (c.normalize ? " normalize" : "") << " ins(%l : " << l
+     << ") outs(%w0, %i0 : " << w << ", " << ids << ") -> " << w << ", "
+     << ids << "\n  return %w, %ids : " << w << ", " << ids << "\n}\n";
+  return os.str();
+}
+
+class TopkRouterAgainstReference
+    : public ::testing::TestWithParam<RouterCase> {};
+
+TEST_P(TopkRouterAgainstReference, MatchesReference) {
+  const RouterCase &c = GetParam();
+  Compiled compiled(routerModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(11 + c.T + c.E);
+  ref::Tensor logits = rng.normalTensor({c.T, c.E}, 0.0, 2.0);
+  if (c.ties)
+    for (int64_t i = 0; i < logits.numel(); ++i)
+      logits[i] = std::round(logits[i]);
+  std::vector<float> fl = ref::toFloats(logits);
+  std::vector<float> w(c.T * c.k, std::nanf(""));
+  std::vector<int32_t> ids(c.T * c.k, -7);
+  Descriptor<float, 2> dl(fl.data(), {c.T, c.E}), dw(w.data(), {c.T, c.k});
+  Descriptor<int32_t, 2> di(ids.data(), {c.T, c.k});
+  compiled.call("router", {&dl, &dw, &di});
+
+  ref::Routing expected =
+      ref::topkRouter(ref::fromFloats({c.T, c.E}, fl.data()), c.k, c.normalize);
+  double err = relErr(w.data(), expected.weights);
+  int64_t idMismatches = 0;
+  for (int64_t i = 0; i < c.T * c.k; ++i)
+    idMismatches += ids[i] != expected.expertIds[i];
+  std::printf("topk_router %s: relative error %.3g, id mismatches %lld\n",
+              caseName(c).c_str(), err, (long long)idMismatches);
+  EXPECT_LE(err, 1e-5);
+  EXPECT_EQ(idMismatches, 0);
+}
+
+std::vector<RouterCase> routerCases() {
+  std::vector<RouterCase> cases;
+  cases.push_back({100, 8, 2, true, false, false, false});
+  cases.push_back({100, 8, 2, false, true, true, false});
+  cases.push_back({37, 16, 4, false, false, true, false});
+  cases.push_back({130, 6, 3, true, true, false, false});
+  cases.push_back({5, 4, 4, true, false, false, false});  // k = E
+  cases.push_back({1, 8, 1, false, false, false, false}); // one token, k = 1
+  cases.push_back({70, 8, 2, true, true, true, true});
+  cases.push_back({70, 8, 2, false, false, false, true});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(TopkRouter, TopkRouterAgainstReference,
+                         ::testing::ValuesIn(routerCases()),
+                         [](const auto &info) { return caseName(info.param); });
+
+struct DispatchCase {
+  int64_t T, K, k, E;
+  /// Ids drawn from the first `used` experts only (the rest get no rows).
+  int64_t used;
+  bool naive;
+};
+
+std::string caseName(const DispatchCase &c) {
+  std::ostringstream os;
+  os << "T" << c.T << "_K" << c.K << "_k" << c.k << "_E" << c.E << "_used"
+     << c.used << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+std::string dispatchModule(const DispatchCase &c) {
+  int64_t slots = c.T * c.k;
+  std::string x = tensorType({c.T, c.K}), ids = tensorType({c.T, c.k}, "i32"),
+              sorted = tensorType({slots, c.K}), gs = tensorType({c.E}, "i64"),
+              perm = tensorType({slots}, "i32");
+  std::string results = sorted + ", " + gs + ", " + perm;
+  std::ostringstream os;
+  os << "func.func @dispatch(%x: " << x << ", %ids: " << ids << ", %s0: "
+     << sorted << " {bufferization.writable = true}, %g0: " << gs
+     << " {bufferization.writable = true}, %p0: " << perm
+     << " {bufferization.writable = true}) -> (" << results
+     << ") {\n  %s, %g, %p = mixer.moe_dispatch num_experts(" << c.E
+     << ") ins(%x, %ids : " << x << ", " << ids << ") outs(%s0, %g0, %p0 : "
+     << results << ") -> " << results << "\n  return %s, %g, %p : "
+     << results << "\n}\n";
+  return os.str();
+}
+
+class MoeDispatchAgainstReference
+    : public ::testing::TestWithParam<DispatchCase> {};
+
+TEST_P(MoeDispatchAgainstReference, MatchesReference) {
+  const DispatchCase &c = GetParam();
+  Compiled compiled(dispatchModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(3 + c.T);
+  int64_t slots = c.T * c.k;
+  std::vector<float> x = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
+  std::vector<int32_t> ids(slots);
+  for (int32_t &id : ids)
+    id = std::min<int32_t>(c.used - 1,
+                           static_cast<int32_t>(rng.uniform(0, 1) * c.used));
+  std::vector<float> sorted(slots * c.K, std::nanf(""));
+  std::vector<int64_t> sizes(c.E, -1);
+  std::vector<int32_t> perm(slots, -1);
+  Descriptor<float, 2> dx(x.data(), {c.T, c.K}), ds(sorted.data(), {slots, c.K});
+  Descriptor<int32_t, 2> di(ids.data(), {c.T, c.k});
+  Descriptor<int64_t, 1> dg(sizes.data(), {c.E});
+  Descriptor<int32_t, 1> dp(perm.data(), {slots});
+  compiled.call("dispatch", {&dx, &di, &ds, &dg, &dp});
+
+  ref::Dispatch expected =
+      ref::moeDispatch(ref::fromFloats({c.T, c.K}, x.data()), ids, c.k, c.E);
+  double err = relErr(sorted.data(), expected.sorted);
+  std::printf("moe_dispatch %s: relative error %.3g\n", caseName(c).c_str(),
+              err);
+  EXPECT_EQ(err, 0.0);
+  EXPECT_EQ(sizes, expected.groupSizes);
+  EXPECT_EQ(perm, expected.permutation);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MoeDispatch, MoeDispatchAgainstReference,
+    ::testing::Values(DispatchCase{50, 32, 2, 8, 8, false},
+                      DispatchCase{50, 32, 2, 8, 3, false},
+                      DispatchCase{33, 40, 1, 4, 4, false},
+                      DispatchCase{1, 16, 3, 6, 6, false},
+                      DispatchCase{50, 32, 2, 8, 5, true}),
+    [](const auto &info) { return caseName(info.param); });
+
+struct CombineCase {
+  int64_t T, k, N;
+  bool naive;
+};
+
+std::string caseName(const CombineCase &c) {
+  std::ostringstream os;
+  os << "T" << c.T << "_k" << c.k << "_N" << c.N << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+std::string combineModule(const CombineCase &c) {
+  int64_t slots = c.T * c.k;
+  std::string eo = tensorType({slots, c.N}), perm = tensorType({slots}, "i32"),
+              w = tensorType({c.T, c.k}), out = tensorType({c.T, c.N});
+  std::ostringstream os;
+  os << "func.func @combine(%eo: " << eo << ", %p: " << perm << ", %w: " << w
+     << ", %o: " << out << " {bufferization.writable = true}) -> " << out
+     << " {\n  %y = mixer.moe_combine ins(%eo, %p, %w : " << eo << ", "
+     << perm << ", " << w << ") outs(%o : " << out << ") -> " << out
+     << "\n  return %y : " << out << "\n}\n";
+  return os.str();
+}
+
+class MoeCombineAgainstReference
+    : public ::testing::TestWithParam<CombineCase> {};
+
+TEST_P(MoeCombineAgainstReference, RelativeErrorWithinTolerance) {
+  const CombineCase &c = GetParam();
+  Compiled compiled(combineModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(9 + c.T);
+  int64_t slots = c.T * c.k;
+  std::vector<float> eo = ref::toFloats(rng.uniformTensor({slots, c.N}, -1, 1));
+  std::vector<float> w = ref::toFloats(rng.uniformTensor({c.T, c.k}, 0, 1));
+  // A random permutation of the slots (Fisher-Yates).
+  std::vector<int32_t> perm(slots);
+  for (int64_t i = 0; i < slots; ++i)
+    perm[i] = static_cast<int32_t>(i);
+  for (int64_t i = slots - 1; i > 0; --i)
+    std::swap(perm[i], perm[std::min<int64_t>(
+                           i, static_cast<int64_t>(rng.uniform(0, 1) * (i + 1)))]);
+  std::vector<float> out(c.T * c.N, std::nanf(""));
+  Descriptor<float, 2> de(eo.data(), {slots, c.N}), dw(w.data(), {c.T, c.k}),
+      dout(out.data(), {c.T, c.N});
+  Descriptor<int32_t, 1> dp(perm.data(), {slots});
+  compiled.call("combine", {&de, &dp, &dw, &dout});
+
+  ref::Tensor expected =
+      ref::moeCombine(ref::fromFloats({slots, c.N}, eo.data()), perm,
+                      ref::fromFloats({c.T, c.k}, w.data()));
+  double err = relErr(out.data(), expected);
+  std::printf("moe_combine %s: relative error %.3g\n", caseName(c).c_str(),
+              err);
+  EXPECT_LE(err, 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MoeCombine, MoeCombineAgainstReference,
+    ::testing::Values(CombineCase{60, 2, 64, false},
+                      CombineCase{37, 3, 40, false},
+                      CombineCase{1, 1, 32, false},
+                      CombineCase{60, 2, 64, true}),
+    [](const auto &info) { return caseName(info.param); });
+
+//===----------------------------------------------------------------------===//
+// A whole MoE layer
+//===----------------------------------------------------------------------===//
+
+struct LayerCase {
+  int64_t T, K, F, E, k;
+  bool normalize;
+  bool naive;
+};
+
+std::string caseName(const LayerCase &c) {
+  std::ostringstream os;
+  os << "T" << c.T << "_K" << c.K << "_F" << c.F << "_E" << c.E << "_k"
+     << c.k << (c.normalize ? "_normalize" : "") << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// route, dispatch, grouped_swiglu, grouped_matmul with w_down, combine,
+/// in one function; only x, the logits, the weights and the output cross
+/// its boundary.
+std::string layerModule(const LayerCase &c) {
+  int64_t slots = c.T * c.k;
+  std::string x = tensorType({c.T, c.K}), l = tensorType({c.T, c.E}),
+              w = tensorType({c.E, c.K, c.F}), wd = tensorType({c.E, c.F, c.K}),
+              rw = tensorType({c.T, c.k}), ids = tensorType({c.T, c.k}, "i32"),
+              sorted = tensorType({slots, c.K}), gs = tensorType({c.E}, "i64"),
+              perm = tensorType({slots}, "i32"), h = tensorType({slots, c.F});
+  std::ostringstream os;
+  os << "func.func @moe(%x: " << x << ", %l: " << l << ", %wg: " << w
+     << ", %wu: " << w << ", %wd: " << wd << ", %o: " << x
+     << " {bufferization.writable = true}) -> " << x << " {\n"
+     << "  %w0 = tensor.empty() : " << rw << "\n"
+     << "  %i0 = tensor.empty() : " << ids << "\n"
+     << "  %w, %ids = mixer.topk_router k(" << c.k << ")"
+     << (c.normalize ? " normalize" : "") << " ins(%l : " << l
+     << ") outs(%w0, %i0 : " << rw << ", " << ids << ") -> " << rw << ", "
+     << ids << "\n"
+     << "  %s0 = tensor.empty() : " << sorted << "\n"
+     << "  %g0 = tensor.empty() : " << gs << "\n"
+     << "  %p0 = tensor.empty() : " << perm << "\n"
+     << "  %s, %g, %p = mixer.moe_dispatch num_experts(" << c.E
+     << ") ins(%x, %ids : " << x << ", " << ids << ") outs(%s0, %g0, %p0 : "
+     << sorted << ", " << gs << ", " << perm << ") -> " << sorted << ", "
+     << gs << ", " << perm << "\n"
+     << "  %h0 = tensor.empty() : " << h << "\n"
+     << "  %h = mixer.grouped_swiglu ins(%s, %wg, %wu, %g : " << sorted << ", "
+     << w << ", " << w << ", " << gs << ") outs(%h0 : " << h << ") -> " << h
+     << "\n"
+     << "  %e0 = tensor.empty() : " << sorted << "\n"
+     << "  %e = mixer.grouped_matmul ins(%h, %wd, %g : " << h << ", " << wd
+     << ", " << gs << ") outs(%e0 : " << sorted << ") -> " << sorted << "\n"
+     << "  %y = mixer.moe_combine ins(%e, %p, %w : " << sorted << ", " << perm
+     << ", " << rw << ") outs(%o : " << x << ") -> " << x << "\n"
+     << "  return %y : " << x << "\n}\n";
+  return os.str();
+}
+
+class MoeLayerAgainstReference : public ::testing::TestWithParam<LayerCase> {};
+
+TEST_P(MoeLayerAgainstReference, RelativeErrorWithinTolerance) {
+  const LayerCase &c = GetParam();
+  Compiled compiled(layerModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(21 + c.T);
+  double scale = 1.0 / std::sqrt(static_cast<double>(c.K));
+  std::vector<float> x = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
+  std::vector<float> l = ref::toFloats(rng.normalTensor({c.T, c.E}, 0, 1));
+  std::vector<float> wg =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.F}, -scale, scale));
+  std::vector<float> wu =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.F}, -scale, scale));
+  std::vector<float> wd =
+      ref::toFloats(rng.uniformTensor({c.E, c.F, c.K}, -scale, scale));
+  std::vector<float> out(c.T * c.K, std::nanf(""));
+  Descriptor<float, 2> dx(x.data(), {c.T, c.K}), dl(l.data(), {c.T, c.E}),
+      dout(out.data(), {c.T, c.K});
+  Descriptor<float, 3> dg(wg.data(), {c.E, c.K, c.F}),
+      du(wu.data(), {c.E, c.K, c.F}), dd(wd.data(), {c.E, c.F, c.K});
+  compiled.call("moe", {&dx, &dl, &dg, &du, &dd, &dout});
+
+  ref::Tensor expected = ref::moeLayer(
+      ref::fromFloats({c.T, c.K}, x.data()), ref::fromFloats({c.T, c.E}, l.data()),
+      c.k, c.normalize, ref::fromFloats({c.E, c.K, c.F}, wg.data()),
+      ref::fromFloats({c.E, c.K, c.F}, wu.data()),
+      ref::fromFloats({c.E, c.F, c.K}, wd.data()));
+  double err = relErr(out.data(), expected);
+  std::printf("moe layer %s: relative error %.3g\n", caseName(c).c_str(), err);
+  EXPECT_LE(err, 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    MoeLayer, MoeLayerAgainstReference,
+    ::testing::Values(LayerCase{100, 64, 128, 8, 2, true, false},
+                      LayerCase{77, 32, 96, 6, 3, false, false},
+                      LayerCase{1, 32, 64, 4, 1, false, false},
+                      LayerCase{50, 32, 64, 8, 2, true, true}),
+    [](const auto &info) { return caseName(info.param); });
+
+/// The representative shape T=4096 K=512 N=512 E=8, optimized vs naive
+/// (median of a few runs each). Disabled by default (the naive run takes
+/// seconds): --gtest_also_run_disabled_tests.
+TEST(GroupedMatmulTiming, DISABLED_T4096_K512_N512_E8) {
+  GroupedCase c{4096, 512, 512, 8, 4096, false, true, false, false};
+  ref::Rng rng(5);
+  std::vector<float> lhs = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
+  std::vector<float> rhs =
+      ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
+  std::vector<int64_t> sizes = groupSizesFor(rng, c);
+  std::vector<float> out(c.T * c.N);
+  Descriptor<float, 2> dl(lhs.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
+  Descriptor<float, 3> dr(rhs.data(), {c.E, c.K, c.N});
+  GroupSizes gs(sizes, true);
+  ref::Tensor expected =
+      ref::groupedMatmul(ref::fromFloats({c.T, c.K}, lhs.data()),
+                         ref::fromFloats({c.E, c.K, c.N}, rhs.data()), sizes);
+  double flops = 2.0 * c.T * c.K * c.N;
+  for (bool naive : {false, true}) {
+    c.naive = naive;
+    Compiled compiled(groupedMatmulModule(c), naive);
+    ASSERT_TRUE(compiled.ok());
+    std::vector<double> times;
+    for (int rep = 0; rep < (naive ? 3 : 10); ++rep) {
+      auto t0 = std::chrono::steady_clock::now();
+      compiled.call("gm", {&dl, &dr, gs.arg(), &dout});
+      times.push_back(std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - t0)
+                          .count());
+    }
+    std::sort(times.begin(), times.end());
+    double median = times[times.size() / 2];
+    std::printf("grouped_matmul T4096_K512_N512_E8 %s: median %.3f ms, %.1f "
+                "GFLOP/s, relative error %.3g\n",
+                naive ? "naive" : "optimized", median * 1e3,
+                flops / median * 1e-9, relErr(out.data(), expected));
+  }
+}
+
+} // namespace
