@@ -4,15 +4,14 @@
 // rows of x (one block per tile after mixer-tile-parallel-dims):
 //
 //   xb = the R rows of x, packed (zero-padded when the block is ragged)
-//   xn[i] = |xb_i|^2
 //   for each block of Cb columns of y (full blocks, then one padded tail):
-//     yT = the block of y transposed [D, Cb] (zero-padded in the tail)
-//     yn[j] = |yT_j|^2
-//     dot = xb yT                                  (i, j, k) contraction
-//     r2 = max(xn[i] + yn[j] - 2 dot[i, j], 0)
-//     kernel_lse: s = -c(r2) / eps + g[j]; online log-sum-exp per row:
+//     r2 = max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)    from one contraction
+//     kernel_lse: the block transposed, s^T[j, i] = -c(r2) / eps + g[j]
+//       (y_blk x_blk^T with x_blk^T packed once), then the online
+//       log-sum-exp per row, reducing over the block's outer dim j:
 //       m' = max(m, max_j s), sum = sum exp(m - m') + sum_j exp(s - m')
-//     kernel_mv:  k = k(r2) (linear: k = dot); acc += k v[block]
+//     kernel_mv: K[i, j] = k(r2) (linear: the dot itself) from x_blk y_blk^T,
+//       acc += K v[block]
 //
 // The N x M cost or kernel matrix is never formed: only R x Cb blocks. Every
 // shape inside the column loop is static, so that mixer-vectorize-cpu turns
@@ -360,15 +359,25 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xb, Value xn,
+    // The block is formed transposed, s^T [Cb, R] = y_blk x_blk^T, so that
+    // the reductions over the columns j run over its outer dim: vectors of
+    // R rows accumulated across j, not horizontal reductions.
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xT, Value xn,
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
       KernelBlocks blk{clb, x, y, batched, *D, R};
       Value m = state[0], sum = state[1];
-      Value yT = blk.packColumnsT(batch, j0, count, ragged);
-      Value yn = blk.squaredNorms(yT, /*reduced=*/0);
-      // Padded columns get g = -inf: their terms vanish.
+      // Padded columns are zero points with g = -inf: their terms vanish.
+      Value yb =
+          ragged ? blk.packRows(y, batch, j0, count, Cb, *D, true, 0.0)
+                 : clb.slice(
+                       y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
+                       blk.withBatch(batch,
+                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(*D)},
+                                     true),
+                       {Cb, *D});
+      Value yn = blk.squaredNorms(yb, /*reduced=*/1);
       Value gb;
       if (g)
         gb = blk.packVector(g, batch, j0, count, ragged, -kInf);
@@ -383,16 +392,19 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                                                       f32Const(ib, -kInf))
                            .getResult();
                      });
-      // s[i, j], computed in place of the dot block.
-      SmallVector<Value> ins = {xn, yn};
+      // s^T[j, i], computed in place of the dot block y_blk x_blk^T.
+      Value dotT = clb.contract(
+          yb, xT,
+          clb.filled({cb.getIndexAttr(Cb), cb.getIndexAttr(R)}, f32, 0.0),
+          Lhs::RowMajor);
+      SmallVector<Value> ins = {yn, xn};
       SmallVector<AffineMap> maps = {clb.dims(2, {0}), clb.dims(2, {1})};
       if (gb) {
         ins.push_back(gb);
-        maps.push_back(clb.dims(2, {1}));
+        maps.push_back(clb.dims(2, {0}));
       }
       Value s = clb.map(
-          ins, maps, blk.dots(xb, yT),
-          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          ins, maps, dotT, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             Value r2 = squaredDistance(ib, args[0], args[1], args.back());
             Value c = kind == KernelKind::laplacian
                           ? math::SqrtOp::create(ib, r2).getResult()
@@ -400,14 +412,15 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
             Value v = arith::MulFOp::create(ib, coef, c);
             return gb ? arith::AddFOp::create(ib, v, args[2]).getResult() : v;
           });
+      SmallVector<utils::IteratorType> overColumns = {
+          utils::IteratorType::reduction, utils::IteratorType::parallel};
       // Block maximum of each row.
       Value blockMax =
           linalg::GenericOp::create(
               cb, TypeRange{RankedTensorType::get({R}, f32)}, ValueRange{s},
               ValueRange{clb.filled({cb.getIndexAttr(R)}, f32, -kInf)},
-              ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {0})},
-              ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                            utils::IteratorType::reduction},
+              ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1})},
+              overColumns,
               [](OpBuilder &nb, Location loc, ValueRange args) {
                 linalg::YieldOp::create(
                     nb, loc,
@@ -431,13 +444,12 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
           [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             return arith::MaximumFOp::create(ib, args[1], args[0]).getResult();
           });
-      // sum[i] += sum_j exp(s[i, j] - m[i]).
+      // sum[i] += sum_j exp(s^T[j, i] - m[i]).
       sum = linalg::GenericOp::create(
                 cb, TypeRange{sum.getType()}, ValueRange{s, m}, ValueRange{sum},
-                ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {0}),
-                                    clb.dims(2, {0})},
-                ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                              utils::IteratorType::reduction},
+                ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1}),
+                                    clb.dims(2, {1})},
+                overColumns,
                 [&](OpBuilder &nb, Location loc, ValueRange args) {
                   ImplicitLocOpBuilder ib(loc, nb);
                   Value e = expOfNonPositive(
@@ -455,15 +467,17 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
       KernelBlocks blk{rlb, x, y, batched, *D, R};
-      Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
-      Value xn = blk.squaredNorms(xb, /*reduced=*/1);
+      // x_blk^T [D, R]: the right-hand side of every block's contraction.
+      Value xT = rlb.transpose(
+          blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0));
+      Value xn = blk.squaredNorms(xT, /*reduced=*/0);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
       SmallVector<Value> state = loops.overColumns(
           rb, {m, sum},
           [&](LinalgBuilder &clb, Value j0, Value count, bool ragged,
               ValueRange acc) {
-            return columnStep(clb, batch, xb, xn, j0, count, ragged, acc);
+            return columnStep(clb, batch, xT, xn, j0, count, ragged, acc);
           });
       // out = m + log(sum): -inf for an empty or all -inf row. Computed
       // straight into the rows of `out`, so that a loop-carried `out` (as in
