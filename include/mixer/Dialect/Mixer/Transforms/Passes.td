@@ -27,17 +27,20 @@ def MixerDecomposeCompositesPass
     tiled and lowered, plus elementwise linalg ops.
 
     `mixer.sinkhorn` becomes an `scf.for` over its `iterations`, each of two
-    `mixer.kernel_lse` with the same cost (f update, then g update; g starts
-    at 0, and the `outs` tensors of f and g carry the potentials):
+    `mixer.kernel_lse` with the same cost, the f update then the g update
+    (g starts at 0):
 
     ```
     f = -eps * kernel_lse(x, y, g / eps + log_b)
     g = -eps * kernel_lse(y, x, f / eps + log_a)
     ```
 
-    then one parallel pass over the rows of x for the transport cost
+    The loop carries the log-sums L_f, L_g (f = -eps L_f, so g / eps =
+    -L_g) in the `outs` tensors of f and g, each written in place by its
+    kernel_lse; f and g are scaled by -eps once after the loop. Then one
+    parallel pass over the rows of x computes the transport cost
     sum_ij P_ij C_ij, P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j),
-    that never forms the N x M plan.
+    without forming the N x M plan.
 
     Example:
 
@@ -48,20 +51,20 @@ def MixerDecomposeCompositesPass
         outs(%f0, %g0, %c0 : tensor<100xf32>, tensor<80xf32>, tensor<f32>)
         -> tensor<100xf32>, tensor<80xf32>, tensor<f32>
     // becomes
-    %g1 = linalg.fill ins(%zero : f32) outs(%g0 : tensor<80xf32>)
-    %fg:2 = scf.for %it = %c0 to %c10 step %c1 iter_args(%f = %f0, %g = %g1) {
-      %wb = linalg.generic ... ins(%g, %lb)            // g / eps + log_b
-      %lf = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps ...)
-          g(%wb : tensor<80xf32>) outs(%f : tensor<100xf32>)
-      %f1 = linalg.generic ... outs(%lf)                 // -eps * lf
-      %wa = linalg.generic ... ins(%f1, %la)           // f / eps + log_a
-      %lg = mixer.kernel_lse kernel(sqeuclidean) ins(%y, %x, %eps ...)
-          g(%wa : tensor<100xf32>) outs(%g : tensor<80xf32>)
-      %g2 = linalg.generic ... outs(%lg)                 // -eps * lg
-      scf.yield %f1, %g2
+    %lg0 = linalg.fill ins(%zero : f32) outs(%g0 : tensor<80xf32>)
+    %l:2 = scf.for %it = %c0 to %c10 step %c1 iter_args(%lf = %f0, %lg = %lg0) {
+      %wb = linalg.generic ... ins(%lg, %lb)          // log_b - L_g
+      %lf1 = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps ...)
+          g(%wb : tensor<80xf32>) outs(%lf : tensor<100xf32>)
+      %wa = linalg.generic ... ins(%lf1, %la)         // log_a - L_f
+      %lg1 = mixer.kernel_lse kernel(sqeuclidean) ins(%y, %x, %eps ...)
+          g(%wa : tensor<100xf32>) outs(%lg : tensor<80xf32>)
+      scf.yield %lf1, %lg1
     }
-    %rows = scf.forall (%i) in (100) ...   // sum_j P_ij C_ij per row
-    %c = linalg.generic ... ins(%rows) outs(%c0)       // sum over rows
+    %f = linalg.generic ... outs(%l#0)                // -eps L_f
+    %g = linalg.generic ... outs(%l#1)                // -eps L_g
+    %rows = scf.forall (%i) in (100) ...              // sum_j P_ij C_ij
+    %c = linalg.generic ... ins(%rows) outs(%c0)      // sum over the rows
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
