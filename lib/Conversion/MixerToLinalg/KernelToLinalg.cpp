@@ -4,15 +4,14 @@
 // rows of x (one block per tile after mixer-tile-parallel-dims):
 //
 //   xb = the R rows of x, packed (zero-padded when the block is ragged)
-//   xn[i] = |xb_i|^2
 //   for each block of Cb columns of y (full blocks, then one padded tail):
-//     yT = the block of y transposed [D, Cb] (zero-padded in the tail)
-//     yn[j] = |yT_j|^2
-//     dot = xb yT                                  (i, j, k) contraction
-//     r2 = max(xn[i] + yn[j] - 2 dot[i, j], 0)
-//     kernel_lse: s = -c(r2) / eps + g[j]; online log-sum-exp per row:
+//     r2 = max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)    from one contraction
+//     kernel_lse: the block transposed, s^T[j, i] = -c(r2) / eps + g[j]
+//       (y_blk x_blk^T with x_blk^T packed once), then the online
+//       log-sum-exp per row, reducing over the block's outer dim j:
 //       m' = max(m, max_j s), sum = sum exp(m - m') + sum_j exp(s - m')
-//     kernel_mv:  k = k(r2) (linear: k = dot); acc += k v[block]
+//     kernel_mv: K[i, j] = k(r2) (linear: the dot itself) from x_blk y_blk^T,
+//       acc += K v[block]
 //
 // The N x M cost or kernel matrix is never formed: only R x Cb blocks. Every
 // shape inside the column loop is static, so that mixer-vectorize-cpu turns
@@ -165,6 +164,52 @@ struct KernelBlocks {
     return op.getResult(0);
   }
 
+  /// Offsets and sizes of rows [r0, r0 + rows) of `out`, whose trailing
+  /// dims (static sizes `trailing`) are whole.
+  std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
+  rowsOf(Value batch, Value r0, OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    SmallVector<OpFoldResult> offsets = {r0}, sizes = {rows};
+    for (int64_t t : trailing) {
+      offsets.push_back(c(0));
+      sizes.push_back(c(t));
+    }
+    return {withBatch(batch, offsets, false), withBatch(batch, sizes, true)};
+  }
+
+  /// Rows [r0, r0 + R) of `out` as a static [R, trailing...] slice, for a
+  /// block that is not ragged: the block's results are computed straight
+  /// into it.
+  Value outRows(Value out, Value batch, Value r0, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    SmallVector<int64_t> shape = {R};
+    shape.append(trailing.begin(), trailing.end());
+    return lb.slice(out, offsets, sizes, shape);
+  }
+
+  /// Inserts the result `block` of outRows back into `out`.
+  Value insertRows(Value block, Value out, Value batch, Value r0,
+                   ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    return lb.insert(block, out, offsets, sizes);
+  }
+
+  /// Copies the `rows` valid rows of the local block `block` [R, trailing...]
+  /// of a ragged row block into rows [r0, r0 + rows) of `out`.
+  Value writeRaggedRows(Value block, Value out, Value batch, Value r0,
+                        OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, rows, trailing);
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    shape.append(trailing.begin(), trailing.end());
+    SmallVector<OpFoldResult> blockOffsets(shape.size(), c(0));
+    SmallVector<OpFoldResult> blockSizes = {rows};
+    for (int64_t t : trailing)
+      blockSizes.push_back(c(t));
+    Value valid = lb.slice(block, blockOffsets, blockSizes, shape);
+    Value dest = lb.slice(out, offsets, sizes, shape);
+    Value copied = linalg::CopyOp::create(b(), valid, dest).getResult(0);
+    return lb.insert(copied, out, offsets, sizes);
+  }
+
   /// dot[i, j] = <xb_i, yT_j> as a fresh [R, Cb] block.
   Value dots(Value xb, Value yT) {
     return lb.contract(xb, yT, lb.filled({c(R), c(Cb)}, b().getF32Type(), 0.0),
@@ -314,15 +359,25 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xb, Value xn,
+    // The block is formed transposed, s^T [Cb, R] = y_blk x_blk^T, so that
+    // the reductions over the columns j run over its outer dim: vectors of
+    // R rows accumulated across j, not horizontal reductions.
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xT, Value xn,
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
       KernelBlocks blk{clb, x, y, batched, *D, R};
       Value m = state[0], sum = state[1];
-      Value yT = blk.packColumnsT(batch, j0, count, ragged);
-      Value yn = blk.squaredNorms(yT, /*reduced=*/0);
-      // Padded columns get g = -inf: their terms vanish.
+      // Padded columns are zero points with g = -inf: their terms vanish.
+      Value yb =
+          ragged ? blk.packRows(y, batch, j0, count, Cb, *D, true, 0.0)
+                 : clb.slice(
+                       y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
+                       blk.withBatch(batch,
+                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(*D)},
+                                     true),
+                       {Cb, *D});
+      Value yn = blk.squaredNorms(yb, /*reduced=*/1);
       Value gb;
       if (g)
         gb = blk.packVector(g, batch, j0, count, ragged, -kInf);
@@ -337,16 +392,19 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                                                       f32Const(ib, -kInf))
                            .getResult();
                      });
-      // s[i, j], computed in place of the dot block.
-      SmallVector<Value> ins = {xn, yn};
+      // s^T[j, i], computed in place of the dot block y_blk x_blk^T.
+      Value dotT = clb.contract(
+          yb, xT,
+          clb.filled({cb.getIndexAttr(Cb), cb.getIndexAttr(R)}, f32, 0.0),
+          Lhs::RowMajor);
+      SmallVector<Value> ins = {yn, xn};
       SmallVector<AffineMap> maps = {clb.dims(2, {0}), clb.dims(2, {1})};
       if (gb) {
         ins.push_back(gb);
-        maps.push_back(clb.dims(2, {1}));
+        maps.push_back(clb.dims(2, {0}));
       }
       Value s = clb.map(
-          ins, maps, blk.dots(xb, yT),
-          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          ins, maps, dotT, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             Value r2 = squaredDistance(ib, args[0], args[1], args.back());
             Value c = kind == KernelKind::laplacian
                           ? math::SqrtOp::create(ib, r2).getResult()
@@ -354,14 +412,15 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
             Value v = arith::MulFOp::create(ib, coef, c);
             return gb ? arith::AddFOp::create(ib, v, args[2]).getResult() : v;
           });
+      SmallVector<utils::IteratorType> overColumns = {
+          utils::IteratorType::reduction, utils::IteratorType::parallel};
       // Block maximum of each row.
       Value blockMax =
           linalg::GenericOp::create(
               cb, TypeRange{RankedTensorType::get({R}, f32)}, ValueRange{s},
               ValueRange{clb.filled({cb.getIndexAttr(R)}, f32, -kInf)},
-              ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {0})},
-              ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                            utils::IteratorType::reduction},
+              ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1})},
+              overColumns,
               [](OpBuilder &nb, Location loc, ValueRange args) {
                 linalg::YieldOp::create(
                     nb, loc,
@@ -385,13 +444,12 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
           [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             return arith::MaximumFOp::create(ib, args[1], args[0]).getResult();
           });
-      // sum[i] += sum_j exp(s[i, j] - m[i]).
+      // sum[i] += sum_j exp(s^T[j, i] - m[i]).
       sum = linalg::GenericOp::create(
                 cb, TypeRange{sum.getType()}, ValueRange{s, m}, ValueRange{sum},
-                ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {0}),
-                                    clb.dims(2, {0})},
-                ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                              utils::IteratorType::reduction},
+                ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1}),
+                                    clb.dims(2, {1})},
+                overColumns,
                 [&](OpBuilder &nb, Location loc, ValueRange args) {
                   ImplicitLocOpBuilder ib(loc, nb);
                   Value e = expOfNonPositive(
@@ -409,29 +467,41 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
       KernelBlocks blk{rlb, x, y, batched, *D, R};
-      Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
-      Value xn = blk.squaredNorms(xb, /*reduced=*/1);
+      // x_blk^T [D, R]: the right-hand side of every block's contraction.
+      Value xT = rlb.transpose(
+          blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0));
+      Value xn = blk.squaredNorms(xT, /*reduced=*/0);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
       SmallVector<Value> state = loops.overColumns(
           rb, {m, sum},
           [&](LinalgBuilder &clb, Value j0, Value count, bool ragged,
               ValueRange acc) {
-            return columnStep(clb, batch, xb, xn, j0, count, ragged, acc);
+            return columnStep(clb, batch, xT, xn, j0, count, ragged, acc);
           });
-      // out = m + log(sum): -inf for an empty or all -inf row.
-      Value res =
-          rlb.map({state[0]}, {rlb.dims(1, {0})}, state[1],
-                  [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    return arith::AddFOp::create(
-                               ib, args[0], math::LogOp::create(ib, args[1]))
-                        .getResult();
-                  });
-      if (loops.raggedRows)
-        res = rlb.slice(res, {rb.getIndexAttr(0)}, {rowCount},
-                        {ShapedType::kDynamic});
-      return rlb.insert(res, out, blk.withBatch(batch, {r0}, false),
-                        blk.withBatch(batch, {rowCount}, true));
+      // out = m + log(sum): -inf for an empty or all -inf row. Computed
+      // straight into the rows of `out`, so that a loop-carried `out` (as in
+      // sinkhorn) stays in place whatever canonicalization folds later (a
+      // vectorized copy into a whole tensor folds to its source).
+      auto lseOf = [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::AddFOp::create(ib, args[0],
+                                     math::LogOp::create(ib, args[1]))
+            .getResult();
+      };
+      if (!loops.raggedRows) {
+        Value res = rlb.map(state, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+                            blk.outRows(out, batch, r0, {}), lseOf);
+        return blk.insertRows(res, out, batch, r0, {});
+      }
+      SmallVector<Value> valid;
+      for (Value v : state)
+        valid.push_back(rlb.slice(v, {rb.getIndexAttr(0)}, {rowCount},
+                                  {ShapedType::kDynamic}));
+      auto [offsets, sizes] = blk.rowsOf(batch, r0, rowCount, {});
+      Value res = rlb.map(
+          valid, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+          rlb.slice(out, offsets, sizes, {ShapedType::kDynamic}), lseOf);
+      return rlb.insert(res, out, offsets, sizes);
     };
 
     rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
@@ -545,21 +615,22 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       KernelBlocks blk{rlb, x, y, batched, *D, R};
       Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
       Value xn = distance ? blk.squaredNorms(xb, /*reduced=*/1) : Value();
-      // The output block accumulates in a local buffer, written once.
+      // The output block accumulates in place in `out` when the block is
+      // whole (its rows are contiguous), else in a local buffer whose valid
+      // rows are copied out once.
       Value acc =
-          rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(C)}, f32, 0.0);
+          loops.raggedRows
+              ? rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(C)}, f32, 0.0)
+              : rlb.fill(blk.outRows(out, batch, r0, {C}), 0.0);
       acc = loops.overColumns(rb, {acc},
                               [&](LinalgBuilder &clb, Value j0, Value count,
                                   bool ragged, ValueRange state) {
                                 return columnStep(clb, batch, xb, xn, j0, count,
                                                   ragged, state);
                               })[0];
-      OpFoldResult zero = rb.getIndexAttr(0), c = rb.getIndexAttr(C);
-      if (loops.raggedRows)
-        acc = rlb.slice(acc, {zero, zero}, {rowCount, c},
-                        {ShapedType::kDynamic, C});
-      return rlb.insert(acc, out, blk.withBatch(batch, {r0, zero}, false),
-                        blk.withBatch(batch, {rowCount, c}, true));
+      if (!loops.raggedRows)
+        return blk.insertRows(acc, out, batch, r0, {C});
+      return blk.writeRaggedRows(acc, out, batch, r0, rowCount, {C});
     };
 
     rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));

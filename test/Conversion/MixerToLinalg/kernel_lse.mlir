@@ -2,14 +2,15 @@
 
 // mixer.kernel_lse becomes, per block of rows (here all 16 rows at once), an
 // scf.for over the full 64-column blocks of y and one padded tail step for
-// the last 100 - 64 = 36 columns. Each step forms the 16 x 64 block of
-// squared distances |x|^2 + |y|^2 - 2 x y^T (a contraction with y^T as a
-// row-major right-hand side), turns it into -c/eps + g in place, and updates
-// the running max and sum of every row. The N x M matrix never appears.
+// the last 100 - 64 = 36 columns. Each step forms the block transposed,
+// 64 x 16: squared distances |y|^2 + |x|^2 - 2 y x^T (a contraction with the
+// packed x^T as row-major right-hand side), turned into -c/eps + g in
+// place, then updates the running max and sum of every row by reductions
+// over the block's outer (column) dim. The N x M matrix never appears.
 
 // CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
-// CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
-// CHECK-DAG:   #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG:   #[[$D0:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$D1:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
@@ -27,33 +28,35 @@
 // CHECK:         %[[E:.*]] = tensor.extract %[[EPS]][] : tensor<f32>
 // CHECK:         %[[COEF:.*]] = arith.divf %[[MHALF]], %[[E]] : f32
 // CHECK:         %[[RES:.*]] = scf.for %[[R0:.*]] = %[[C0]] to %[[C16]] step %[[C16]] iter_args(%[[OUT:.*]] = %[[O]])
-// The row block is packed locally and its squared norms computed once.
+// The row block is packed locally, transposed, and its squared norms
+// computed once.
 // CHECK:           %[[XS:.*]] = tensor.extract_slice %[[X]][%[[R0]], 0] [16, 3] [1, 1]
 // CHECK:           %[[XB:.*]] = linalg.copy ins(%[[XS]] : tensor<16x3xf32>)
-// CHECK:           %[[XN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[XB]] : tensor<16x3xf32>)
+// CHECK:           %[[XT:.*]] = linalg.transpose ins(%[[XB]] : tensor<16x3xf32>) outs(%{{.*}} : tensor<3x16xf32>) permutation = [1, 0]
+// CHECK:           %[[XN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[XT]] : tensor<3x16xf32>)
 // CHECK:           %[[M0:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<16xf32>)
 // CHECK:           %[[S0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<16xf32>)
 // CHECK:           %[[FULL:.*]]:2 = scf.for %[[J0:.*]] = %[[C0]] to %[[C64]] step %[[C64]] iter_args(%[[M:.*]] = %[[M0]], %[[S:.*]] = %[[S0]]) -> (tensor<16xf32>, tensor<16xf32>)
-// CHECK:             %[[YS:.*]] = tensor.extract_slice %[[Y]][%[[J0]], 0] [64, 3] [1, 1] : tensor<100x3xf32> to tensor<64x3xf32>
-// CHECK:             %[[YT:.*]] = linalg.transpose ins(%[[YS]] : tensor<64x3xf32>) outs(%{{.*}} : tensor<3x64xf32>) permutation = [1, 0]
-// CHECK:             %[[YN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$COL]]], iterator_types = ["reduction", "parallel"]} ins(%[[YT]] : tensor<3x64xf32>)
+// CHECK:             %[[YB:.*]] = tensor.extract_slice %[[Y]][%[[J0]], 0] [64, 3] [1, 1] : tensor<100x3xf32> to tensor<64x3xf32>
+// CHECK:             %[[YN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D0]]], iterator_types = ["parallel", "reduction"]} ins(%[[YB]] : tensor<64x3xf32>)
 // CHECK:             %[[GB:.*]] = tensor.extract_slice %[[G]][%[[J0]]] [64] [1] : tensor<100xf32> to tensor<64xf32>
-// CHECK:             %[[DZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<16x64xf32>)
-// CHECK:             %[[DOT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[XB]], %[[YT]] : tensor<16x3xf32>, tensor<3x64xf32>) outs(%[[DZ]] : tensor<16x64xf32>)
-// s = coef * max(|x|^2 + |y|^2 - 2 dot, 0) + g, in place of the dot block.
-// CHECK:             %[[SB:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[XN]], %[[YN]], %[[GB]] : tensor<16xf32>, tensor<64xf32>, tensor<64xf32>) outs(%[[DOT]] : tensor<16x64xf32>)
-// CHECK-NEXT:        ^bb0(%[[XNV:.*]]: f32, %[[YNV:.*]]: f32, %[[GV:.*]]: f32, %[[DV:.*]]: f32):
+// CHECK:             %[[DZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK:             %[[DOT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[YB]], %[[XT]] : tensor<64x3xf32>, tensor<3x16xf32>) outs(%[[DZ]] : tensor<64x16xf32>)
+// s^T = coef * max(|y|^2 + |x|^2 - 2 dot, 0) + g, in place of the dot block.
+// CHECK:             %[[SB:.*]] = linalg.generic {indexing_maps = [#[[$D0]], #[[$D1]], #[[$D0]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[YN]], %[[XN]], %[[GB]] : tensor<64xf32>, tensor<16xf32>, tensor<64xf32>) outs(%[[DOT]] : tensor<64x16xf32>)
+// CHECK-NEXT:        ^bb0(%[[YNV:.*]]: f32, %[[XNV:.*]]: f32, %[[GV:.*]]: f32, %[[DV:.*]]: f32):
 // CHECK-NEXT:          %[[TWO:.*]] = arith.addf %[[DV]], %[[DV]] : f32
-// CHECK-NEXT:          %[[NSUM:.*]] = arith.addf %[[XNV]], %[[YNV]] : f32
+// CHECK-NEXT:          %[[NSUM:.*]] = arith.addf %[[YNV]], %[[XNV]] : f32
 // CHECK-NEXT:          %[[DIFF:.*]] = arith.subf %[[NSUM]], %[[TWO]] : f32
 // CHECK-NEXT:          %[[R2:.*]] = arith.maximumf %[[DIFF]], %[[ZERO]] : f32
 // CHECK-NEXT:          %[[SC:.*]] = arith.mulf %[[COEF]], %[[R2]] : f32
 // CHECK-NEXT:          %[[SV:.*]] = arith.addf %[[SC]], %[[GV]] : f32
 // CHECK-NEXT:          linalg.yield %[[SV]] : f32
-// Block max of each row, then the online update: the sum rescaled to the new
-// max (shift 0 while the max is -inf), the max raised, the block's terms
-// added; every exp of a value clamped to <= 0.
-// CHECK:             %[[BM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[SB]] : tensor<16x64xf32>)
+// Block max of each row (a reduction over the outer dim), then the online
+// update: the sum rescaled to the new max (shift 0 while the max is -inf),
+// the max raised, the block's terms added; every exp of a value clamped to
+// <= 0.
+// CHECK:             %[[BM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]] : tensor<64x16xf32>)
 // CHECK:               arith.maximumf
 // CHECK:             %[[S1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[M]], %[[BM]] : tensor<16xf32>, tensor<16xf32>) outs(%[[S]] : tensor<16xf32>)
 // CHECK-NEXT:        ^bb0(%[[MO:.*]]: f32, %[[BMV:.*]]: f32, %[[SO:.*]]: f32):
@@ -66,7 +69,7 @@
 // CHECK-NEXT:          %[[SS:.*]] = arith.mulf %[[SO]], %[[SCALE]] : f32
 // CHECK-NEXT:          linalg.yield %[[SS]] : f32
 // CHECK:             %[[M1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[BM]] : tensor<16xf32>) outs(%[[M]] : tensor<16xf32>)
-// CHECK:             %[[S2:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[SB]], %[[M1]] : tensor<16x64xf32>, tensor<16xf32>) outs(%[[S1]] : tensor<16xf32>)
+// CHECK:             %[[S2:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]], %[[M1]] : tensor<64x16xf32>, tensor<16xf32>) outs(%[[S1]] : tensor<16xf32>)
 // CHECK:               arith.minimumf
 // CHECK-NEXT:          math.exp
 // CHECK-NEXT:          arith.addf
@@ -75,18 +78,18 @@
 // zero points and g by -inf so that the padded terms vanish.
 // CHECK:           %[[TAIL:.*]]:2 = scf.for %[[T0:.*]] = %[[C64]] to %[[C100]] step %[[C64]] iter_args(%{{.*}} = %[[FULL]]#0, %{{.*}} = %[[FULL]]#1)
 // CHECK:             %[[CNT:.*]] = arith.subi %[[C100]], %[[T0]] : index
-// CHECK:             %[[YTZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<3x64xf32>)
+// CHECK:             %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<64x3xf32>)
 // CHECK:             %[[YTS:.*]] = tensor.extract_slice %[[Y]][%[[T0]], 0] [%[[CNT]], 3] [1, 1] : tensor<100x3xf32> to tensor<?x3xf32>
-// CHECK:             %[[YTT:.*]] = linalg.transpose ins(%[[YTS]] : tensor<?x3xf32>)
-// CHECK:             tensor.insert_slice %[[YTT]] into %[[YTZ]][0, 0] [3, %[[CNT]]] [1, 1] : tensor<3x?xf32> into tensor<3x64xf32>
+// CHECK:             tensor.insert_slice %[[YTS]] into %[[YZ]][0, 0] [%[[CNT]], 3] [1, 1] : tensor<?x3xf32> into tensor<64x3xf32>
 // CHECK:             %[[GPAD:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<64xf32>)
 // CHECK:             %[[GTS:.*]] = tensor.extract_slice %[[G]][%[[T0]]] [%[[CNT]]] [1] : tensor<100xf32> to tensor<?xf32>
 // CHECK:             tensor.insert_slice %[[GTS]] into %[[GPAD]][0] [%[[CNT]]] [1] : tensor<?xf32> into tensor<64xf32>
 // CHECK:             linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]]
 // CHECK:             scf.yield
-// out = m + log(sum), inserted at the block's rows.
-// CHECK:           %[[LSE:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[TAIL]]#0 : tensor<16xf32>) outs(%[[TAIL]]#1 : tensor<16xf32>)
-// CHECK-NEXT:      ^bb0(%[[MV:.*]]: f32, %[[SV2:.*]]: f32):
+// out = m + log(sum), computed straight into the block's rows of out.
+// CHECK:           %[[ODST:.*]] = tensor.extract_slice %[[OUT]][%[[R0]]] [16] [1] : tensor<16xf32> to tensor<16xf32>
+// CHECK:           %[[LSE:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[TAIL]]#0, %[[TAIL]]#1 : tensor<16xf32>, tensor<16xf32>) outs(%[[ODST]] : tensor<16xf32>)
+// CHECK-NEXT:      ^bb0(%[[MV:.*]]: f32, %[[SV2:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:        %[[LOG:.*]] = math.log %[[SV2]] : f32
 // CHECK-NEXT:        %[[LV:.*]] = arith.addf %[[MV]], %[[LOG]] : f32
 // CHECK-NEXT:        linalg.yield %[[LV]] : f32
@@ -131,10 +134,14 @@ func.func @kernel_lse_tail(%x: tensor<16x3xf32>, %y: tensor<100x3xf32>, %eps: te
 // CHECK:                 %[[J:.*]] = linalg.index 0 : index
 // CHECK:                 %[[VALID:.*]] = arith.cmpi ult, %[[J]], %[[CNT]] : index
 // CHECK:                 arith.select %[[VALID]]
-// CHECK:             %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[TAIL]]#0 : tensor<64xf32>) outs(%[[TAIL]]#1 : tensor<64xf32>)
+// Only the valid rows of the running max and sum are combined, straight
+// into the rows of out.
+// CHECK-DAG:         %[[MVALID:.*]] = tensor.extract_slice %[[TAIL]]#0[0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
+// CHECK-DAG:         %[[SVALID:.*]] = tensor.extract_slice %[[TAIL]]#1[0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
+// CHECK-DAG:         %[[ODST:.*]] = tensor.extract_slice %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?x?xf32> to tensor<?xf32>
+// CHECK:             %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[MVALID]], %[[SVALID]] : tensor<?xf32>, tensor<?xf32>) outs(%[[ODST]] : tensor<?xf32>)
 // CHECK:               math.log
-// CHECK:             %[[PART:.*]] = tensor.extract_slice %[[LSE]][0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
-// CHECK:             tensor.insert_slice %[[PART]] into %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?xf32> into tensor<?x?xf32>
+// CHECK:             tensor.insert_slice %[[LSE]] into %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?xf32> into tensor<?x?xf32>
 func.func @kernel_lse_batched_dynamic(%x: tensor<?x?x3xf32>, %y: tensor<?x?x3xf32>, %eps: tensor<f32>, %o: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %eps : tensor<?x?x3xf32>, tensor<?x?x3xf32>, tensor<f32>) outs(%o : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>

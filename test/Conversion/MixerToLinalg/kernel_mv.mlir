@@ -4,7 +4,7 @@
 // the full 64-column blocks of y and one padded tail step for the last 36
 // columns. Each step forms the 16 x 64 kernel block from the squared
 // distances (in place of the x y^T contraction) and accumulates K v[block]
-// into a local 16 x 8 buffer, written into `out` once.
+// in place into the block's (contiguous) rows of `out`.
 
 // CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
@@ -27,7 +27,8 @@
 // CHECK:         %[[RES:.*]] = scf.for %[[R0:.*]] = %[[C0]] to %[[C16]] step %[[C16]] iter_args(%[[OUT:.*]] = %[[O]])
 // CHECK:           %[[XB:.*]] = linalg.copy
 // CHECK:           %[[XN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[XB]] : tensor<16x3xf32>)
-// CHECK:           %[[ACC0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<16x8xf32>)
+// CHECK:           %[[ODST:.*]] = tensor.extract_slice %[[OUT]][%[[R0]], 0] [16, 8] [1, 1] : tensor<16x8xf32> to tensor<16x8xf32>
+// CHECK:           %[[ACC0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[ODST]] : tensor<16x8xf32>)
 // CHECK:           %[[FULL:.*]] = scf.for %[[J0:.*]] = %[[C0]] to %[[C64]] step %[[C64]] iter_args(%[[ACC:.*]] = %[[ACC0]]) -> (tensor<16x8xf32>)
 // CHECK:             %[[YT:.*]] = linalg.transpose ins(%{{.*}} : tensor<64x3xf32>) outs(%{{.*}} : tensor<3x64xf32>) permutation = [1, 0]
 // CHECK:             %[[VB:.*]] = tensor.extract_slice %[[V]][%[[J0]], 0] [64, 8] [1, 1] : tensor<100x8xf32> to tensor<64x8xf32>
@@ -65,8 +66,9 @@ func.func @kernel_mv_tail(%x: tensor<16x3xf32>, %y: tensor<100x3xf32>, %v: tenso
 // -----
 
 // The linear kernel is the x y^T block itself: no norms, no map. Batched
-// with a dynamic N: row blocks of 64, the last zero-padded and only its
-// valid rows written; M = 128 is two full blocks and no tail.
+// with a dynamic N: row blocks of 64, the last zero-padded, accumulated in
+// a local buffer and only its valid rows copied out; M = 128 is two full
+// blocks and no tail.
 
 // CHECK-LABEL: func.func @kernel_mv_linear_batched
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<2x?x3xf32>, %[[Y:[^:]*]]: tensor<2x128x3xf32>, %[[V:[^:]*]]: tensor<2x128x16xf32>, %[[H:[^:]*]]: tensor<f32>, %[[O:[^:]*]]: tensor<2x?x16xf32>)
@@ -83,7 +85,9 @@ func.func @kernel_mv_tail(%x: tensor<16x3xf32>, %y: tensor<100x3xf32>, %v: tenso
 // CHECK:               scf.yield
 // CHECK-NOT:         scf.for
 // CHECK:             %[[PART:.*]] = tensor.extract_slice %[[ACC]][0, 0] [%[[ROWS]], 16] [1, 1] : tensor<64x16xf32> to tensor<?x16xf32>
-// CHECK:             tensor.insert_slice %[[PART]] into %[[OUT]][%[[B]], %[[R0]], 0] [1, %[[ROWS]], 16] [1, 1, 1] : tensor<?x16xf32> into tensor<2x?x16xf32>
+// CHECK:             %[[ODST:.*]] = tensor.extract_slice %[[OUT]][%[[B]], %[[R0]], 0] [1, %[[ROWS]], 16] [1, 1, 1] : tensor<2x?x16xf32> to tensor<?x16xf32>
+// CHECK:             %[[COPIED:.*]] = linalg.copy ins(%[[PART]] : tensor<?x16xf32>) outs(%[[ODST]] : tensor<?x16xf32>)
+// CHECK:             tensor.insert_slice %[[COPIED]] into %[[OUT]][%[[B]], %[[R0]], 0] [1, %[[ROWS]], 16] [1, 1, 1] : tensor<?x16xf32> into tensor<2x?x16xf32>
 func.func @kernel_mv_linear_batched(%x: tensor<2x?x3xf32>, %y: tensor<2x128x3xf32>, %v: tensor<2x128x16xf32>, %h: tensor<f32>, %o: tensor<2x?x16xf32>) -> tensor<2x?x16xf32> {
   %r = mixer.kernel_mv kernel(linear) ins(%x, %y, %v, %h : tensor<2x?x3xf32>, tensor<2x128x3xf32>, tensor<2x128x16xf32>, tensor<f32>) outs(%o : tensor<2x?x16xf32>) -> tensor<2x?x16xf32>
   return %r : tensor<2x?x16xf32>

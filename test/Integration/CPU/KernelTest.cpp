@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -324,6 +325,99 @@ std::vector<MvCase> mvCases() {
 
 INSTANTIATE_TEST_SUITE_P(Kernel, KernelMv, ::testing::ValuesIn(mvCases()),
                          [](const auto &info) { return mvName(info.param); });
+
+//===----------------------------------------------------------------------===//
+// sinkhorn
+//===----------------------------------------------------------------------===//
+
+struct SinkhornCase {
+  ref::Kernel kind;
+  int64_t N, M, D, iterations;
+  double eps;
+  bool naive;
+};
+
+std::string sinkhornName(const SinkhornCase &c) {
+  std::ostringstream os;
+  os << kindName(c.kind) << "_N" << c.N << "_M" << c.M << "_D" << c.D << "_it"
+     << c.iterations << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// func @sinkhorn(x, y, log_a, log_b, eps, f, g, cost) -> (f, g, cost).
+std::string sinkhornModule(const SinkhornCase &c) {
+  std::string x = tensorType({c.N, c.D}), y = tensorType({c.M, c.D});
+  std::string la = tensorType({c.N}), lb = tensorType({c.M});
+  std::ostringstream os;
+  os << "func.func @sinkhorn(%x: " << x << ", %y: " << y << ", %la: " << la
+     << ", %lb: " << lb << ", %eps: tensor<f32>, %f0: " << la
+     << " {bufferization.writable = true}, %g0: " << lb
+     << " {bufferization.writable = true}, %c0: tensor<f32> "
+        "{bufferization.writable = true}) -> ("
+     << la << ", " << lb << ", tensor<f32>) {\n"
+     << "  %f, %g, %c = mixer.sinkhorn cost(" << kindName(c.kind)
+     << ") iterations(" << c.iterations
+     << ") ins(%x, %y, %la, %lb, %eps : " << x << ", " << y << ", " << la
+     << ", " << lb << ", tensor<f32>) outs(%f0, %g0, %c0 : " << la << ", " << lb
+     << ", tensor<f32>) -> " << la << ", " << lb << ", tensor<f32>\n"
+     << "  return %f, %g, %c : " << la << ", " << lb << ", tensor<f32>\n}\n";
+  return os.str();
+}
+
+/// Uniform log-weights log(1/n).
+std::pair<Buffer, ref::Tensor> uniformLogWeights(int64_t n) {
+  ref::Tensor t({n}, -std::log(static_cast<double>(n)));
+  Buffer b{{n}, ref::toFloats(t)};
+  return {b, ref::fromFloats({n}, b.data.data())};
+}
+
+class Sinkhorn : public ::testing::TestWithParam<SinkhornCase> {};
+
+TEST_P(Sinkhorn, RelativeErrorWithinTolerance) {
+  const SinkhornCase &c = GetParam();
+  Compiled compiled(sinkhornModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(3);
+  auto [x, rx] = randomInput(rng, {c.N, c.D}, -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, {c.M, c.D}, -0.5, 1.5);
+  auto [la, rla] = uniformLogWeights(c.N);
+  auto [lb, rlb] = uniformLogWeights(c.M);
+  Buffer eps{{}, {static_cast<float>(c.eps)}};
+  Buffer f = zeros({c.N}), g = zeros({c.M}), cost = zeros({});
+  compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+
+  ref::SinkhornResult expected =
+      ref::sinkhorn(c.kind, rx, ry, rla, rlb, eps.data[0], c.iterations);
+  double fErr = ref::relativeError(f.data.data(), expected.f);
+  double gErr = ref::relativeError(g.data.data(), expected.g);
+  double costErr =
+      ref::relativeError(cost.data.data(), ref::Tensor({}, expected.cost));
+  std::printf("sinkhorn %s: relative error f %.3g, g %.3g, cost %.3g\n",
+              sinkhornName(c).c_str(), fErr, gErr, costErr);
+  EXPECT_LE(fErr, 1e-4);
+  EXPECT_LE(gErr, 1e-4);
+  EXPECT_LE(costErr, 1e-4);
+}
+
+std::vector<SinkhornCase> sinkhornCases() {
+  using K = ref::Kernel;
+  std::vector<SinkhornCase> cases;
+  for (K kind : {K::SqEuclidean, K::Gaussian, K::Laplacian}) {
+    for (bool naive : {false, true}) {
+      cases.push_back({kind, 1, 5, 3, 3, 0.5, naive});
+      cases.push_back({kind, 100, 70, 3, 20, 0.1, naive});
+    }
+  }
+  // Many iterations, several row tiles and column blocks.
+  cases.push_back({K::SqEuclidean, 300, 200, 8, 100, 0.05, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernel, Sinkhorn, ::testing::ValuesIn(sinkhornCases()),
+                         [](const auto &info) {
+                           return sinkhornName(info.param);
+                         });
 
 //===----------------------------------------------------------------------===//
 // Timing (MIXER_KERNEL_TIMING=1)

@@ -1,0 +1,239 @@
+//===- DecomposeComposites.cpp - composite mixer ops to their parts -------===//
+//
+// mixer.sinkhorn becomes an scf.for over its iterations of two
+// mixer.kernel_lse ops (which the pipeline then tiles and lowers) and
+// elementwise linalg ops, with g starting at 0:
+//
+//   f = -eps * kernel_lse(x, y, g / eps + log_b)
+//   g = -eps * kernel_lse(y, x, f / eps + log_a)
+//
+// carried as the log-sums L_f, L_g themselves (f = -eps L_f, g / eps =
+// -L_g), scaled by -eps once after the loop.
+//
+// then the transport cost from the final potentials, in one parallel pass
+// over the rows of x (the N x M plan is never formed):
+//
+//   cost = sum_i sum_j P_ij C_ij,
+//   P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j).
+//
+// All three costs are symmetric, so the g update is the f update with x
+// and y exchanged. The `outs` tensors of the op carry f and g.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Dialect/Mixer/Transforms/Passes.h"
+#include "mixer/Dialect/Mixer/Transforms/Transforms.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::mixer {
+#define GEN_PASS_DEF_MIXERDECOMPOSECOMPOSITESPASS
+#include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
+} // namespace mlir::mixer
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+namespace {
+
+/// A parallel 1-D linalg.generic over `init` (identity maps everywhere) with
+/// `body` mapping the input scalars and the init scalar (last) to the result.
+Value map1d(ImplicitLocOpBuilder &b, ValueRange inputs, Value init,
+            function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body) {
+  AffineMap id = b.getDimIdentityMap();
+  SmallVector<AffineMap> maps(inputs.size() + 1, id);
+  return linalg::GenericOp::create(
+             b, init.getType(), inputs, ValueRange{init}, maps,
+             ArrayRef<utils::IteratorType>{utils::IteratorType::parallel},
+             [&](OpBuilder &nb, Location loc, ValueRange args) {
+               ImplicitLocOpBuilder ib(loc, nb);
+               linalg::YieldOp::create(ib, body(ib, args));
+             })
+      .getResult(0);
+}
+
+/// c(x_i, y_j) of `kind` as a scalar, from the rows i of x and j of y.
+Value pointCost(ImplicitLocOpBuilder &b, KernelKind kind, Value x, Value i,
+                Value y, Value j, Value dims) {
+  Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value r2 =
+      scf::ForOp::create(
+          b, c0, dims, c1, ValueRange{zero},
+          [&](OpBuilder &nb, Location loc, Value d, ValueRange acc) {
+            ImplicitLocOpBuilder ib(loc, nb);
+            Value diff = arith::SubFOp::create(
+                ib, tensor::ExtractOp::create(ib, x, ValueRange{i, d}),
+                tensor::ExtractOp::create(ib, y, ValueRange{j, d}));
+            scf::YieldOp::create(
+                ib, ValueRange{arith::AddFOp::create(
+                        ib, acc[0], arith::MulFOp::create(ib, diff, diff))});
+          })
+          .getResult(0);
+  switch (kind) {
+  case KernelKind::gaussian:
+    return arith::MulFOp::create(
+        b, r2, arith::ConstantOp::create(b, b.getF32FloatAttr(0.5)));
+  case KernelKind::laplacian:
+    return math::SqrtOp::create(b, r2);
+  default:
+    return r2;
+  }
+}
+
+struct DecomposeSinkhorn : public OpRewritePattern<SinkhornOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SinkhornOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    Type f32 = b.getF32Type();
+    KernelKind kind = op.getCost();
+    Value x = op.getX(), y = op.getY(), logA = op.getLogA(),
+          logB = op.getLogB(), epsT = op.getEps();
+    Value fOut = op.getOuts()[0], gOut = op.getOuts()[1],
+          costOut = op.getOuts()[2];
+
+    Value eps = tensor::ExtractOp::create(b, epsT, ValueRange{});
+    Value negEps = arith::NegFOp::create(b, eps);
+    Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+
+    // The loop carries the log-sums L (f = -eps L_f, g = -eps L_g), each
+    // written in place by its kernel_lse into the `outs` tensor of f or g:
+    // the weights of the next half step are then w = -L + log_w (= p / eps
+    // + log_w) and no elementwise update of the loop-carried state is left
+    // for canonicalization to move out of place.
+    auto weights = [&](ImplicitLocOpBuilder &ib, Value lse, Value logW) {
+      Value empty = tensor::EmptyOp::create(
+          ib, tensor::getMixedSizes(ib, ib.getLoc(), lse), f32);
+      return map1d(
+          ib, {lse, logW}, empty,
+          [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+            return arith::SubFOp::create(mb, args[1], args[0]).getResult();
+          });
+    };
+    auto potential = [&](ImplicitLocOpBuilder &ib, Value lse) {
+      return map1d(ib, {}, lse, [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+        return arith::MulFOp::create(mb, negEps, args[0]).getResult();
+      });
+    };
+
+    // g = 0 at the start: L_g = 0.
+    Value lg0 = linalg::FillOp::create(b, zero, gOut).getResult(0);
+    Value iterations = arith::ConstantIndexOp::create(b, op.getIterations());
+    auto loop = scf::ForOp::create(
+        b, c0, iterations, c1, ValueRange{fOut, lg0},
+        [&](OpBuilder &nb, Location loc, Value, ValueRange lfg) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          Value lf = KernelLseOp::create(ib, kind, x, y, epsT,
+                                         weights(ib, lfg[1], logB), lfg[0])
+                         .getResult();
+          Value lg = KernelLseOp::create(ib, kind, y, x, epsT,
+                                         weights(ib, lf, logA), lfg[1])
+                         .getResult();
+          scf::YieldOp::create(ib, ValueRange{lf, lg});
+        });
+    Value f = potential(b, loop.getResult(0));
+    Value g = potential(b, loop.getResult(1));
+
+    // Per-row transport costs, one row of x per parallel iteration.
+    Value n = tensor::DimOp::create(b, x, 0);
+    Value m = tensor::DimOp::create(b, y, 0);
+    Value dims = tensor::DimOp::create(b, x, 1);
+    Value rowCosts = tensor::EmptyOp::create(
+        b, tensor::getMixedSizes(b, b.getLoc(), logA), f32);
+    auto rows = scf::ForallOp::create(
+        b, ArrayRef<OpFoldResult>{n}, ValueRange{rowCosts},
+        /*mapping=*/std::nullopt,
+        [&](OpBuilder &nb, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          Value i = args[0];
+          Value fi = tensor::ExtractOp::create(ib, f, ValueRange{i});
+          Value lai = tensor::ExtractOp::create(ib, logA, ValueRange{i});
+          Value sum =
+              scf::ForOp::create(
+                  ib, c0, m, c1, ValueRange{zero},
+                  [&](OpBuilder &jb, Location jl, Value j, ValueRange acc) {
+                    ImplicitLocOpBuilder jib(jl, jb);
+                    Value cij = pointCost(jib, kind, x, i, y, j, dims);
+                    Value gj = tensor::ExtractOp::create(jib, g, ValueRange{j});
+                    Value lbj =
+                        tensor::ExtractOp::create(jib, logB, ValueRange{j});
+                    Value arg = arith::AddFOp::create(
+                        jib,
+                        arith::DivFOp::create(
+                            jib,
+                            arith::SubFOp::create(
+                                jib, arith::AddFOp::create(jib, fi, gj), cij),
+                            eps),
+                        arith::AddFOp::create(jib, lai, lbj));
+                    Value pij = math::ExpOp::create(jib, arg);
+                    scf::YieldOp::create(
+                        jib, ValueRange{arith::AddFOp::create(
+                                 jib, acc[0],
+                                 arith::MulFOp::create(jib, pij, cij))});
+                  })
+                  .getResult(0);
+          Value one = tensor::FromElementsOp::create(
+              ib, RankedTensorType::get({1}, f32), ValueRange{sum});
+          auto inParallel = scf::InParallelOp::create(ib);
+          OpBuilder::InsertionGuard guard(ib);
+          ib.setInsertionPointToStart(inParallel.getBody());
+          tensor::ParallelInsertSliceOp::create(
+              ib, one, args[1], ArrayRef<OpFoldResult>{i},
+              ArrayRef<OpFoldResult>{ib.getIndexAttr(1)},
+              ArrayRef<OpFoldResult>{ib.getIndexAttr(1)});
+        });
+
+    // cost = sum_i rowCosts[i].
+    Value costInit = linalg::FillOp::create(b, zero, costOut).getResult(0);
+    MLIRContext *ctx = b.getContext();
+    Value cost =
+        linalg::GenericOp::create(
+            b, costInit.getType(), ValueRange{rows.getResult(0)},
+            ValueRange{costInit},
+            ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, ctx),
+                                AffineMap::get(1, 0, {}, ctx)},
+            ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+            [](OpBuilder &nb, Location loc, ValueRange args) {
+              linalg::YieldOp::create(
+                  nb, loc,
+                  arith::AddFOp::create(nb, loc, args[1], args[0]).getResult());
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, ValueRange{f, g, cost});
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mixer::populateDecomposeCompositesPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<DecomposeSinkhorn>(patterns.getContext());
+}
+
+namespace {
+struct MixerDecomposeCompositesPass
+    : public mixer::impl::MixerDecomposeCompositesPassBase<
+          MixerDecomposeCompositesPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateDecomposeCompositesPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace
