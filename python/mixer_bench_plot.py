@@ -353,7 +353,8 @@ def write_doc(data, json_path, fig_dir, doc, figures):
       "without it, the process's peak so far. PyTorch rows give the "
       "script process's peak so far (it runs the cases in order).")
     w("- **Environment of PyTorch.** `LD_PRELOAD=libjemalloc.so.2`, "
-      "`OPENBLAS_CORETYPE=SkylakeX`, `ATEN_CPU_CAPABILITY=avx512`, "
+      "`MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1` (freed pages are kept: "
+      "first touches are expensive here), `OPENBLAS_CORETYPE=SkylakeX`, `ATEN_CPU_CAPABILITY=avx512`, "
       "`torch.set_num_threads(threads)`; OpenBLAS (Debian's PyTorch calls "
       "libblas.so.3, which must be OpenBLAS, not the reference BLAS) on one "
       "thread beside PyTorch's pool, or on all threads for the per-expert "

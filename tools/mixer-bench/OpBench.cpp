@@ -227,6 +227,7 @@ std::vector<std::unique_ptr<OpBench>> mixer::bench::allFamilies() {
   families.push_back(createGatedDeltaRuleBench());
   families.push_back(createKernelLseBench());
   families.push_back(createKernelMvBench());
+  families.push_back(createSinkhornBench());
   families.push_back(createGroupedMatmulBench());
   families.push_back(createGroupedSwigluBench());
   families.push_back(createTopkRouterBench());

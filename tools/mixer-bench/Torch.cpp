@@ -31,8 +31,11 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
                            : settings.sourceDir + "/" + baseline.script;
   std::string cmd = "env";
   const char *jemalloc = "/usr/lib/x86_64-linux-gnu/libjemalloc.so.2";
+  // jemalloc keeps the pages it frees (first touches are expensive here,
+  // and mixer's rows reuse their buffers).
   if (llvm::sys::fs::exists(jemalloc))
-    cmd += std::string(" LD_PRELOAD=") + jemalloc;
+    cmd += std::string(" LD_PRELOAD=") + jemalloc +
+           " MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1";
   cmd += " OPENBLAS_CORETYPE=SkylakeX ATEN_CPU_CAPABILITY=avx512"
          " OPENBLAS_NUM_THREADS=" +
          std::to_string(baseline.blasThreads ? settings.threads : 1) +
