@@ -5,8 +5,9 @@
 // the JIT on random inputs and compares with mixer::ref. Each case prints its
 // relative error max|out - ref| / max|ref|.
 //
-// MIXER_KERNEL_TIMING=1 in the environment also runs a timing case
-// (kernel_lse N = M = 4096, D = 16, optimized and naive).
+// MIXER_KERNEL_TIMING=1 in the environment also runs the timing cases
+// (kernel_lse N = M = 4096, D = 16, optimized and naive; sinkhorn
+// N = M = 2048, D = 16, 1 and 21 iterations).
 //
 //===----------------------------------------------------------------------===//
 
@@ -448,6 +449,34 @@ TEST(KernelTiming, LseOptimizedVsNaive) {
                 reps;
     std::printf("kernel_lse N=M=4096 D=16 %s: %.2f ms\n",
                 naive ? "naive" : "optimized", ms);
+  }
+}
+
+/// Sinkhorn N = M = 2048, D = 16: 1 and 21 iterations, so that the cost of
+/// an iteration (two kernel_lse) and of the transport-cost pass show.
+TEST(KernelTiming, SinkhornIterations) {
+  if (!std::getenv("MIXER_KERNEL_TIMING"))
+    GTEST_SKIP() << "set MIXER_KERNEL_TIMING=1 to time sinkhorn";
+  ref::Rng rng(6);
+  const int64_t N = 2048, M = 2048, D = 16;
+  auto [x, rx] = randomInput(rng, {N, D}, -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, {M, D}, -1.0, 1.0);
+  auto [la, rla] = uniformLogWeights(N);
+  auto [lb, rlb] = uniformLogWeights(M);
+  Buffer eps{{}, {0.1f}};
+  for (int64_t iterations : {1, 21}) {
+    SinkhornCase c{ref::Kernel::SqEuclidean, N, M, D, iterations, 0.1, false};
+    Compiled compiled(sinkhornModule(c), false);
+    ASSERT_TRUE(compiled.ok());
+    Buffer f = zeros({N}), g = zeros({M}), cost = zeros({});
+    compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+    auto start = std::chrono::steady_clock::now();
+    compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    std::printf("sinkhorn N=M=2048 D=16 %lld iterations: %.2f ms\n",
+                (long long)iterations, ms);
   }
 }
 

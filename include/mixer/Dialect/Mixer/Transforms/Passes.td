@@ -38,7 +38,9 @@ def MixerDecomposeCompositesPass
     The loop carries the log-sums L_f, L_g (f = -eps L_f, so g / eps =
     -L_g) in the `outs` tensors of f and g, each written in place by its
     kernel_lse; f and g are scaled by -eps once after the loop. Then one
-    parallel pass over the rows of x computes the transport cost
+    parallel pass over blocks of 64 rows of x, each a loop over blocks of 64
+    columns of y of static linalg ops (vectorized like the kernel sums; with
+    a dynamic D, scalar loops per row), computes the transport cost
     sum_ij P_ij C_ij, P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j),
     without forming the N x M plan.
 
@@ -63,11 +65,12 @@ def MixerDecomposeCompositesPass
     }
     %f = linalg.generic ... outs(%l#0)                // -eps L_f
     %g = linalg.generic ... outs(%l#1)                // -eps L_g
-    %rows = scf.forall (%i) in (100) ...              // sum_j P_ij C_ij
+    %rows = scf.forall (%rb) in (2) ...               // sum_j P_ij C_ij per row
     %c = linalg.generic ... ins(%rows) outs(%c0)      // sum over the rows
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect",
