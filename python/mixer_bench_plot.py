@@ -79,7 +79,10 @@ def plot_time_vs_size(rows, op, out):
     op_rows = [r for r in rows if r["op"] == op]
     x_dim = size_dim(op, rows)
     parsed = [shape_words(r["shapes"]) for r in op_rows]
-    keys = {k for dims, _ in parsed for k in dims if k != x_dim}
+    # Dimensions tied to the size (M = N) are not part of the labels.
+    keys = {k for dims, _ in parsed for k in dims
+            if k != x_dim and any(dims.get(k) != dims.get(x_dim)
+                                  for dims, _ in parsed)}
     varying = sorted(k for k in keys
                      if len({dims.get(k) for dims, _ in parsed}) > 1)
     flag_sets = {tuple(flags) for _, flags in parsed}
@@ -92,7 +95,7 @@ def plot_time_vs_size(rows, op, out):
             label += " " + " ".join(flags)
         key = (r["impl"], label.strip())
         series.setdefault(key, []).append((dims[x_dim], r["median_ms"]))
-    fig, ax = plt.subplots(figsize=(6, 4))
+    fig, ax = plt.subplots(figsize=(8, 4))
     impls = sorted({impl for impl, _ in series})
     colors = {impl: f"C{i}" for i, impl in enumerate(impls)}
     markers = "osD^v<>p*h"
@@ -114,7 +117,7 @@ def plot_time_vs_size(rows, op, out):
     ax.set_title(f"mixer.{op} on the CPU")
     ax.grid(True, which="both", alpha=0.3)
     if series:
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(out)
     plt.close(fig)
