@@ -36,10 +36,13 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     to the whole block, written once. The [B, L, D, N] states are never
     formed.
 
-    `mixer.gated_delta_rule` uses the recurrent form for every length:
-    per token one [2, Dk] x [Dk, Dv] contraction reads k^T S and q^T S, and
-    the state is updated in place as exp(g) S + k w^T with
-    w = beta (v - exp(g) S^T k) (O(Dk Dv) per token).
+    `mixer.gated_delta_rule` uses the WY (UT) form for full chunks: the
+    chunk's effective values solve a unit lower-triangular system by
+    forward substitution (static [1, C] x [C, Dv] row contractions), then
+    the outputs and the next state are chunk contractions. The tail and
+    short sequences use the recurrent form: per token one [2, Dk] x [Dk, Dv]
+    contraction reads k^T S and q^T S, and the state is updated in place as
+    exp(g) S + k w^T with w = beta (v - exp(g) S^T k).
 
     `mixer.grouped_matmul` and `mixer.grouped_swiglu` walk the experts with
     a running row offset (the prefix sum of the run-time group sizes) and

@@ -157,18 +157,27 @@ TEST(GatedDeltaRuleTiming, OptimizedAgainstNaive) {
   GdrCase c{1, 4096, 8, 64, 64, 64, false, 0.125f, false};
   GdrCase n = c;
   n.naive = true;
-  CompiledModule fast(gdrModule(c), false), slow(gdrModule(n), true);
-  ASSERT_TRUE(fast.ok() && slow.ok()) << "compilation failed";
+  // The chunked (WY) form, the recurrent form for every token, the naive
+  // loops.
+  CompiledModule fast(gdrModule(c), false),
+      recurrent(gdrModule(c), false, /*recurrentThreshold=*/1 << 30),
+      slow(gdrModule(n), true);
+  ASSERT_TRUE(fast.ok() && recurrent.ok() && slow.ok()) << "compilation failed";
   GdrInputs in = randomInputs(c, 13);
-  std::pair<std::vector<float>, std::vector<float>> a, b;
+  std::pair<std::vector<float>, std::vector<float>> a, r, b;
   double tFast = medianMillis(5, [&] { a = run(fast, c, in); });
+  double tRec = medianMillis(5, [&] { r = run(recurrent, c, in); });
   double tSlow = medianMillis(1, [&] { b = run(slow, n, in); });
   ref::Tensor bo = ref::fromFloats({c.B, c.L, c.H, c.Dv}, b.first.data());
   double diff = ref::relativeError(a.first.data(), bo);
-  std::printf("gated_delta_rule timing %s: optimized %.2f ms, naive %.2f ms, "
-              "relative difference %.3g\n",
-              caseName(c).c_str(), tFast, tSlow, diff);
+  double recDiff = ref::relativeError(
+      r.first.data(), ref::fromFloats({c.B, c.L, c.H, c.Dv}, a.first.data()));
+  std::printf("gated_delta_rule timing %s: optimized (chunked) %.2f ms, "
+              "recurrent %.2f ms, naive %.2f ms, relative difference %.3g "
+              "(recurrent against chunked %.3g)\n",
+              caseName(c).c_str(), tFast, tRec, tSlow, diff, recDiff);
   EXPECT_LE(diff, 1e-4);
+  EXPECT_LE(recDiff, 1e-4);
 }
 
 } // namespace
