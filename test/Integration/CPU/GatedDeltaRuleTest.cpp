@@ -24,13 +24,17 @@ struct GdrCase {
   bool withInit;
   float scale;
   bool naive;
+  /// Gates log in [-20, 0] (states forgotten within a few tokens) instead of
+  /// [-0.5, 0].
+  bool strongGates = false;
 };
 
 std::string caseName(const GdrCase &c) {
   std::ostringstream os;
   os << "B" << c.B << "_L" << c.L << "_H" << c.H << "_Dk" << c.Dk << "_Dv"
      << c.Dv << "_Q" << c.chunk << (c.withInit ? "_init" : "")
-     << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "");
+     << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "")
+     << (c.strongGates ? "_strong" : "");
   return os.str();
 }
 
@@ -78,7 +82,8 @@ GdrInputs randomInputs(const GdrCase &c, uint64_t seed) {
   }
   in.k = ref::toFloats(k);
   in.v = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H, c.Dv}, -1.0, 1.0));
-  in.g = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H}, -0.5, 0.0));
+  in.g = ref::toFloats(
+      rng.uniformTensor({c.B, c.L, c.H}, c.strongGates ? -20.0 : -0.5, 0.0));
   in.beta = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H}, 0.0, 1.0));
   in.init = ref::toFloats(rng.uniformTensor({c.B, c.H, c.Dk, c.Dv}, -1.0, 1.0));
   return in;
@@ -141,6 +146,8 @@ std::vector<GdrCase> gdrCases() {
   cases.push_back({1, 1000, 2, 64, 64, 64, true, 0.125f, false});
   cases.push_back({1, 333, 3, 32, 64, 16, false, 1.0f, false});
   cases.push_back({1, 300, 1, 128, 16, 64, true, 1.0f, false});
+  // Strong gates: decays across a chunk far below f32's range.
+  cases.push_back({1, 500, 2, 32, 32, 64, true, 1.0f, false, true});
   // The naive (scalar loops) lowering.
   cases.push_back({2, 70, 2, 8, 8, 16, true, 0.5f, true});
   cases.push_back({1, 40, 2, 8, 4, 16, false, 1.0f, true});
