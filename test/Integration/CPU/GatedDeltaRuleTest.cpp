@@ -27,6 +27,8 @@ struct GdrCase {
   /// Gates log in [-20, 0] (states forgotten within a few tokens) instead of
   /// [-0.5, 0].
   bool strongGates = false;
+  /// B and L dynamic in the function's types.
+  bool dynamicShape = false;
 };
 
 std::string caseName(const GdrCase &c) {
@@ -34,16 +36,17 @@ std::string caseName(const GdrCase &c) {
   os << "B" << c.B << "_L" << c.L << "_H" << c.H << "_Dk" << c.Dk << "_Dv"
      << c.Dv << "_Q" << c.chunk << (c.withInit ? "_init" : "")
      << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "")
-     << (c.strongGates ? "_strong" : "");
+     << (c.strongGates ? "_strong" : "") << (c.dynamicShape ? "_dynamic" : "");
   return os.str();
 }
 
 /// func @gdr(q, k, v, g, beta, [init,] o_out, state_out) -> (o, state).
 std::string gdrModule(const GdrCase &c) {
-  std::string qk = tensorType({c.B, c.L, c.H, c.Dk});
-  std::string v = tensorType({c.B, c.L, c.H, c.Dv});
-  std::string gb = tensorType({c.B, c.L, c.H});
-  std::string st = tensorType({c.B, c.H, c.Dk, c.Dv});
+  int64_t B = c.dynamicShape ? -1 : c.B, L = c.dynamicShape ? -1 : c.L;
+  std::string qk = tensorType({B, L, c.H, c.Dk});
+  std::string v = tensorType({B, L, c.H, c.Dv});
+  std::string gb = tensorType({B, L, c.H});
+  std::string st = tensorType({B, c.H, c.Dk, c.Dv});
   std::ostringstream os;
   os << "func.func @gdr(%q: " << qk << ", %k: " << qk << ", %v: " << v
      << ", %g: " << gb << ", %beta: " << gb;
@@ -146,6 +149,8 @@ std::vector<GdrCase> gdrCases() {
   cases.push_back({1, 1000, 2, 64, 64, 64, true, 0.125f, false});
   cases.push_back({1, 333, 3, 32, 64, 16, false, 1.0f, false});
   cases.push_back({1, 300, 1, 128, 16, 64, true, 1.0f, false});
+  // Dynamic batch and length with a partial last chunk.
+  cases.push_back({2, 150, 2, 16, 16, 32, true, 0.5f, false, false, true});
   // Strong gates: decays across a chunk far below f32's range.
   cases.push_back({1, 500, 2, 32, 32, 64, true, 1.0f, false, true});
   // The naive (scalar loops) lowering.

@@ -25,6 +25,8 @@ struct LaCase {
   bool naive;
   /// Every log decay is either -30 (the state is forgotten) or 0 (kept).
   bool extremeDecays = false;
+  /// B and L dynamic in the function's types.
+  bool dynamicShape = false;
 };
 
 std::string caseName(const LaCase &c) {
@@ -33,16 +35,18 @@ std::string caseName(const LaCase &c) {
      << c.Dv << "_Q" << c.chunk << "_w" << c.window
      << (c.withDecay ? "_decay" : "") << (c.withInit ? "_init" : "")
      << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "")
-     << (c.extremeDecays ? "_extreme" : "");
+     << (c.extremeDecays ? "_extreme" : "")
+     << (c.dynamicShape ? "_dynamic" : "");
   return os.str();
 }
 
 /// func @la(q, k, v, [log_decay,] [init,] o_out, state_out) -> (o, state).
 std::string laModule(const LaCase &c) {
-  std::string qk = tensorType({c.B, c.L, c.H, c.Dk});
-  std::string v = tensorType({c.B, c.L, c.H, c.Dv});
-  std::string ld = tensorType({c.B, c.L, c.H});
-  std::string st = tensorType({c.B, c.H, c.Dk, c.Dv});
+  int64_t B = c.dynamicShape ? -1 : c.B, L = c.dynamicShape ? -1 : c.L;
+  std::string qk = tensorType({B, L, c.H, c.Dk});
+  std::string v = tensorType({B, L, c.H, c.Dv});
+  std::string ld = tensorType({B, L, c.H});
+  std::string st = tensorType({B, c.H, c.Dk, c.Dv});
   std::ostringstream os;
   os << "func.func @la(%q: " << qk << ", %k: " << qk << ", %v: " << v;
   if (c.withDecay)
@@ -147,6 +151,9 @@ std::vector<LaCase> laCases() {
   // The head shape of the benchmarks, and Dk != Dv.
   cases.push_back({1, 1000, 2, 64, 64, 64, 0, true, true, 0.125f, false});
   cases.push_back({1, 333, 3, 32, 64, 16, 0, true, false, 1.0f, false});
+  // Dynamic batch and length, with a window and a partial last chunk.
+  cases.push_back(
+      {2, 150, 2, 16, 16, 32, 9, true, true, 0.5f, false, false, true});
   // Extreme decays, with and without a window.
   for (int64_t w : {0, 70})
     cases.push_back({1, 1000, 2, 16, 16, 64, w, true, true, 1.0f, false, true});

@@ -45,12 +45,15 @@ struct AnyDescriptor {
   }
 };
 
-/// "tensor<2x3xf32>".
+/// "tensor<2x3xf32>"; a negative size is dynamic ("?").
 inline std::string tensorType(const std::vector<int64_t> &dims) {
   std::ostringstream os;
   os << "tensor<";
   for (int64_t d : dims)
-    os << d << "x";
+    if (d < 0)
+      os << "?x";
+    else
+      os << d << "x";
   os << "f32>";
   return os.str();
 }
