@@ -133,7 +133,12 @@ forEachGroup(ImplicitLocOpBuilder &b, Value groupSizes, Value rowsTotal,
       [&](OpBuilder &nb, Location loc, Value e, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder lb(ib);
-        Value size = groupSize(ib, groupSizes, e);
+        // Sizes are data: a negative one counts as 0 and none reaches past
+        // the T rows, so bad sizes cannot write out of bounds.
+        Value room = arith::SubIOp::create(ib, rowsTotal, acc[1]);
+        Value size = arith::MinSIOp::create(
+            ib, arith::MaxSIOp::create(ib, groupSize(ib, groupSizes, e), c0),
+            room);
         Value next = group(lb, e, acc[1], size, acc[0]);
         scf::YieldOp::create(
             ib, ValueRange{next, arith::AddIOp::create(ib, acc[1], size)});

@@ -67,6 +67,10 @@ static Value forEachGroupRow(
         Value e = ivs[0];
         Value size = arith::IndexCastOp::create(
             b, loc, b.getIndexType(), load(b, loc, groupSizes, e));
+        // A negative size counts as 0; no group reaches past the last row.
+        size = arith::MinSIOp::create(
+            b, loc, arith::MaxSIOp::create(b, loc, size, s.index(0)),
+            arith::SubIOp::create(b, loc, rows, args[1]));
         Value end = arith::AddIOp::create(b, loc, args[1], size);
         Value done = buildRange(b, loc, args[1], end, args[0],
                                 [&](OpBuilder &b, Location loc, ValueRange ivs,

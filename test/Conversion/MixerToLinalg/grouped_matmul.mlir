@@ -23,7 +23,10 @@
 // CHECK:       %[[T:.+]] = tensor.dim %[[LHS]], %[[C0]] : tensor<?x32xf32>
 // CHECK:       %[[G:.+]]:2 = scf.for %[[E:.+]] = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%[[OE:.+]] = %[[O]], %[[OFF:.+]] = %[[C0]]) -> (tensor<?x64xf32>, index)
 // CHECK:         %[[SZ:.+]] = tensor.extract %[[GS]][%[[E]]] : tensor<4xi32>
-// CHECK:         %[[SIZE:.+]] = arith.index_cast %[[SZ]] : i32 to index
+// CHECK:         %[[RAW:.+]] = arith.index_cast %[[SZ]] : i32 to index
+// Sizes are clamped to [0, rows left]: never out of bounds.
+// CHECK:         %[[NONNEG:.+]] = arith.maxsi %[[RAW]], %{{.+}} : index
+// CHECK:         %[[SIZE:.+]] = arith.minsi %[[NONNEG]], %{{.+}} : index
 // CHECK:         %[[W:.+]] = tensor.extract_slice %[[RHS]][%[[E]], 0, 0] [1, 32, 64] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x64xf32>
 // Full slabs of 16 rows.
 // CHECK:         %[[NFULL:.+]] = arith.divui %[[SIZE]], %[[C16]] : index

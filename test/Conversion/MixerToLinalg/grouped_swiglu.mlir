@@ -20,7 +20,10 @@
 // CHECK-DAG:   %[[C16:.+]] = arith.constant 16 : index
 // CHECK:       scf.for %[[E:.+]] = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%[[OE:.+]] = %[[O]], %[[OFF:.+]] = %[[C0]]) -> (tensor<?x64xf32>, index)
 // CHECK:         %[[SZ:.+]] = tensor.extract %[[GS]][%[[E]]] : tensor<4xi64>
-// CHECK:         %[[SIZE:.+]] = arith.index_cast %[[SZ]] : i64 to index
+// CHECK:         %[[RAW:.+]] = arith.index_cast %[[SZ]] : i64 to index
+// Sizes are clamped to [0, rows left]: never out of bounds.
+// CHECK:         %[[NONNEG:.+]] = arith.maxsi %[[RAW]], %{{.+}} : index
+// CHECK:         %[[SIZE:.+]] = arith.minsi %[[NONNEG]], %{{.+}} : index
 // CHECK:         %[[G:.+]] = tensor.extract_slice %[[WG]][%[[E]], 0, 0] [1, 32, 64] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x64xf32>
 // CHECK:         %[[U:.+]] = tensor.extract_slice %[[WU]][%[[E]], 0, 0] [1, 32, 64] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x64xf32>
 // CHECK:         %[[NFULL:.+]] = arith.divui %[[SIZE]], %[[C16]] : index

@@ -15,7 +15,11 @@
 // CHECK:       %[[T:.+]] = tensor.dim %[[LHS]], %[[C0]] : tensor<?x32xf32>
 // CHECK:       %[[G:.+]]:2 = scf.for %[[E:.+]] = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%[[OE:.+]] = %[[O]], %[[OFF:.+]] = %[[C0]]) -> (tensor<?x64xf32>, index)
 // CHECK:         %[[SZ:.+]] = tensor.extract %[[GS]][%[[E]]] : tensor<4xi32>
-// CHECK:         %[[SIZE:.+]] = arith.index_cast %[[SZ]] : i32 to index
+// CHECK:         %[[RAW:.+]] = arith.index_cast %[[SZ]] : i32 to index
+// Sizes are clamped to [0, rows left]: never out of bounds.
+// CHECK-DAG:     %[[NONNEG:.+]] = arith.maxsi %[[RAW]], %{{.+}} : index
+// CHECK-DAG:     %[[ROOM:.+]] = arith.subi %{{.+}}, %[[OFF]] : index
+// CHECK:         %[[SIZE:.+]] = arith.minsi %[[NONNEG]], %[[ROOM]] : index
 // CHECK:         %[[END:.+]] = arith.addi %[[OFF]], %[[SIZE]] : index
 // CHECK:         %[[ROWS:.+]] = scf.for %[[R:.+]] = %[[OFF]] to %[[END]] step %[[C1]] iter_args(%[[OR:.+]] = %[[OE]])
 // CHECK:           scf.for %[[N:.+]] = %[[C0]] to %[[C64]] step %[[C1]] iter_args(%[[ON:.+]] = %[[OR]])

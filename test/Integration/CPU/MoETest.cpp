@@ -233,6 +233,40 @@ INSTANTIATE_TEST_SUITE_P(GroupedMatmul, GroupedMatmulAgainstReference,
                          ::testing::ValuesIn(groupedCases()),
                          [](const auto &info) { return caseName(info.param); });
 
+/// Group sizes are run-time data: a negative size counts as 0 and groups
+/// past row T are cut, so bad sizes never write outside the output (guard
+/// rows after it keep their sentinel).
+TEST(GroupedMatmulBadSizes, ClampedAndInBounds) {
+  for (bool naive : {false, true}) {
+    GroupedCase c{40, 16, 32, 3, 40, false, true, false, naive};
+    Compiled compiled(groupedMatmulModule(c), naive);
+    ASSERT_TRUE(compiled.ok()) << "compilation failed";
+    ref::Rng rng(5);
+    std::vector<float> lhs = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
+    std::vector<float> rhs =
+        ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
+    const int64_t guardRows = 8;
+    const float sentinel = 12345.0f;
+    std::vector<float> out((c.T + guardRows) * c.N, sentinel);
+    Descriptor<float, 2> dl(lhs.data(), {c.T, c.K}),
+        dout(out.data(), {c.T, c.N});
+    Descriptor<float, 3> dr(rhs.data(), {c.E, c.K, c.N});
+    GroupSizes gs({-5, 30, 25}, true); // sums to 50 > T = 40
+    compiled.call("gm", {&dl, &dr, gs.arg(), &dout});
+
+    for (int64_t i = c.T * c.N; i < (int64_t)out.size(); ++i)
+      ASSERT_EQ(out[i], sentinel) << "write past the output at " << i;
+    ref::Tensor expected =
+        ref::groupedMatmul(ref::fromFloats({c.T, c.K}, lhs.data()),
+                           ref::fromFloats({c.E, c.K, c.N}, rhs.data()),
+                           {0, 30, 10});
+    double err = relErr(out.data(), expected);
+    std::printf("grouped_matmul bad sizes%s: relative error %.3g\n",
+                naive ? " (naive)" : "", err);
+    EXPECT_LE(err, 1e-5);
+  }
+}
+
 /// func @sw(x [T,K], w_gate, w_up [E,K,F], sizes [E], out [T,F]) -> out
 /// (F is the case's N).
 std::string groupedSwigluModule(const GroupedCase &c) {

@@ -29,9 +29,10 @@ def Mixer_GroupedMatmulOp : Mixer_TiledDestinationOp<"grouped_matmul"> {
     ```
 
     Result: `out` [T, N], in the shape of the `outs` operand (not read).
-    Empty groups (size 0) are legal. The group sizes are run-time values:
-    they must be non-negative and sum to at most T; the verifier checks
-    shapes only. T may be dynamic.
+    Empty groups (size 0) are legal. The group sizes are run-time values
+    that should be non-negative and sum to at most T; the verifier checks
+    shapes only, and the lowerings never write out of bounds: a negative
+    size counts as 0 and a group is cut at row T. T may be dynamic.
 
     Parallel dimension for tiling: N (the columns of `rhs` and `out`). Rows
     are tied to groups by run-time sizes, so T is not tiled.
@@ -72,8 +73,10 @@ def Mixer_GroupedSwigluOp : Mixer_TiledDestinationOp<"grouped_swiglu"> {
     ```
 
     (the product is elementwise). Result: `out` [T, F], in the shape of the
-    `outs` operand (not read). Empty groups are legal; the sizes must be
-    non-negative and sum to at most T at run time. T may be dynamic.
+    `outs` operand (not read). Empty groups are legal; the sizes should be
+    non-negative and sum to at most T at run time, and the lowerings never
+    write out of bounds: a negative size counts as 0 and a group is cut at
+    row T. T may be dynamic.
 
     Parallel dimension for tiling: F (the columns of both weights and of
     `out`); T is not tiled.
