@@ -199,7 +199,8 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const GdrHead &hd,
   Value Vc = lb.slice(hd.v, {hd.batch, t0, hd.head, zero}, {one, c, one, dv},
                       {C, hd.Dv});
   Value beta = lb.slice(hd.beta, {hd.batch, t0, hd.head}, {one, c, one}, {C});
-  auto [cumLast, cum] = lb.prefixSumF64(
+  Value cumLast, cum;
+  std::tie(cumLast, cum) = lb.prefixSumF64(
       lb.slice(hd.g, {hd.batch, t0, hd.head}, {one, c, one}, {C}));
 
   // Decays relative to two tokens of the chunk: exp(cum[t] - cum[j]),
