@@ -39,17 +39,21 @@ static void buildTensorPipeline(OpPassManager &pm,
                                 const CpuPipelineOptions &options) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
 
-  // Step 0. Fuse the elementwise ops around mixer ops (dt scaling, gates)
+  // Step 0. Decompose composite ops (sinkhorn) into loops of the mixer ops
+  // they are made of.
+  // In: mixer ops on tensors. Out: no composite op left.
+  funcPm.addPass(createMixerDecomposeCompositesPass());
+
+  // Step 1. Fuse the elementwise ops around mixer ops (dt scaling, gates)
   // with each other. Mixer ops are not linalg ops, so they stay whole; this
   // runs before lowering because its rewrite of `outs` operands into inputs
   // would turn the lowered algorithms' in-place state updates into copies.
-  funcPm.addPass(createLinalgElementwiseOpFusionPass());
-
-  // Step 1. Tile the parallel dimensions of every mixer op (batch x heads,
+  // Then tile the parallel dimensions of every mixer op (batch x heads,
   // row blocks, column blocks) into scf.forall, fusing the elementwise
   // producers of its operands into the tiles.
   // In: mixer ops on tensors. Out: each mixer op inside an scf.forall whose
   // iterations are independent.
+  funcPm.addPass(createLinalgElementwiseOpFusionPass());
   if (!options.naive)
     funcPm.addPass(createMixerTileParallelDimsPass());
 

@@ -18,6 +18,7 @@
 
 // PIPE:      builtin.module(
 // PIPE-NEXT:   func.func(
+// PIPE-NEXT:     mixer-decompose-composites,
 // PIPE-NEXT:     linalg-fuse-elementwise-ops,
 // PIPE-NEXT:     mixer-tile-parallel-dims{row-block=64},
 // PIPE-NEXT:     convert-mixer-to-linalg{recurrent-threshold=8},
@@ -82,6 +83,7 @@
 
 // NAIVE:      builtin.module(
 // NAIVE-NEXT:   func.func(
+// NAIVE-NEXT:     mixer-decompose-composites,
 // NAIVE-NEXT:     linalg-fuse-elementwise-ops,
 // NAIVE-NEXT:     convert-mixer-to-loops,
 // NAIVE-NEXT:     canonicalize{

@@ -23,6 +23,7 @@ using namespace mlir::mixer;
 
 void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
+  populateKernelToLinalgPatterns(patterns);
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
   populateSelectiveScanToLinalgPatterns(patterns);

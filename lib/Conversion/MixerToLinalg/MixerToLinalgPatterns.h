@@ -9,6 +9,10 @@ namespace mlir {
 class RewritePatternSet;
 namespace mixer {
 
+/// mixer.kernel_lse and mixer.kernel_mv -> blocked kernel sums
+/// (KernelToLinalg.cpp).
+void populateKernelToLinalgPatterns(RewritePatternSet &patterns);
+
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                  int64_t recurrentThreshold);
 /// mixer.linear_attention -> chunked linear attention (window as a shift).

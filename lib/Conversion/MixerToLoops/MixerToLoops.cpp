@@ -20,6 +20,7 @@ using namespace mlir;
 using namespace mlir::mixer;
 
 void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
+  populateKernelToLoopsPatterns(patterns);
   populateSsdToLoopsPatterns(patterns);
   populateLinearAttentionToLoopsPatterns(patterns);
   populateSelectiveScanToLoopsPatterns(patterns);

@@ -12,6 +12,10 @@ namespace mlir {
 class RewritePatternSet;
 namespace mixer {
 
+/// mixer.kernel_lse and mixer.kernel_mv -> dense double loops
+/// (KernelToLoops.cpp).
+void populateKernelToLoopsPatterns(RewritePatternSet &patterns);
+
 /// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);
 /// mixer.linear_attention -> the recurrence (LinearAttentionToLoops.cpp).

@@ -189,6 +189,51 @@ func.func @routing_tiles(%l: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<
   return %rw, %ri, %s, %g, %p, %y : tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>
 }
 
+
+// kernel_lse: one block of row-block = 64 rows per tile (the last of the
+// 100 rows a partial tile of min(64, 100 - i) rows); y and g stay whole.
+
+// CHECK-LABEL: func.func @kernel_lse_rows
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<100x3xf32>, %[[Y:[^:]*]]: tensor<50x3xf32>, %[[EPS:[^:]*]]: tensor<f32>, %[[G:[^:]*]]: tensor<50xf32>, %[[O:[^:]*]]: tensor<100xf32>)
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (100) step (64) shared_outs(%[[OUT:.*]] = %[[O]])
+// CHECK:           %[[N:.*]] = affine.min #{{.*}}(%[[I]])
+// CHECK:           %[[XT:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [%[[N]], 3] [1, 1]
+// CHECK:           %[[OT:.*]] = tensor.extract_slice %[[OUT]][%[[I]]] [%[[N]]] [1]
+// CHECK:           %[[R:.*]] = mixer.kernel_lse kernel(sqeuclidean) ins(%[[XT]], %[[Y]], %[[EPS]] : tensor<?x3xf32>, tensor<50x3xf32>, tensor<f32>) g(%[[G]] : tensor<50xf32>) outs(%[[OT]] : tensor<?xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]]] [%[[N]]] [1]
+func.func @kernel_lse_rows(%x: tensor<100x3xf32>, %y: tensor<50x3xf32>, %eps: tensor<f32>, %g: tensor<50xf32>, %o: tensor<100xf32>) -> tensor<100xf32> {
+  %r = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps : tensor<100x3xf32>, tensor<50x3xf32>, tensor<f32>) g(%g : tensor<50xf32>) outs(%o : tensor<100xf32>) -> tensor<100xf32>
+  return %r : tensor<100xf32>
+}
+
+// Batched kernel_lse: tiles of (1 batch, 64 rows), y sliced by batch.
+
+// CHECK-LABEL: func.func @kernel_lse_batched_rows
+// CHECK:         scf.forall (%[[B:.*]], %[[I:.*]]) = (0, 0) to (2, 128) step (1, 64)
+// CHECK:           mixer.kernel_lse kernel(gaussian) ins(%{{.*}}, %{{.*}}, %{{.*}} : tensor<1x64x3xf32>, tensor<1x50x3xf32>, tensor<f32>) outs(%{{.*}} : tensor<1x64xf32>)
+func.func @kernel_lse_batched_rows(%x: tensor<2x128x3xf32>, %y: tensor<2x50x3xf32>, %eps: tensor<f32>, %o: tensor<2x128xf32>) -> tensor<2x128xf32> {
+  %r = mixer.kernel_lse kernel(gaussian) ins(%x, %y, %eps : tensor<2x128x3xf32>, tensor<2x50x3xf32>, tensor<f32>) outs(%o : tensor<2x128xf32>) -> tensor<2x128xf32>
+  return %r : tensor<2x128xf32>
+}
+
+// kernel_mv: tiles of (1 batch, 64 rows, all C channels); y and v are sliced
+// by batch only.
+
+// CHECK-LABEL: func.func @kernel_mv_rows
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<2x100x3xf32>, %[[Y:[^:]*]]: tensor<2x50x3xf32>, %[[V:[^:]*]]: tensor<2x50x8xf32>, %[[H:[^:]*]]: tensor<f32>, %[[O:[^:]*]]: tensor<2x100x8xf32>)
+// CHECK:         scf.forall (%[[B:.*]], %[[I:.*]]) = (0, 0) to (2, 100) step (1, 64) shared_outs(%[[OUT:.*]] = %[[O]])
+// CHECK:           %[[N:.*]] = affine.min #{{.*}}(%[[I]])
+// CHECK-DAG:       %[[XT:.*]] = tensor.extract_slice %[[X]][%[[B]], %[[I]], 0] [1, %[[N]], 3] [1, 1, 1]
+// CHECK-DAG:       %[[YT:.*]] = tensor.extract_slice %[[Y]][%[[B]], 0, 0] [1, 50, 3] [1, 1, 1]
+// CHECK-DAG:       %[[VT:.*]] = tensor.extract_slice %[[V]][%[[B]], 0, 0] [1, 50, 8] [1, 1, 1]
+// CHECK-DAG:       %[[OT:.*]] = tensor.extract_slice %[[OUT]][%[[B]], %[[I]], 0] [1, %[[N]], 8] [1, 1, 1]
+// CHECK:           %[[R:.*]] = mixer.kernel_mv kernel(gaussian) ins(%[[XT]], %[[YT]], %[[VT]], %[[H]] : tensor<1x?x3xf32>, tensor<1x50x3xf32>, tensor<1x50x8xf32>, tensor<f32>) outs(%[[OT]] : tensor<1x?x8xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[B]], %[[I]], 0] [1, %[[N]], 8] [1, 1, 1]
+func.func @kernel_mv_rows(%x: tensor<2x100x3xf32>, %y: tensor<2x50x3xf32>, %v: tensor<2x50x8xf32>, %h: tensor<f32>, %o: tensor<2x100x8xf32>) -> tensor<2x100x8xf32> {
+  %r = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<2x100x3xf32>, tensor<2x50x3xf32>, tensor<2x50x8xf32>, tensor<f32>) outs(%o : tensor<2x100x8xf32>) -> tensor<2x100x8xf32>
+  return %r : tensor<2x100x8xf32>
+}
+
 // -----
 
 // mixer.gated_delta_rule: one (batch, head) per tile, the whole value dim.

@@ -70,6 +70,14 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
       }
     return {1, block};
   }
+  // Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
+  // columns of v in the tile (the column loop over y is the lowering's).
+  if (auto lse = dyn_cast<KernelLseOp>(op))
+    return lse.isBatched() ? SmallVector<int64_t>{1, rowBlock}
+                           : SmallVector<int64_t>{rowBlock};
+  if (auto mv = dyn_cast<KernelMvOp>(op))
+    return mv.isBatched() ? SmallVector<int64_t>{1, rowBlock, 0}
+                          : SmallVector<int64_t>{rowBlock, 0};
   // Grouped GEMMs and the combine: column blocks of the output (rows are
   // tied to groups and tokens by run-time values). Dispatch is a global
   // sort and stays whole.
@@ -96,9 +104,9 @@ static bool isElementwise(Operation *op) {
          !isa<linalg::FillOp>(op);
 }
 
-FailureOr<scf::ForallOp> mlir::mixer::tileParallelDims(RewriterBase &rewriter,
-                                                        TilingInterface op,
-                                                        ArrayRef<int64_t> sizes) {
+FailureOr<scf::ForallOp>
+mlir::mixer::tileParallelDims(RewriterBase &rewriter, TilingInterface op,
+                              ArrayRef<int64_t> sizes) {
   scf::SCFTilingOptions tiling;
   tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   tiling.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));

@@ -18,6 +18,65 @@ def MixerApproximateMathPass : Pass<"mixer-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def MixerDecomposeCompositesPass
+    : Pass<"mixer-decompose-composites", "func::FuncOp"> {
+  let summary = "Rewrite composite mixer ops into the mixer ops they are made of";
+  let description = [{
+    Composite ops have no lowering of their own: this pass, the first step
+    of the pipelines, rewrites them into loops of the mixer ops that are
+    tiled and lowered, plus elementwise linalg ops.
+
+    `mixer.sinkhorn` becomes an `scf.for` over its `iterations`, each of two
+    `mixer.kernel_lse` with the same cost, the f update then the g update
+    (g starts at 0):
+
+    ```
+    f = -eps * kernel_lse(x, y, g / eps + log_b)
+    g = -eps * kernel_lse(y, x, f / eps + log_a)
+    ```
+
+    The loop carries the log-sums L_f, L_g (f = -eps L_f, so g / eps =
+    -L_g) in the `outs` tensors of f and g, each written in place by its
+    kernel_lse; f and g are scaled by -eps once after the loop. Then one
+    parallel pass over blocks of 64 rows of x, each a loop over blocks of 64
+    columns of y of static linalg ops (vectorized like the kernel sums; with
+    a dynamic D, scalar loops per row), computes the transport cost
+    sum_ij P_ij C_ij, P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j),
+    without forming the N x M plan.
+
+    Example:
+
+    ```mlir
+    %f, %g, %c = mixer.sinkhorn cost(sqeuclidean) iterations(10)
+        ins(%x, %y, %la, %lb, %eps : tensor<100x3xf32>, tensor<80x3xf32>,
+                                     tensor<100xf32>, tensor<80xf32>, tensor<f32>)
+        outs(%f0, %g0, %c0 : tensor<100xf32>, tensor<80xf32>, tensor<f32>)
+        -> tensor<100xf32>, tensor<80xf32>, tensor<f32>
+    // becomes
+    %lg0 = linalg.fill ins(%zero : f32) outs(%g0 : tensor<80xf32>)
+    %l:2 = scf.for %it = %c0 to %c10 step %c1 iter_args(%lf = %f0, %lg = %lg0) {
+      %wb = linalg.generic ... ins(%lg, %lb)          // log_b - L_g
+      %lf1 = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps ...)
+          g(%wb : tensor<80xf32>) outs(%lf : tensor<100xf32>)
+      %wa = linalg.generic ... ins(%lf1, %la)         // log_a - L_f
+      %lg1 = mixer.kernel_lse kernel(sqeuclidean) ins(%y, %x, %eps ...)
+          g(%wa : tensor<100xf32>) outs(%lg : tensor<80xf32>)
+      scf.yield %lf1, %lg1
+    }
+    %f = linalg.generic ... outs(%l#0)                // -eps L_f
+    %g = linalg.generic ... outs(%l#1)                // -eps L_g
+    %rows = scf.forall (%rb) in (2) ...               // sum_j P_ij C_ij per row
+    %c = linalg.generic ... ins(%rows) outs(%c0)      // sum over the rows
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MixerDropReturnedArgumentsPass
     : Pass<"mixer-drop-returned-arguments", "ModuleOp"> {
   let summary = "Drop results that are argument buffers from public functions";

@@ -28,6 +28,10 @@ FailureOr<scf::ForallOp> tileParallelDims(RewriterBase &rewriter,
 LogicalResult vectorizeForCpu(Operation *root, int64_t vectorWidth,
                               int64_t rowTile);
 
+/// Patterns that rewrite composite mixer ops (mixer.sinkhorn) into loops of
+/// the mixer ops they are made of (see mixer-decompose-composites).
+void populateDecomposeCompositesPatterns(RewritePatternSet &patterns);
+
 /// Patterns that replace math functions by polynomial approximations.
 void populateApproximateMathPatterns(RewritePatternSet &patterns);
 

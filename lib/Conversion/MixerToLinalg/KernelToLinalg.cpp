@@ -1,0 +1,645 @@
+//===- KernelToLinalg.cpp - kernel reductions as blocked linalg -----------===//
+//
+// mixer.kernel_lse and mixer.kernel_mv, per batch entry and per block of R
+// rows of x (one block per tile after mixer-tile-parallel-dims):
+//
+//   xb = the R rows of x, packed (zero-padded when the block is ragged)
+//   for each block of Cb columns of y (full blocks, then one padded tail):
+//     r2 = max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)    from one contraction
+//     kernel_lse: the block transposed, s^T[j, i] = -c(r2) / eps + g[j]
+//       (y_blk x_blk^T with x_blk^T packed once), then the online
+//       log-sum-exp per row, reducing over the block's outer dim j:
+//       m' = max(m, max_j s), sum = sum exp(m - m') + sum_j exp(s - m')
+//     kernel_mv: K[i, j] = k(r2) (linear: the dot itself) from x_blk y_blk^T,
+//       acc += K v[block]
+//
+// The N x M cost or kernel matrix is never formed: only R x Cb blocks. Every
+// shape inside the column loop is static, so that mixer-vectorize-cpu turns
+// the contractions into FMAs and the maps and row reductions into vector
+// rows. The tail block pads y with zero points and g with -inf (kernel_lse)
+// or v with zero rows (kernel_mv), so padded columns add nothing. Every exp
+// is of a value clamped to <= 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LinalgBuilder.h"
+#include "MixerToLinalgPatterns.h"
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+/// Columns of y per block of the column loop.
+static constexpr int64_t kColumnBlock = 64;
+/// Row blocks: a tile of at most kMaxRowBlock rows is one block; longer (or
+/// unbounded) row ranges are cut into blocks of kDefaultRowBlock rows.
+static constexpr int64_t kMaxRowBlock = 128;
+static constexpr int64_t kDefaultRowBlock = 64;
+
+static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// exp(min(v, 0)).
+static Value expOfNonPositive(ImplicitLocOpBuilder &b, Value v) {
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
+  return math::ExpOp::create(b, arith::MinimumFOp::create(b, v, zero));
+}
+
+static Value f32Const(ImplicitLocOpBuilder &b, double value) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
+}
+
+/// The static number of rows per block for an x with `rows` rows: the
+/// constant upper bound of `rows` when it is small (a tile), else
+/// kDefaultRowBlock.
+static int64_t rowBlockSize(Value x, int64_t rowDim) {
+  int64_t n = cast<RankedTensorType>(x.getType()).getDimSize(rowDim);
+  if (ShapedType::isDynamic(n)) {
+    FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB,
+        ValueBoundsConstraintSet::Variable(x, rowDim),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(ub))
+      return kDefaultRowBlock;
+    n = *ub;
+  }
+  if (n > kMaxRowBlock)
+    return kDefaultRowBlock;
+  return std::max<int64_t>(n, 1);
+}
+
+namespace {
+
+/// The operands shared by kernel_lse and kernel_mv and the blocks built from
+/// them. `batch` is null for unbatched ops: indices then have no batch entry.
+struct KernelBlocks {
+  LinalgBuilder &lb;
+  Value x, y;
+  bool batched;
+  int64_t D, R, Cb = kColumnBlock;
+
+  ImplicitLocOpBuilder &b() { return lb.builder(); }
+  OpFoldResult c(int64_t v) { return b().getIndexAttr(v); }
+
+  /// Offsets/sizes with the batch entry in front when batched.
+  SmallVector<OpFoldResult> withBatch(Value batch, ArrayRef<OpFoldResult> rest,
+                                      bool isSize) {
+    SmallVector<OpFoldResult> result;
+    if (batched)
+      result.push_back(isSize ? c(1) : OpFoldResult(batch));
+    result.append(rest.begin(), rest.end());
+    return result;
+  }
+
+  /// Rows [r0, r0 + rows) of a [(Bt,) *, width] operand as a static
+  /// [count, width] block; the rows past `rows` are `pad` when `ragged`.
+  Value packRows(Value src, Value batch, Value r0, Value rows, int64_t count,
+                 int64_t width, bool ragged, double pad) {
+    if (!ragged)
+      return lb.copyToNew(lb.slice(src, withBatch(batch, {r0, c(0)}, false),
+                                   withBatch(batch, {c(count), c(width)}, true),
+                                   {count, width}));
+    Value dst = lb.filled({c(count), c(width)}, b().getF32Type(), pad);
+    Value part = lb.slice(src, withBatch(batch, {r0, c(0)}, false),
+                          withBatch(batch, {rows, c(width)}, true),
+                          {ShapedType::kDynamic, width});
+    return lb.insert(part, dst, {c(0), c(0)}, {rows, c(width)});
+  }
+
+  /// Entries [j0, j0 + count) of a [(Bt,) M] operand as a static [Cb]
+  /// block, `pad` past `count` when `ragged`.
+  Value packVector(Value src, Value batch, Value j0, Value count, bool ragged,
+                   double pad) {
+    if (!ragged)
+      return lb.slice(src, withBatch(batch, {j0}, false),
+                      withBatch(batch, {c(Cb)}, true), {Cb});
+    Value dst = lb.filled({c(Cb)}, b().getF32Type(), pad);
+    Value part =
+        lb.slice(src, withBatch(batch, {j0}, false),
+                 withBatch(batch, {count}, true), {ShapedType::kDynamic});
+    return lb.insert(part, dst, {c(0)}, {count});
+  }
+
+  /// Columns [j0, j0 + count) of y^T as a static [D, Cb] block (zero points
+  /// past `count` when `ragged`).
+  Value packColumnsT(Value batch, Value j0, Value count, bool ragged) {
+    if (!ragged)
+      return lb.transpose(lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                                   withBatch(batch, {c(Cb), c(D)}, true),
+                                   {Cb, D}));
+    Value dst = lb.filled({c(D), c(Cb)}, b().getF32Type(), 0.0);
+    Value part = lb.transpose(lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                                       withBatch(batch, {count, c(D)}, true),
+                                       {ShapedType::kDynamic, D}));
+    return lb.insert(part, dst, {c(0), c(0)}, {c(D), count});
+  }
+
+  /// sum over `reduced` (0 or 1) of the squares of a 2-D block.
+  Value squaredNorms(Value block, unsigned reduced) {
+    auto type = cast<RankedTensorType>(block.getType());
+    int64_t kept = type.getDimSize(1 - reduced);
+    Value acc = lb.filled({c(kept)}, b().getF32Type(), 0.0);
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    iterators[reduced] = utils::IteratorType::reduction;
+    auto op = linalg::GenericOp::create(
+        b(), acc.getType(), ValueRange{block}, ValueRange{acc},
+        ArrayRef<AffineMap>{lb.dims(2, {0, 1}), lb.dims(2, {1 - reduced})},
+        iterators, [](OpBuilder &nb, Location loc, ValueRange args) {
+          Value sq = arith::MulFOp::create(nb, loc, args[0], args[0]);
+          linalg::YieldOp::create(
+              nb, loc, arith::AddFOp::create(nb, loc, args[1], sq).getResult());
+        });
+    return op.getResult(0);
+  }
+
+  /// Offsets and sizes of rows [r0, r0 + rows) of `out`, whose trailing
+  /// dims (static sizes `trailing`) are whole.
+  std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
+  rowsOf(Value batch, Value r0, OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    SmallVector<OpFoldResult> offsets = {r0}, sizes = {rows};
+    for (int64_t t : trailing) {
+      offsets.push_back(c(0));
+      sizes.push_back(c(t));
+    }
+    return {withBatch(batch, offsets, false), withBatch(batch, sizes, true)};
+  }
+
+  /// Rows [r0, r0 + R) of `out` as a static [R, trailing...] slice, for a
+  /// block that is not ragged: the block's results are computed straight
+  /// into it.
+  Value outRows(Value out, Value batch, Value r0, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    SmallVector<int64_t> shape = {R};
+    shape.append(trailing.begin(), trailing.end());
+    return lb.slice(out, offsets, sizes, shape);
+  }
+
+  /// Inserts the result `block` of outRows back into `out`.
+  Value insertRows(Value block, Value out, Value batch, Value r0,
+                   ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    return lb.insert(block, out, offsets, sizes);
+  }
+
+  /// Copies the `rows` valid rows of the local block `block` [R, trailing...]
+  /// of a ragged row block into rows [r0, r0 + rows) of `out`.
+  Value writeRaggedRows(Value block, Value out, Value batch, Value r0,
+                        OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, rows, trailing);
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    shape.append(trailing.begin(), trailing.end());
+    SmallVector<OpFoldResult> blockOffsets(shape.size(), c(0));
+    SmallVector<OpFoldResult> blockSizes = {rows};
+    for (int64_t t : trailing)
+      blockSizes.push_back(c(t));
+    Value valid = lb.slice(block, blockOffsets, blockSizes, shape);
+    Value dest = lb.slice(out, offsets, sizes, shape);
+    Value copied = linalg::CopyOp::create(b(), valid, dest).getResult(0);
+    return lb.insert(copied, out, offsets, sizes);
+  }
+
+  /// dot[i, j] = <xb_i, yT_j> as a fresh [R, Cb] block.
+  Value dots(Value xb, Value yT) {
+    return lb.contract(xb, yT, lb.filled({c(R), c(Cb)}, b().getF32Type(), 0.0),
+                       Lhs::RowMajor);
+  }
+};
+
+/// r^2 = max(|x|^2 + |y|^2 - 2 <x, y>, 0).
+static Value squaredDistance(ImplicitLocOpBuilder &b, Value xn, Value yn,
+                             Value dot) {
+  Value twoDot = arith::AddFOp::create(b, dot, dot);
+  Value r2 = arith::SubFOp::create(b, arith::AddFOp::create(b, xn, yn), twoDot);
+  return arith::MaximumFOp::create(b, r2, f32Const(b, 0.0));
+}
+
+/// m == -inf ? 0 : m: the shift of a row whose terms are all -inf so far, so
+/// that no -inf - -inf is formed.
+static Value lseShift(ImplicitLocOpBuilder &b, Value m) {
+  Value isNegInf = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m,
+                                         f32Const(b, -kInf));
+  return arith::SelectOp::create(b, isNegInf, f32Const(b, 0.0), m);
+}
+
+/// The loops shared by both ops: per batch entry and per block of R rows,
+/// an scf.for over the full blocks of Cb columns and one (of at most one
+/// iteration) over the padded tail.
+struct BlockLoops {
+  BlockLoops(ImplicitLocOpBuilder &b, Value x, Value y, bool batched, int64_t R,
+             int64_t Cb)
+      : x(x), batched(batched), rowDim(batched ? 1 : 0), R(R), Cb(Cb) {
+    int64_t staticN = cast<RankedTensorType>(x.getType()).getDimSize(rowDim);
+    int64_t staticM = cast<RankedTensorType>(y.getType()).getDimSize(rowDim);
+    raggedRows = ShapedType::isDynamic(staticN) || staticN % R != 0;
+    hasTail = ShapedType::isDynamic(staticM) || staticM % Cb != 0;
+    c0 = arith::ConstantIndexOp::create(b, 0);
+    c1 = arith::ConstantIndexOp::create(b, 1);
+    cR = arith::ConstantIndexOp::create(b, R);
+    cCb = arith::ConstantIndexOp::create(b, Cb);
+    N = tensor::DimOp::create(b, x, rowDim);
+    M = tensor::DimOp::create(b, y, rowDim);
+    fullEnd = arith::MulIOp::create(b, arith::DivUIOp::create(b, M, cCb), cCb);
+  }
+
+  /// rowStep(lb, batch, r0, rows, rowCount, out) -> out, for every block of
+  /// rows; `rows` is the number of valid rows (a Value), `rowCount` the same
+  /// as a constant when no block is ragged.
+  using RowStep = function_ref<Value(LinalgBuilder &, Value, Value, Value,
+                                     OpFoldResult, Value)>;
+  Value overRows(ImplicitLocOpBuilder &b, Value out, RowStep rowStep) {
+    auto rowLoop = [&](OpBuilder &nb, Location loc, Value batch,
+                       Value outB) -> Value {
+      return scf::ForOp::create(
+                 nb, loc, c0, N, cR, ValueRange{outB},
+                 [&](OpBuilder &rb, Location rl, Value r0, ValueRange acc) {
+                   ImplicitLocOpBuilder ib(rl, rb);
+                   LinalgBuilder ilb(ib);
+                   Value rows = cR;
+                   OpFoldResult rowCount = ib.getIndexAttr(R);
+                   if (raggedRows) {
+                     rows = arith::MinUIOp::create(
+                         ib, cR, arith::SubIOp::create(ib, N, r0));
+                     rowCount = rows;
+                   }
+                   scf::YieldOp::create(
+                       ib, rowStep(ilb, batch, r0, rows, rowCount, acc[0]));
+                 })
+          .getResult(0);
+    };
+    if (!batched)
+      return rowLoop(b, b.getLoc(), Value(), out);
+    Value batches = tensor::DimOp::create(b, x, 0);
+    return scf::ForOp::create(
+               b, c0, batches, c1, ValueRange{out},
+               [&](OpBuilder &nb, Location loc, Value batch, ValueRange acc) {
+                 scf::YieldOp::create(nb, loc, rowLoop(nb, loc, batch, acc[0]));
+               })
+        .getResult(0);
+  }
+
+  /// step(lb, j0, count, ragged, state) -> state over the column blocks:
+  /// count = Cb for the full blocks, M - j0 (and ragged) for the tail.
+  using ColumnStep = function_ref<SmallVector<Value>(LinalgBuilder &, Value,
+                                                     Value, bool, ValueRange)>;
+  SmallVector<Value> overColumns(ImplicitLocOpBuilder &b, ValueRange state,
+                                 ColumnStep step) {
+    auto full = scf::ForOp::create(
+        b, c0, fullEnd, cCb, state,
+        [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder ilb(ib);
+          scf::YieldOp::create(ib, step(ilb, j0, cCb, /*ragged=*/false, acc));
+        });
+    if (!hasTail)
+      return full.getResults();
+    // At most one iteration: the last M % Cb columns, padded.
+    auto tail = scf::ForOp::create(
+        b, fullEnd, M, cCb, full.getResults(),
+        [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder ilb(ib);
+          Value count = arith::SubIOp::create(ib, M, j0);
+          scf::YieldOp::create(ib, step(ilb, j0, count, /*ragged=*/true, acc));
+        });
+    return tail.getResults();
+  }
+
+  Value x;
+  bool batched;
+  unsigned rowDim;
+  int64_t R, Cb;
+  bool raggedRows, hasTail;
+  Value c0, c1, cR, cCb, N, M, fullEnd;
+};
+
+/// The static D of x (and y), or failure.
+static FailureOr<int64_t> staticPointDim(Value x, bool batched) {
+  int64_t D = cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
+  if (ShapedType::isDynamic(D))
+    return failure();
+  return D;
+}
+
+//===----------------------------------------------------------------------===//
+// kernel_lse
+//===----------------------------------------------------------------------===//
+
+struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(KernelLseOp op,
+                                PatternRewriter &rewriter) const override {
+    bool batched = op.isBatched();
+    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
+    if (failed(D))
+      return rewriter.notifyMatchFailure(op, "needs a static D");
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    Type f32 = b.getF32Type();
+    KernelKind kind = op.getKernel();
+    Value x = op.getX(), y = op.getY(), g = op.getG();
+
+    // s = coef * (r^2 or r) + g: coef = -1/eps, or -1/(2 eps) for gaussian.
+    Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
+    Value coef = arith::DivFOp::create(
+        b, f32Const(b, kind == KernelKind::gaussian ? -0.5 : -1.0), eps);
+    BlockLoops loops(b, x, y, batched, R, Cb);
+
+    // One block of columns: updates the running max m and sum of every row.
+    // The block is formed transposed, s^T [Cb, R] = y_blk x_blk^T, so that
+    // the reductions over the columns j run over its outer dim: vectors of
+    // R rows accumulated across j, not horizontal reductions.
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xT, Value xn,
+                          Value j0, Value count, bool ragged,
+                          ValueRange state) -> SmallVector<Value> {
+      ImplicitLocOpBuilder &cb = clb.builder();
+      KernelBlocks blk{clb, x, y, batched, *D, R};
+      Value m = state[0], sum = state[1];
+      // Padded columns are zero points with g = -inf: their terms vanish.
+      Value yb =
+          ragged ? blk.packRows(y, batch, j0, count, Cb, *D, true, 0.0)
+                 : clb.slice(
+                       y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
+                       blk.withBatch(batch,
+                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(*D)},
+                                     true),
+                       {Cb, *D});
+      Value yn = blk.squaredNorms(yb, /*reduced=*/1);
+      Value gb;
+      if (g)
+        gb = blk.packVector(g, batch, j0, count, ragged, -kInf);
+      else if (ragged)
+        gb = clb.map({}, {}, clb.empty({cb.getIndexAttr(Cb)}, f32),
+                     [&](ImplicitLocOpBuilder &ib, ValueRange) {
+                       Value j = linalg::IndexOp::create(ib, 0);
+                       Value valid = arith::CmpIOp::create(
+                           ib, arith::CmpIPredicate::ult, j, count);
+                       return arith::SelectOp::create(ib, valid,
+                                                      f32Const(ib, 0.0),
+                                                      f32Const(ib, -kInf))
+                           .getResult();
+                     });
+      // s^T[j, i], computed in place of the dot block y_blk x_blk^T.
+      Value dotT = clb.contract(
+          yb, xT,
+          clb.filled({cb.getIndexAttr(Cb), cb.getIndexAttr(R)}, f32, 0.0),
+          Lhs::RowMajor);
+      SmallVector<Value> ins = {yn, xn};
+      SmallVector<AffineMap> maps = {clb.dims(2, {0}), clb.dims(2, {1})};
+      if (gb) {
+        ins.push_back(gb);
+        maps.push_back(clb.dims(2, {0}));
+      }
+      Value s = clb.map(
+          ins, maps, dotT, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            Value r2 = squaredDistance(ib, args[0], args[1], args.back());
+            Value c = kind == KernelKind::laplacian
+                          ? math::SqrtOp::create(ib, r2).getResult()
+                          : r2;
+            Value v = arith::MulFOp::create(ib, coef, c);
+            return gb ? arith::AddFOp::create(ib, v, args[2]).getResult() : v;
+          });
+      SmallVector<utils::IteratorType> overColumns = {
+          utils::IteratorType::reduction, utils::IteratorType::parallel};
+      // Block maximum of each row.
+      Value blockMax =
+          linalg::GenericOp::create(
+              cb, TypeRange{RankedTensorType::get({R}, f32)}, ValueRange{s},
+              ValueRange{clb.filled({cb.getIndexAttr(R)}, f32, -kInf)},
+              ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1})},
+              overColumns,
+              [](OpBuilder &nb, Location loc, ValueRange args) {
+                linalg::YieldOp::create(
+                    nb, loc,
+                    arith::MaximumFOp::create(nb, loc, args[0], args[1])
+                        .getResult());
+              })
+              .getResult(0);
+      // Rescale the running sum to the new maximum, then raise the maximum
+      // (both in place).
+      sum = clb.map(
+          {m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
+          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            Value mNew = arith::MaximumFOp::create(ib, args[0], args[1]);
+            Value shift = lseShift(ib, mNew);
+            Value scale =
+                expOfNonPositive(ib, arith::SubFOp::create(ib, args[0], shift));
+            return arith::MulFOp::create(ib, args[2], scale).getResult();
+          });
+      m = clb.map(
+          {blockMax}, {clb.dims(1, {0})}, m,
+          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            return arith::MaximumFOp::create(ib, args[1], args[0]).getResult();
+          });
+      // sum[i] += sum_j exp(s^T[j, i] - m[i]).
+      sum = linalg::GenericOp::create(
+                cb, TypeRange{sum.getType()}, ValueRange{s, m}, ValueRange{sum},
+                ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1}),
+                                    clb.dims(2, {1})},
+                overColumns,
+                [&](OpBuilder &nb, Location loc, ValueRange args) {
+                  ImplicitLocOpBuilder ib(loc, nb);
+                  Value e = expOfNonPositive(
+                      ib, arith::SubFOp::create(ib, args[0],
+                                                lseShift(ib, args[1])));
+                  linalg::YieldOp::create(
+                      ib, arith::AddFOp::create(ib, args[2], e).getResult());
+                })
+                .getResult(0);
+      return {m, sum};
+    };
+
+    // One block of rows: returns `out` with the block's results inserted.
+    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
+                       OpFoldResult rowCount, Value out) -> Value {
+      ImplicitLocOpBuilder &rb = rlb.builder();
+      KernelBlocks blk{rlb, x, y, batched, *D, R};
+      // x_blk^T [D, R]: the right-hand side of every block's contraction.
+      Value xT = rlb.transpose(
+          blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0));
+      Value xn = blk.squaredNorms(xT, /*reduced=*/0);
+      Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
+      Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
+      SmallVector<Value> state = loops.overColumns(
+          rb, {m, sum},
+          [&](LinalgBuilder &clb, Value j0, Value count, bool ragged,
+              ValueRange acc) {
+            return columnStep(clb, batch, xT, xn, j0, count, ragged, acc);
+          });
+      // out = m + log(sum): -inf for an empty or all -inf row. Computed
+      // straight into the rows of `out`, so that a loop-carried `out` (as in
+      // sinkhorn) stays in place whatever canonicalization folds later (a
+      // vectorized copy into a whole tensor folds to its source).
+      auto lseOf = [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::AddFOp::create(ib, args[0],
+                                     math::LogOp::create(ib, args[1]))
+            .getResult();
+      };
+      if (!loops.raggedRows) {
+        Value res = rlb.map(state, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+                            blk.outRows(out, batch, r0, {}), lseOf);
+        return blk.insertRows(res, out, batch, r0, {});
+      }
+      SmallVector<Value> valid;
+      for (Value v : state)
+        valid.push_back(rlb.slice(v, {rb.getIndexAttr(0)}, {rowCount},
+                                  {ShapedType::kDynamic}));
+      auto [offsets, sizes] = blk.rowsOf(batch, r0, rowCount, {});
+      Value res = rlb.map(
+          valid, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+          rlb.slice(out, offsets, sizes, {ShapedType::kDynamic}), lseOf);
+      return rlb.insert(res, out, offsets, sizes);
+    };
+
+    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// kernel_mv
+//===----------------------------------------------------------------------===//
+
+struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(KernelMvOp op,
+                                PatternRewriter &rewriter) const override {
+    bool batched = op.isBatched();
+    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
+    int64_t C =
+        cast<RankedTensorType>(op.getV().getType()).getDimSize(batched ? 2 : 1);
+    if (failed(D) || ShapedType::isDynamic(C))
+      return rewriter.notifyMatchFailure(op, "needs static D and C");
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    Type f32 = b.getF32Type();
+    KernelKind kind = op.getKernel();
+    Value x = op.getX(), y = op.getY(), v = op.getV();
+    bool distance = isDistanceBased(kind);
+
+    // The kernel as a function of r^2 with one run-time coefficient a:
+    //   gaussian  exp(min(a r^2, 0)),          a = -1 / (2 h^2)
+    //   laplacian exp(min(a r, 0)),            a = -1 / h
+    //   matern32  (1 + a r) exp(min(-a r, 0)), a = sqrt(3) / h
+    //   inverse_multiquadric 1 / sqrt(1 + a r^2), a = 1 / h^2
+    Value coef;
+    if (distance) {
+      Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
+      Value h2 = arith::MulFOp::create(b, h, h);
+      switch (kind) {
+      case KernelKind::gaussian:
+        coef = arith::DivFOp::create(b, f32Const(b, -0.5), h2);
+        break;
+      case KernelKind::laplacian:
+        coef = arith::DivFOp::create(b, f32Const(b, -1.0), h);
+        break;
+      case KernelKind::matern32:
+        coef = arith::DivFOp::create(b, f32Const(b, std::sqrt(3.0)), h);
+        break;
+      default:
+        coef = arith::DivFOp::create(b, f32Const(b, 1.0), h2);
+        break;
+      }
+    }
+    auto kernelOf = [&](ImplicitLocOpBuilder &ib, Value r2) -> Value {
+      Value one = f32Const(ib, 1.0);
+      switch (kind) {
+      case KernelKind::gaussian:
+        return expOfNonPositive(ib, arith::MulFOp::create(ib, coef, r2));
+      case KernelKind::laplacian:
+        return expOfNonPositive(
+            ib, arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2)));
+      case KernelKind::matern32: {
+        Value s = arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2));
+        Value e = expOfNonPositive(ib, arith::NegFOp::create(ib, s));
+        return arith::MulFOp::create(ib, arith::AddFOp::create(ib, one, s), e);
+      }
+      default: {
+        Value q =
+            arith::AddFOp::create(ib, one, arith::MulFOp::create(ib, coef, r2));
+        return arith::DivFOp::create(ib, one, math::SqrtOp::create(ib, q));
+      }
+      }
+    };
+    BlockLoops loops(b, x, y, batched, R, Cb);
+
+    // One block of columns: acc += K v[block], K the R x Cb kernel block.
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xb, Value xn,
+                          Value j0, Value count, bool ragged,
+                          ValueRange state) -> SmallVector<Value> {
+      ImplicitLocOpBuilder &cb = clb.builder();
+      KernelBlocks blk{clb, x, y, batched, *D, R};
+      Value yT = blk.packColumnsT(batch, j0, count, ragged);
+      // Padded rows of v are zero: the (finite) kernel values of the padded
+      // columns add nothing.
+      Value vb;
+      if (ragged) {
+        vb = blk.packRows(v, batch, j0, count, Cb, C, /*ragged=*/true, 0.0);
+      } else {
+        vb = clb.slice(v, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
+                       blk.withBatch(batch,
+                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(C)},
+                                     true),
+                       {Cb, C});
+      }
+      Value K = blk.dots(xb, yT);
+      if (distance) {
+        Value yn = blk.squaredNorms(yT, /*reduced=*/0);
+        K = clb.map({xn, yn}, {clb.dims(2, {0}), clb.dims(2, {1})}, K,
+                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                      return kernelOf(
+                          ib, squaredDistance(ib, args[0], args[1], args[2]));
+                    });
+      }
+      return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
+    };
+
+    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
+                       OpFoldResult rowCount, Value out) -> Value {
+      ImplicitLocOpBuilder &rb = rlb.builder();
+      KernelBlocks blk{rlb, x, y, batched, *D, R};
+      Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
+      Value xn = distance ? blk.squaredNorms(xb, /*reduced=*/1) : Value();
+      // The output block accumulates in place in `out` when the block is
+      // whole (its rows are contiguous), else in a local buffer whose valid
+      // rows are copied out once.
+      Value acc =
+          loops.raggedRows
+              ? rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(C)}, f32, 0.0)
+              : rlb.fill(blk.outRows(out, batch, r0, {C}), 0.0);
+      acc = loops.overColumns(rb, {acc},
+                              [&](LinalgBuilder &clb, Value j0, Value count,
+                                  bool ragged, ValueRange state) {
+                                return columnStep(clb, batch, xb, xn, j0, count,
+                                                  ragged, state);
+                              })[0];
+      if (!loops.raggedRows)
+        return blk.insertRows(acc, out, batch, r0, {C});
+      return blk.writeRaggedRows(acc, out, batch, r0, rowCount, {C});
+    };
+
+    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mixer::populateKernelToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<KernelLseToLinalg, KernelMvToLinalg>(patterns.getContext());
+}

@@ -1,0 +1,213 @@
+//===- KernelToLoops.cpp - kernel reductions as dense double loops --------===//
+//
+// The literal definitions of the kernel sums, one (i, j) pair at a time:
+//
+//   kernel_lse: for b, i:
+//                 m = -inf, s = 0
+//                 for j:  a = -c(x_i, y_j) / eps + g_j
+//                         m' = max(m, a); s = s exp(m - m') + exp(a - m')
+//                 out[b, i] = m + log(s)
+//   kernel_mv:  for b, i:  out[b, i, :] = 0
+//                 for j:  k = k(x_i, y_j);  out[b, i, :] += k v[b, j, :]
+//
+// with r^2 = sum_d (x_id - y_jd)^2 summed directly (no norm expansion). The
+// shift of the log-sum-exp is 0 while every term so far is -inf, so that
+// -inf - -inf never occurs. Results are written into the `outs` tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopBuilder.h"
+#include "MixerToLoopsPatterns.h"
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mixer;
+using namespace mlir::mixer::loops;
+
+/// Indices with the batch index `bi` in front when `batched`.
+static SmallVector<Value> at(bool batched, Value bi,
+                             std::initializer_list<Value> rest) {
+  SmallVector<Value> result;
+  if (batched)
+    result.push_back(bi);
+  result.append(rest.begin(), rest.end());
+  return result;
+}
+
+/// sum_d (x[.., i, d] - y[.., j, d])^2.
+static Value squaredDistance(OpBuilder &b, Location loc, bool batched, Value bi,
+                             Value x, Value i, Value y, Value j, Value dims,
+                             Value zero) {
+  return buildSum(b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
+    ScalarBuilder s(b, loc);
+    Value diff = s.sub(load(b, loc, x, at(batched, bi, {i, d})),
+                       load(b, loc, y, at(batched, bi, {j, d})));
+    return s.mul(diff, diff);
+  });
+}
+
+namespace {
+
+struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(KernelLseOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool batched = op.isBatched();
+    unsigned rowDim = batched ? 1 : 0;
+    Value x = op.getX(), y = op.getY(), g = op.getG();
+    Type f32 = rewriter.getF32Type();
+    KernelKind kind = op.getKernel();
+
+    ScalarBuilder s(rewriter, loc);
+    Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+    Value zero = s.constant(0.0, f32);
+    Value negInf = s.constant(-std::numeric_limits<double>::infinity(), f32);
+    SmallVector<Value> ubs;
+    if (batched)
+      ubs.push_back(dimSize(rewriter, loc, x, 0));
+    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
+    Value M = dimSize(rewriter, loc, y, rowDim);
+    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+
+    SmallVector<Value> results = buildLoopNest(
+        rewriter, loc, ubs, op.getOuts()[0],
+        [&](OpBuilder &b, Location loc, ValueRange ivs,
+            ValueRange outer) -> SmallVector<Value> {
+          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
+          // for j: carries the running max and sum.
+          SmallVector<Value> lse = buildLoopNest(
+              b, loc, M, {negInf, zero},
+              [&](OpBuilder &b, Location loc, ValueRange jv,
+                  ValueRange acc) -> SmallVector<Value> {
+                ScalarBuilder s(b, loc);
+                Value j = jv[0];
+                Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
+                                           dims, zero);
+                Value c = r2;
+                if (kind == KernelKind::gaussian)
+                  c = s.mul(r2, s.constant(0.5, f32));
+                else if (kind == KernelKind::laplacian)
+                  c = s.sqrt(r2);
+                Value a = s.neg(s.div(c, eps));
+                if (g)
+                  a = s.add(a, load(b, loc, g, at(batched, bi, {j})));
+                Value m = s.max(acc[0], a);
+                Value allNegInf = arith::CmpFOp::create(
+                    b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+                Value shift =
+                    arith::SelectOp::create(b, loc, allNegInf, zero, m);
+                Value sum = s.add(s.mul(acc[1], s.exp(s.sub(acc[0], shift))),
+                                  s.exp(s.sub(a, shift)));
+                return {m, sum};
+              });
+          ScalarBuilder s(b, loc);
+          Value value = s.add(lse[0], s.log(lse[1]));
+          return {store(b, loc, value, outer[0], at(batched, bi, {i}))};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(KernelMvOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool batched = op.isBatched();
+    unsigned rowDim = batched ? 1 : 0;
+    Value x = op.getX(), y = op.getY(), v = op.getV();
+    Type f32 = rewriter.getF32Type();
+    KernelKind kind = op.getKernel();
+
+    ScalarBuilder s(rewriter, loc);
+    Value h = load(rewriter, loc, op.getBandwidth(), ValueRange{});
+    Value zero = s.constant(0.0, f32);
+    SmallVector<Value> ubs;
+    if (batched)
+      ubs.push_back(dimSize(rewriter, loc, x, 0));
+    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
+    Value M = dimSize(rewriter, loc, y, rowDim);
+    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+    Value channels = dimSize(rewriter, loc, v, rowDim + 1);
+
+    // k(x_i, y_j), written as in the op definition.
+    auto kernel = [&](OpBuilder &b, Location loc, Value bi, Value i,
+                      Value j) -> Value {
+      ScalarBuilder s(b, loc);
+      if (kind == KernelKind::linear)
+        return buildSum(
+            b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
+              ScalarBuilder s(b, loc);
+              return s.mul(load(b, loc, x, at(batched, bi, {i, d})),
+                           load(b, loc, y, at(batched, bi, {j, d})));
+            });
+      Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
+      Value one = s.constant(1.0, f32);
+      switch (kind) {
+      case KernelKind::gaussian:
+        return s.exp(
+            s.neg(s.div(r2, s.mul(s.constant(2.0, f32), s.mul(h, h)))));
+      case KernelKind::laplacian:
+        return s.exp(s.neg(s.div(s.sqrt(r2), h)));
+      case KernelKind::matern32: {
+        Value t = s.div(s.mul(s.constant(std::sqrt(3.0), f32), s.sqrt(r2)), h);
+        return s.mul(s.add(one, t), s.exp(s.neg(t)));
+      }
+      default:
+        return s.div(one, s.sqrt(s.add(one, s.div(r2, s.mul(h, h)))));
+      }
+    };
+
+    SmallVector<Value> results = buildLoopNest(
+        rewriter, loc, ubs, op.getOuts()[0],
+        [&](OpBuilder &b, Location loc, ValueRange ivs,
+            ValueRange outer) -> SmallVector<Value> {
+          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
+          // out[b, i, :] = 0.
+          Value out =
+              buildLoopNest(b, loc, channels, outer[0],
+                            [&](OpBuilder &b, Location loc, ValueRange cv,
+                                ValueRange acc) -> SmallVector<Value> {
+                              return {store(b, loc, zero, acc[0],
+                                            at(batched, bi, {i, cv[0]}))};
+                            })[0];
+          // for j: out[b, i, :] += k(x_i, y_j) v[b, j, :].
+          return buildLoopNest(
+              b, loc, M, out,
+              [&](OpBuilder &b, Location loc, ValueRange jv,
+                  ValueRange acc) -> SmallVector<Value> {
+                Value j = jv[0];
+                Value k = kernel(b, loc, bi, i, j);
+                return buildLoopNest(
+                    b, loc, channels, acc[0],
+                    [&](OpBuilder &b, Location loc, ValueRange cv,
+                        ValueRange acc) -> SmallVector<Value> {
+                      ScalarBuilder s(b, loc);
+                      SmallVector<Value> outAt = at(batched, bi, {i, cv[0]});
+                      Value term = s.mul(
+                          k, load(b, loc, v, at(batched, bi, {j, cv[0]})));
+                      return {store(b, loc,
+                                    s.add(load(b, loc, acc[0], outAt), term),
+                                    acc[0], outAt)};
+                    });
+              });
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mixer::populateKernelToLoopsPatterns(RewritePatternSet &patterns) {
+  patterns.add<KernelLseToLoops, KernelMvToLoops>(patterns.getContext());
+}

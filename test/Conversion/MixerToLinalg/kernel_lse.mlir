@@ -1,0 +1,148 @@
+// RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s
+
+// mixer.kernel_lse becomes, per block of rows (here all 16 rows at once), an
+// scf.for over the full 64-column blocks of y and one padded tail step for
+// the last 100 - 64 = 36 columns. Each step forms the block transposed,
+// 64 x 16: squared distances |y|^2 + |x|^2 - 2 y x^T (a contraction with the
+// packed x^T as row-major right-hand side), turned into -c/eps + g in
+// place, then updates the running max and sum of every row by reductions
+// over the block's outer (column) dim. The N x M matrix never appears.
+
+// CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[$D0:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$D1:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$ID1:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @kernel_lse_tail
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<16x3xf32>, %[[Y:[^:]*]]: tensor<100x3xf32>, %[[EPS:[^:]*]]: tensor<f32>, %[[G:[^:]*]]: tensor<100xf32>, %[[O:[^:]*]]: tensor<16xf32>)
+// CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[C100:.*]] = arith.constant 100 : index
+// CHECK-DAG:     %[[MHALF:.*]] = arith.constant -5.000000e-01 : f32
+// eps is read at run time; the gaussian cost is r^2 / 2.
+// CHECK:         %[[E:.*]] = tensor.extract %[[EPS]][] : tensor<f32>
+// CHECK:         %[[COEF:.*]] = arith.divf %[[MHALF]], %[[E]] : f32
+// CHECK:         %[[RES:.*]] = scf.for %[[R0:.*]] = %[[C0]] to %[[C16]] step %[[C16]] iter_args(%[[OUT:.*]] = %[[O]])
+// The row block is packed locally, transposed, and its squared norms
+// computed once.
+// CHECK:           %[[XS:.*]] = tensor.extract_slice %[[X]][%[[R0]], 0] [16, 3] [1, 1]
+// CHECK:           %[[XB:.*]] = linalg.copy ins(%[[XS]] : tensor<16x3xf32>)
+// CHECK:           %[[XT:.*]] = linalg.transpose ins(%[[XB]] : tensor<16x3xf32>) outs(%{{.*}} : tensor<3x16xf32>) permutation = [1, 0]
+// CHECK:           %[[XN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[XT]] : tensor<3x16xf32>)
+// CHECK:           %[[M0:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:           %[[S0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:           %[[FULL:.*]]:2 = scf.for %[[J0:.*]] = %[[C0]] to %[[C64]] step %[[C64]] iter_args(%[[M:.*]] = %[[M0]], %[[S:.*]] = %[[S0]]) -> (tensor<16xf32>, tensor<16xf32>)
+// CHECK:             %[[YB:.*]] = tensor.extract_slice %[[Y]][%[[J0]], 0] [64, 3] [1, 1] : tensor<100x3xf32> to tensor<64x3xf32>
+// CHECK:             %[[YN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D0]]], iterator_types = ["parallel", "reduction"]} ins(%[[YB]] : tensor<64x3xf32>)
+// CHECK:             %[[GB:.*]] = tensor.extract_slice %[[G]][%[[J0]]] [64] [1] : tensor<100xf32> to tensor<64xf32>
+// CHECK:             %[[DZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK:             %[[DOT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[YB]], %[[XT]] : tensor<64x3xf32>, tensor<3x16xf32>) outs(%[[DZ]] : tensor<64x16xf32>)
+// s^T = coef * max(|y|^2 + |x|^2 - 2 dot, 0) + g, in place of the dot block.
+// CHECK:             %[[SB:.*]] = linalg.generic {indexing_maps = [#[[$D0]], #[[$D1]], #[[$D0]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[YN]], %[[XN]], %[[GB]] : tensor<64xf32>, tensor<16xf32>, tensor<64xf32>) outs(%[[DOT]] : tensor<64x16xf32>)
+// CHECK-NEXT:        ^bb0(%[[YNV:.*]]: f32, %[[XNV:.*]]: f32, %[[GV:.*]]: f32, %[[DV:.*]]: f32):
+// CHECK-NEXT:          %[[TWO:.*]] = arith.addf %[[DV]], %[[DV]] : f32
+// CHECK-NEXT:          %[[NSUM:.*]] = arith.addf %[[YNV]], %[[XNV]] : f32
+// CHECK-NEXT:          %[[DIFF:.*]] = arith.subf %[[NSUM]], %[[TWO]] : f32
+// CHECK-NEXT:          %[[R2:.*]] = arith.maximumf %[[DIFF]], %[[ZERO]] : f32
+// CHECK-NEXT:          %[[SC:.*]] = arith.mulf %[[COEF]], %[[R2]] : f32
+// CHECK-NEXT:          %[[SV:.*]] = arith.addf %[[SC]], %[[GV]] : f32
+// CHECK-NEXT:          linalg.yield %[[SV]] : f32
+// Block max of each row (a reduction over the outer dim), then the online
+// update: the sum rescaled to the new max (shift 0 while the max is -inf),
+// the max raised, the block's terms added; every exp of a value clamped to
+// <= 0.
+// CHECK:             %[[BM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]] : tensor<64x16xf32>)
+// CHECK:               arith.maximumf
+// CHECK:             %[[S1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[M]], %[[BM]] : tensor<16xf32>, tensor<16xf32>) outs(%[[S]] : tensor<16xf32>)
+// CHECK-NEXT:        ^bb0(%[[MO:.*]]: f32, %[[BMV:.*]]: f32, %[[SO:.*]]: f32):
+// CHECK-NEXT:          %[[MN:.*]] = arith.maximumf %[[MO]], %[[BMV]] : f32
+// CHECK-NEXT:          %[[ISINF:.*]] = arith.cmpf oeq, %[[MN]], %[[NEGINF]] : f32
+// CHECK-NEXT:          %[[SHIFT:.*]] = arith.select %[[ISINF]], %[[ZERO]], %[[MN]] : f32
+// CHECK-NEXT:          %[[D:.*]] = arith.subf %[[MO]], %[[SHIFT]] : f32
+// CHECK-NEXT:          %[[DC:.*]] = arith.minimumf %[[D]], %[[ZERO]] : f32
+// CHECK-NEXT:          %[[SCALE:.*]] = math.exp %[[DC]] : f32
+// CHECK-NEXT:          %[[SS:.*]] = arith.mulf %[[SO]], %[[SCALE]] : f32
+// CHECK-NEXT:          linalg.yield %[[SS]] : f32
+// CHECK:             %[[M1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[BM]] : tensor<16xf32>) outs(%[[M]] : tensor<16xf32>)
+// CHECK:             %[[S2:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]], %[[M1]] : tensor<64x16xf32>, tensor<16xf32>) outs(%[[S1]] : tensor<16xf32>)
+// CHECK:               arith.minimumf
+// CHECK-NEXT:          math.exp
+// CHECK-NEXT:          arith.addf
+// CHECK:             scf.yield %[[M1]], %[[S2]] : tensor<16xf32>, tensor<16xf32>
+// The tail: at most one step over the last 36 columns, with y padded by
+// zero points and g by -inf so that the padded terms vanish.
+// CHECK:           %[[TAIL:.*]]:2 = scf.for %[[T0:.*]] = %[[C64]] to %[[C100]] step %[[C64]] iter_args(%{{.*}} = %[[FULL]]#0, %{{.*}} = %[[FULL]]#1)
+// CHECK:             %[[CNT:.*]] = arith.subi %[[C100]], %[[T0]] : index
+// CHECK:             %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<64x3xf32>)
+// CHECK:             %[[YTS:.*]] = tensor.extract_slice %[[Y]][%[[T0]], 0] [%[[CNT]], 3] [1, 1] : tensor<100x3xf32> to tensor<?x3xf32>
+// CHECK:             tensor.insert_slice %[[YTS]] into %[[YZ]][0, 0] [%[[CNT]], 3] [1, 1] : tensor<?x3xf32> into tensor<64x3xf32>
+// CHECK:             %[[GPAD:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<64xf32>)
+// CHECK:             %[[GTS:.*]] = tensor.extract_slice %[[G]][%[[T0]]] [%[[CNT]]] [1] : tensor<100xf32> to tensor<?xf32>
+// CHECK:             tensor.insert_slice %[[GTS]] into %[[GPAD]][0] [%[[CNT]]] [1] : tensor<?xf32> into tensor<64xf32>
+// CHECK:             linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]]
+// CHECK:             scf.yield
+// out = m + log(sum), computed straight into the block's rows of out.
+// CHECK:           %[[ODST:.*]] = tensor.extract_slice %[[OUT]][%[[R0]]] [16] [1] : tensor<16xf32> to tensor<16xf32>
+// CHECK:           %[[LSE:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[TAIL]]#0, %[[TAIL]]#1 : tensor<16xf32>, tensor<16xf32>) outs(%[[ODST]] : tensor<16xf32>)
+// CHECK-NEXT:      ^bb0(%[[MV:.*]]: f32, %[[SV2:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:        %[[LOG:.*]] = math.log %[[SV2]] : f32
+// CHECK-NEXT:        %[[LV:.*]] = arith.addf %[[MV]], %[[LOG]] : f32
+// CHECK-NEXT:        linalg.yield %[[LV]] : f32
+// CHECK:           %[[INS:.*]] = tensor.insert_slice %[[LSE]] into %[[OUT]][%[[R0]]] [16] [1] : tensor<16xf32> into tensor<16xf32>
+// CHECK:           scf.yield %[[INS]] : tensor<16xf32>
+// CHECK:         return %[[RES]] : tensor<16xf32>
+func.func @kernel_lse_tail(%x: tensor<16x3xf32>, %y: tensor<100x3xf32>, %eps: tensor<f32>, %g: tensor<100xf32>, %o: tensor<16xf32>) -> tensor<16xf32> {
+  %r = mixer.kernel_lse kernel(gaussian) ins(%x, %y, %eps : tensor<16x3xf32>, tensor<100x3xf32>, tensor<f32>) g(%g : tensor<100xf32>) outs(%o : tensor<16xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// -----
+
+// Batched with dynamic N and M and no g: a loop over the batch, row blocks
+// of 64 with the last one zero-padded (rows = min(64, N - r0)), full column
+// blocks up to 64 * (M / 64) and a tail loop up to M; the padded tail columns
+// get g = -inf from a mask. The laplacian cost is sqrt(r^2).
+
+// CHECK-LABEL: func.func @kernel_lse_batched_dynamic
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<?x?x3xf32>, %[[Y:[^:]*]]: tensor<?x?x3xf32>, %[[EPS:[^:]*]]: tensor<f32>, %[[O:[^:]*]]: tensor<?x?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK-DAG:     %[[N:.*]] = tensor.dim %[[X]], %[[C1]] : tensor<?x?x3xf32>
+// CHECK-DAG:     %[[M:.*]] = tensor.dim %[[Y]], %[[C1]] : tensor<?x?x3xf32>
+// CHECK:         %[[MB:.*]] = arith.divui %[[M]], %[[C64]] : index
+// CHECK:         %[[FULLEND:.*]] = arith.muli %[[MB]], %[[C64]] : index
+// CHECK:         %[[BT:.*]] = tensor.dim %[[X]], %[[C0]] : tensor<?x?x3xf32>
+// CHECK:         scf.for %[[B:.*]] = %[[C0]] to %[[BT]] step %[[C1]] iter_args(%[[OB:.*]] = %[[O]])
+// CHECK:           scf.for %[[R0:.*]] = %[[C0]] to %[[N]] step %[[C64]] iter_args(%[[OR:.*]] = %[[OB]])
+// CHECK:             %[[LEFT:.*]] = arith.subi %[[N]], %[[R0]] : index
+// CHECK:             %[[ROWS:.*]] = arith.minui %[[LEFT]], %[[C64]] : index
+// CHECK:             %[[XZ:.*]] = linalg.fill {{.*}} -> tensor<64x3xf32>
+// CHECK:             %[[XS:.*]] = tensor.extract_slice %[[X]][%[[B]], %[[R0]], 0] [1, %[[ROWS]], 3] [1, 1, 1] : tensor<?x?x3xf32> to tensor<?x3xf32>
+// CHECK:             %[[XB:.*]] = tensor.insert_slice %[[XS]] into %[[XZ]][0, 0] [%[[ROWS]], 3] [1, 1] : tensor<?x3xf32> into tensor<64x3xf32>
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[FULLEND]] step %[[C64]]
+// CHECK:               tensor.extract_slice %[[Y]][%[[B]], %{{.*}}, 0] [1, 64, 3] [1, 1, 1] : tensor<?x?x3xf32> to tensor<64x3xf32>
+// CHECK:               math.sqrt
+// CHECK:             %[[TAIL:.*]]:2 = scf.for %[[T0:.*]] = %[[FULLEND]] to %[[M]] step %[[C64]]
+// CHECK:               %[[CNT:.*]] = arith.subi %[[M]], %[[T0]] : index
+// CHECK:               linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel"]} outs(%{{.*}} : tensor<64xf32>)
+// CHECK:                 %[[J:.*]] = linalg.index 0 : index
+// CHECK:                 %[[VALID:.*]] = arith.cmpi ult, %[[J]], %[[CNT]] : index
+// CHECK:                 arith.select %[[VALID]]
+// Only the valid rows of the running max and sum are combined, straight
+// into the rows of out.
+// CHECK-DAG:         %[[MVALID:.*]] = tensor.extract_slice %[[TAIL]]#0[0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
+// CHECK-DAG:         %[[SVALID:.*]] = tensor.extract_slice %[[TAIL]]#1[0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
+// CHECK-DAG:         %[[ODST:.*]] = tensor.extract_slice %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?x?xf32> to tensor<?xf32>
+// CHECK:             %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[MVALID]], %[[SVALID]] : tensor<?xf32>, tensor<?xf32>) outs(%[[ODST]] : tensor<?xf32>)
+// CHECK:               math.log
+// CHECK:             tensor.insert_slice %[[LSE]] into %[[OR]][%[[B]], %[[R0]]] [1, %[[ROWS]]] [1, 1] : tensor<?xf32> into tensor<?x?xf32>
+func.func @kernel_lse_batched_dynamic(%x: tensor<?x?x3xf32>, %y: tensor<?x?x3xf32>, %eps: tensor<f32>, %o: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %eps : tensor<?x?x3xf32>, tensor<?x?x3xf32>, tensor<f32>) outs(%o : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

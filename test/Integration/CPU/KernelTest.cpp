@@ -1,0 +1,483 @@
+//===- KernelTest.cpp - compiled kernel reductions against the reference --===//
+//
+// Builds a function holding one mixer.kernel_lse (or kernel_mv, sinkhorn),
+// compiles it through the CPU pipeline (optimized and naive), runs it through
+// the JIT on random inputs and compares with mixer::ref. Each case prints its
+// relative error max|out - ref| / max|ref|.
+//
+// MIXER_KERNEL_TIMING=1 in the environment also runs the timing cases
+// (kernel_lse N = M = 4096, D = 16, optimized and naive; sinkhorn
+// N = M = 2048, D = 16, 1 and 21 iterations).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mixer/Execution/Compile.h"
+#include "mixer/Execution/JitModule.h"
+#include "mixer/Pipelines/Pipelines.h"
+#include "mixer/Reference/Reference.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+using namespace mlir;
+namespace ref = ::mixer::ref;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Compiling and calling
+//===----------------------------------------------------------------------===//
+
+/// A rank-R strided memref descriptor over f32 data, as `_mlir_ciface_`
+/// wrappers take it: two pointers, the offset, R sizes, R strides.
+class Descriptor {
+public:
+  Descriptor(float *data, const std::vector<int64_t> &shape)
+      : words(3 + 2 * shape.size()) {
+    std::memcpy(&words[0], &data, sizeof(float *));
+    std::memcpy(&words[1], &data, sizeof(float *));
+    words[2] = 0;
+    int64_t stride = 1, rank = shape.size();
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      words[3 + i] = shape[i];
+      words[3 + rank + i] = stride;
+      stride *= shape[i];
+    }
+  }
+  void *get() { return words.data(); }
+
+private:
+  std::vector<int64_t> words;
+};
+
+/// A float tensor and its shape, passed to the compiled function.
+struct Buffer {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+};
+
+/// Compiles a module with one public function and runs it.
+class Compiled {
+public:
+  Compiled(const std::string &source, bool naive) {
+    DialectRegistry registry;
+    mlir::mixer::registerCompilerDialects(registry);
+    context = std::make_unique<MLIRContext>(registry);
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, context.get());
+    if (!module)
+      return;
+    mlir::mixer::CpuPipelineOptions options;
+    options.naive = naive;
+    if (failed(mlir::mixer::compileToLLVM(*module, options)))
+      return;
+    auto jit = mlir::mixer::JitModule::create(*module);
+    if (!jit) {
+      llvm::consumeError(jit.takeError());
+      return;
+    }
+    this->jit = std::move(*jit);
+  }
+
+  bool ok() const { return jit != nullptr; }
+
+  /// Calls `name` with one descriptor per buffer, in order.
+  void call(llvm::StringRef name, std::vector<Buffer *> buffers) {
+    std::vector<Descriptor> descriptors;
+    for (Buffer *buffer : buffers)
+      descriptors.emplace_back(buffer->data.data(), buffer->shape);
+    std::vector<void *> args;
+    for (Descriptor &d : descriptors)
+      args.push_back(d.get());
+    llvm::Error err = jit->call(name, args);
+    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  }
+
+private:
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<mlir::mixer::JitModule> jit;
+};
+
+std::string tensorType(const std::vector<int64_t> &dims) {
+  std::ostringstream os;
+  os << "tensor<";
+  for (int64_t d : dims)
+    os << d << "x";
+  os << "f32>";
+  return os.str();
+}
+
+/// The points dims [(Bt,) n, D] of a case.
+std::vector<int64_t> withBatch(int64_t Bt, std::vector<int64_t> dims) {
+  if (Bt > 0)
+    dims.insert(dims.begin(), Bt);
+  return dims;
+}
+
+/// A buffer of `shape` with float-rounded random values and the same values
+/// as a reference tensor.
+std::pair<Buffer, ref::Tensor>
+randomInput(ref::Rng &rng, std::vector<int64_t> shape, double lo, double hi) {
+  ref::Tensor t = rng.uniformTensor(shape, lo, hi);
+  Buffer b{shape, ref::toFloats(t)};
+  return {b, ref::fromFloats(shape, b.data.data())};
+}
+
+Buffer zeros(std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return Buffer{shape, std::vector<float>(n, 0.0f)};
+}
+
+const char *kindName(ref::Kernel kind) {
+  switch (kind) {
+  case ref::Kernel::Gaussian:
+    return "gaussian";
+  case ref::Kernel::Laplacian:
+    return "laplacian";
+  case ref::Kernel::Matern32:
+    return "matern32";
+  case ref::Kernel::InverseMultiquadric:
+    return "inverse_multiquadric";
+  case ref::Kernel::Linear:
+    return "linear";
+  case ref::Kernel::SqEuclidean:
+    return "sqeuclidean";
+  }
+  return "?";
+}
+
+//===----------------------------------------------------------------------===//
+// kernel_lse
+//===----------------------------------------------------------------------===//
+
+/// Bt = 0: unbatched.
+struct LseCase {
+  ref::Kernel kind;
+  int64_t Bt, N, M, D;
+  bool withG;
+  double eps;
+  bool naive;
+};
+
+std::string lseName(const LseCase &c) {
+  std::ostringstream os;
+  os << kindName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
+     << c.D << (c.withG ? "_g" : "") << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// func @lse(x, y, eps, [g,] out) -> out.
+std::string lseModule(const LseCase &c) {
+  std::string x = tensorType(withBatch(c.Bt, {c.N, c.D}));
+  std::string y = tensorType(withBatch(c.Bt, {c.M, c.D}));
+  std::string g = tensorType(withBatch(c.Bt, {c.M}));
+  std::string out = tensorType(withBatch(c.Bt, {c.N}));
+  std::ostringstream os;
+  os << "func.func @lse(%x: " << x << ", %y: " << y << ", %eps: tensor<f32>";
+  if (c.withG)
+    os << ", %g: " << g;
+  os << ", %o: " << out << " {bufferization.writable = true}) -> " << out
+     << " {\n  %r = mixer.kernel_lse kernel(" << kindName(c.kind)
+     << ") ins(%x, %y, %eps : " << x << ", " << y << ", tensor<f32>)";
+  if (c.withG)
+    os << " g(%g : " << g << ")";
+  os << " outs(%o : " << out << ") -> " << out << "\n  return %r : " << out
+     << "\n}\n";
+  return os.str();
+}
+
+class KernelLse : public ::testing::TestWithParam<LseCase> {};
+
+TEST_P(KernelLse, RelativeErrorWithinTolerance) {
+  const LseCase &c = GetParam();
+  Compiled compiled(lseModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(42);
+  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
+  auto [g, rg] = randomInput(rng, withBatch(c.Bt, {c.M}), -2.0, 2.0);
+  Buffer eps{{}, {static_cast<float>(c.eps)}};
+  Buffer out = zeros(withBatch(c.Bt, {c.N}));
+  std::vector<Buffer *> args = {&x, &y, &eps};
+  if (c.withG)
+    args.push_back(&g);
+  args.push_back(&out);
+  compiled.call("lse", args);
+
+  ref::Tensor expected =
+      ref::kernelLse(c.kind, rx, ry, c.withG ? &rg : nullptr, eps.data[0]);
+  double err = ref::relativeError(out.data.data(), expected);
+  std::printf("kernel_lse %s: relative error %.3g\n", lseName(c).c_str(), err);
+  EXPECT_LE(err, 1e-5);
+}
+
+std::vector<LseCase> lseCases() {
+  using K = ref::Kernel;
+  std::vector<LseCase> cases;
+  for (K kind : {K::SqEuclidean, K::Gaussian, K::Laplacian}) {
+    for (bool naive : {false, true}) {
+      // One point; M not a multiple of the column block; a ragged last row
+      // tile; batched with and without g.
+      cases.push_back({kind, 0, 1, 1, 3, true, 0.5, naive});
+      cases.push_back({kind, 0, 100, 200, 16, true, 0.5, naive});
+      cases.push_back({kind, 2, 70, 130, 3, false, 1.0, naive});
+      cases.push_back({kind, 3, 64, 64, 8, true, 0.1, naive});
+    }
+  }
+  // Larger: several row tiles and column blocks, a small eps (large -c/eps).
+  cases.push_back({K::SqEuclidean, 0, 1000, 777, 16, true, 0.05, false});
+  cases.push_back({K::Laplacian, 2, 300, 500, 5, true, 0.2, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernel, KernelLse, ::testing::ValuesIn(lseCases()),
+                         [](const auto &info) { return lseName(info.param); });
+
+//===----------------------------------------------------------------------===//
+// kernel_mv
+//===----------------------------------------------------------------------===//
+
+/// Bt = 0: unbatched.
+struct MvCase {
+  ref::Kernel kind;
+  int64_t Bt, N, M, D, C;
+  double bandwidth;
+  bool naive;
+};
+
+std::string mvName(const MvCase &c) {
+  std::ostringstream os;
+  os << kindName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
+     << c.D << "_C" << c.C << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// func @mv(x, y, v, h, out) -> out.
+std::string mvModule(const MvCase &c) {
+  std::string x = tensorType(withBatch(c.Bt, {c.N, c.D}));
+  std::string y = tensorType(withBatch(c.Bt, {c.M, c.D}));
+  std::string v = tensorType(withBatch(c.Bt, {c.M, c.C}));
+  std::string out = tensorType(withBatch(c.Bt, {c.N, c.C}));
+  std::ostringstream os;
+  os << "func.func @mv(%x: " << x << ", %y: " << y << ", %v: " << v
+     << ", %h: tensor<f32>, %o: " << out
+     << " {bufferization.writable = true}) -> " << out
+     << " {\n  %r = mixer.kernel_mv kernel(" << kindName(c.kind)
+     << ") ins(%x, %y, %v, %h : " << x << ", " << y << ", " << v
+     << ", tensor<f32>) outs(%o : " << out << ") -> " << out
+     << "\n  return %r : " << out << "\n}\n";
+  return os.str();
+}
+
+class KernelMv : public ::testing::TestWithParam<MvCase> {};
+
+TEST_P(KernelMv, RelativeErrorWithinTolerance) {
+  const MvCase &c = GetParam();
+  Compiled compiled(mvModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(17);
+  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
+  auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M, c.C}), -1.0, 1.0);
+  Buffer h{{}, {static_cast<float>(c.bandwidth)}};
+  Buffer out = zeros(withBatch(c.Bt, {c.N, c.C}));
+  compiled.call("mv", {&x, &y, &v, &h, &out});
+
+  ref::Tensor expected = ref::kernelMv(c.kind, rx, ry, rv, h.data[0]);
+  double err = ref::relativeError(out.data.data(), expected);
+  std::printf("kernel_mv %s: relative error %.3g\n", mvName(c).c_str(), err);
+  EXPECT_LE(err, 1e-5);
+}
+
+std::vector<MvCase> mvCases() {
+  using K = ref::Kernel;
+  std::vector<MvCase> cases;
+  for (K kind : {K::Gaussian, K::Laplacian, K::Matern32, K::InverseMultiquadric,
+                 K::Linear}) {
+    for (bool naive : {false, true}) {
+      // One point; M not a multiple of the column block with a ragged last
+      // row tile; batched with one channel.
+      cases.push_back({kind, 0, 1, 1, 3, 4, 0.7, naive});
+      cases.push_back({kind, 0, 100, 200, 16, 8, 1.5, naive});
+      cases.push_back({kind, 2, 70, 130, 3, 1, 0.5, naive});
+    }
+  }
+  // Several row tiles and column blocks, C a multiple of the vector width and
+  // C not one.
+  cases.push_back({K::Gaussian, 0, 1000, 777, 16, 32, 1.0, false});
+  cases.push_back({K::Matern32, 3, 130, 300, 5, 40, 0.8, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernel, KernelMv, ::testing::ValuesIn(mvCases()),
+                         [](const auto &info) { return mvName(info.param); });
+
+//===----------------------------------------------------------------------===//
+// sinkhorn
+//===----------------------------------------------------------------------===//
+
+struct SinkhornCase {
+  ref::Kernel kind;
+  int64_t N, M, D, iterations;
+  double eps;
+  bool naive;
+};
+
+std::string sinkhornName(const SinkhornCase &c) {
+  std::ostringstream os;
+  os << kindName(c.kind) << "_N" << c.N << "_M" << c.M << "_D" << c.D << "_it"
+     << c.iterations << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// func @sinkhorn(x, y, log_a, log_b, eps, f, g, cost) -> (f, g, cost).
+std::string sinkhornModule(const SinkhornCase &c) {
+  std::string x = tensorType({c.N, c.D}), y = tensorType({c.M, c.D});
+  std::string la = tensorType({c.N}), lb = tensorType({c.M});
+  std::ostringstream os;
+  os << "func.func @sinkhorn(%x: " << x << ", %y: " << y << ", %la: " << la
+     << ", %lb: " << lb << ", %eps: tensor<f32>, %f0: " << la
+     << " {bufferization.writable = true}, %g0: " << lb
+     << " {bufferization.writable = true}, %c0: tensor<f32> "
+        "{bufferization.writable = true}) -> ("
+     << la << ", " << lb << ", tensor<f32>) {\n"
+     << "  %f, %g, %c = mixer.sinkhorn cost(" << kindName(c.kind)
+     << ") iterations(" << c.iterations
+     << ") ins(%x, %y, %la, %lb, %eps : " << x << ", " << y << ", " << la
+     << ", " << lb << ", tensor<f32>) outs(%f0, %g0, %c0 : " << la << ", " << lb
+     << ", tensor<f32>) -> " << la << ", " << lb << ", tensor<f32>\n"
+     << "  return %f, %g, %c : " << la << ", " << lb << ", tensor<f32>\n}\n";
+  return os.str();
+}
+
+/// Uniform log-weights log(1/n).
+std::pair<Buffer, ref::Tensor> uniformLogWeights(int64_t n) {
+  ref::Tensor t({n}, -std::log(static_cast<double>(n)));
+  Buffer b{{n}, ref::toFloats(t)};
+  return {b, ref::fromFloats({n}, b.data.data())};
+}
+
+class Sinkhorn : public ::testing::TestWithParam<SinkhornCase> {};
+
+TEST_P(Sinkhorn, RelativeErrorWithinTolerance) {
+  const SinkhornCase &c = GetParam();
+  Compiled compiled(sinkhornModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(3);
+  auto [x, rx] = randomInput(rng, {c.N, c.D}, -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, {c.M, c.D}, -0.5, 1.5);
+  auto [la, rla] = uniformLogWeights(c.N);
+  auto [lb, rlb] = uniformLogWeights(c.M);
+  Buffer eps{{}, {static_cast<float>(c.eps)}};
+  Buffer f = zeros({c.N}), g = zeros({c.M}), cost = zeros({});
+  compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+
+  ref::SinkhornResult expected =
+      ref::sinkhorn(c.kind, rx, ry, rla, rlb, eps.data[0], c.iterations);
+  double fErr = ref::relativeError(f.data.data(), expected.f);
+  double gErr = ref::relativeError(g.data.data(), expected.g);
+  double costErr =
+      ref::relativeError(cost.data.data(), ref::Tensor({}, expected.cost));
+  std::printf("sinkhorn %s: relative error f %.3g, g %.3g, cost %.3g\n",
+              sinkhornName(c).c_str(), fErr, gErr, costErr);
+  EXPECT_LE(fErr, 1e-4);
+  EXPECT_LE(gErr, 1e-4);
+  EXPECT_LE(costErr, 1e-4);
+}
+
+std::vector<SinkhornCase> sinkhornCases() {
+  using K = ref::Kernel;
+  std::vector<SinkhornCase> cases;
+  for (K kind : {K::SqEuclidean, K::Gaussian, K::Laplacian}) {
+    for (bool naive : {false, true}) {
+      cases.push_back({kind, 1, 5, 3, 3, 0.5, naive});
+      cases.push_back({kind, 100, 70, 3, 20, 0.1, naive});
+    }
+  }
+  // Many iterations, several row tiles and column blocks.
+  cases.push_back({K::SqEuclidean, 300, 200, 8, 100, 0.05, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernel, Sinkhorn, ::testing::ValuesIn(sinkhornCases()),
+                         [](const auto &info) {
+                           return sinkhornName(info.param);
+                         });
+
+//===----------------------------------------------------------------------===//
+// Timing (MIXER_KERNEL_TIMING=1)
+//===----------------------------------------------------------------------===//
+
+TEST(KernelTiming, LseOptimizedVsNaive) {
+  if (!std::getenv("MIXER_KERNEL_TIMING"))
+    GTEST_SKIP() << "set MIXER_KERNEL_TIMING=1 to time kernel_lse";
+  LseCase c{ref::Kernel::SqEuclidean, 0, 4096, 4096, 16, true, 0.5, false};
+  ref::Rng rng(5);
+  auto [x, rx] = randomInput(rng, {c.N, c.D}, -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, {c.M, c.D}, -1.0, 1.0);
+  auto [g, rg] = randomInput(rng, {c.M}, -2.0, 2.0);
+  Buffer eps{{}, {0.5f}};
+  for (bool naive : {false, true}) {
+    c.naive = naive;
+    Compiled compiled(lseModule(c), naive);
+    ASSERT_TRUE(compiled.ok());
+    Buffer out = zeros({c.N});
+    compiled.call("lse", {&x, &y, &eps, &g, &out}); // warm up
+    int reps = naive ? 1 : 5;
+    auto start = std::chrono::steady_clock::now();
+    for (int r = 0; r < reps; ++r)
+      compiled.call("lse", {&x, &y, &eps, &g, &out});
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count() /
+                reps;
+    std::printf("kernel_lse N=M=4096 D=16 %s: %.2f ms\n",
+                naive ? "naive" : "optimized", ms);
+  }
+}
+
+/// Sinkhorn N = M = 2048, D = 16: 1 and 21 iterations, so that the cost of
+/// an iteration (two kernel_lse) and of the transport-cost pass show.
+TEST(KernelTiming, SinkhornIterations) {
+  if (!std::getenv("MIXER_KERNEL_TIMING"))
+    GTEST_SKIP() << "set MIXER_KERNEL_TIMING=1 to time sinkhorn";
+  ref::Rng rng(6);
+  const int64_t N = 2048, M = 2048, D = 16;
+  auto [x, rx] = randomInput(rng, {N, D}, -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, {M, D}, -1.0, 1.0);
+  auto [la, rla] = uniformLogWeights(N);
+  auto [lb, rlb] = uniformLogWeights(M);
+  Buffer eps{{}, {0.1f}};
+  for (int64_t iterations : {1, 21}) {
+    SinkhornCase c{ref::Kernel::SqEuclidean, N, M, D, iterations, 0.1, false};
+    Compiled compiled(sinkhornModule(c), false);
+    ASSERT_TRUE(compiled.ok());
+    Buffer f = zeros({N}), g = zeros({M}), cost = zeros({});
+    compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+    auto start = std::chrono::steady_clock::now();
+    compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    std::printf("sinkhorn N=M=2048 D=16 %lld iterations: %.2f ms\n",
+                (long long)iterations, ms);
+  }
+}
+
+} // namespace
