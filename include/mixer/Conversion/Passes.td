@@ -20,13 +20,6 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     output) for L > `recurrent-threshold`, and the token-by-token recurrence
     otherwise (decode: O(H*P*N) per token).
 
-    `mixer.kernel_lse` and `mixer.kernel_mv` become, per block of rows of x,
-    an `scf.for` over static blocks of 64 columns of y (the last one padded):
-    squared distances from a contraction with the block of y^T plus the
-    squared norms, then the cost or kernel, then an online log-sum-exp
-    (running max and sum) or a contraction with the block of v. The N x M
-    matrix is never formed.
-
     `mixer.linear_attention` becomes the same chunked form with the state
     S [Dk, Dv]: per chunk ((Q K^T) * decay mask) V, the inter-chunk
     (diag(decay) Q) S and the state update, with no exp at all when there
@@ -43,10 +36,20 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     to the whole block, written once. The [B, L, D, N] states are never
     formed.
 
-    `mixer.gated_delta_rule` uses the recurrent form for every length:
-    per token one [2, Dk] x [Dk, Dv] contraction reads k^T S and q^T S, and
-    the state is updated in place as exp(g) S + k w^T with
-    w = beta (v - exp(g) S^T k) (O(Dk Dv) per token).
+    `mixer.gated_delta_rule` uses the WY (UT) form for full chunks: the
+    chunk's effective values solve a unit lower-triangular system by
+    forward substitution (static [1, C] x [C, Dv] row contractions), then
+    the outputs and the next state are chunk contractions. The tail and
+    short sequences use the recurrent form: per token one [2, Dk] x [Dk, Dv]
+    contraction reads k^T S and q^T S, and the state is updated in place as
+    exp(g) S + k w^T with w = beta (v - exp(g) S^T k).
+
+    `mixer.kernel_lse` and `mixer.kernel_mv` become, per block of rows of x,
+    an `scf.for` over static blocks of 64 columns of y (the last one padded):
+    squared distances from a contraction with the block of y^T plus the
+    squared norms, then the cost or kernel, then an online log-sum-exp
+    (running max and sum) or a contraction with the block of v. The N x M
+    matrix is never formed.
 
     `mixer.grouped_matmul` and `mixer.grouped_swiglu` walk the experts with
     a running row offset (the prefix sum of the run-time group sizes) and

@@ -1,7 +1,14 @@
 //===- GatedDeltaRuleToLinalg.cpp - gated delta rule in linalg ------------===//
 //
-// The recurrent form, per (batch, head) and token, with the state S
-// [Dk, Dv] in its natural layout. With a = exp(g_t), b = beta_t:
+// Per (batch, head), with the state S [Dk, Dv] in its natural layout.
+//
+// Full chunks of C tokens use the WY (UT) form (chunkStep): the effective
+// values U' of the chunk solve a unit lower-triangular system (forward
+// substitution, one static [1, C] x [C, Dv] contraction per row), and the
+// outputs and the next state are chunk-level contractions, as in chunked
+// linear attention. The tail, and sequences of at most recurrent-threshold
+// tokens, use the recurrent form (tokenStep). With a = exp(g_t),
+// b = beta_t:
 //
 //   S_t = a (S - b k (k^T S)) + b k v^T = a S + k w^T,  w = b (v - a S^T k)
 //   o_t = scale S_t^T q = scale (a S^T q + (k . q) w)
@@ -13,9 +20,6 @@
 //   w = b (v - a R[0])                  [Dv]
 //   o = scale (a R[1] + (k . q) w)      [Dv], written into o
 //   S = a S + k w^T                     in place
-//
-// O(Dk Dv) per token, for every length (the chunked WY form would trade
-// these matrix-vector steps for matrix-matrix ones on long sequences).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,10 +49,14 @@ struct GdrHead {
 };
 
 struct GatedDeltaRuleToLinalg : public OpRewritePattern<GatedDeltaRuleOp> {
-  using OpRewritePattern::OpRewritePattern;
+  GatedDeltaRuleToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
+      : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
 
   LogicalResult matchAndRewrite(GatedDeltaRuleOp op,
                                 PatternRewriter &rewriter) const override;
+
+private:
+  int64_t recurrentThreshold;
 };
 
 } // namespace
@@ -128,6 +136,173 @@ static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const GdrHead &hd,
   return {o, st};
 }
 
+/// x[i, j] for i, j of a [C, C] generic's iteration space.
+static Value rowCol(ImplicitLocOpBuilder &b, unsigned dim) {
+  return linalg::IndexOp::create(b, dim);
+}
+
+/// Solves (I + A) X = X in place, for A strictly lower triangular [C, C],
+/// by forward substitution: row i becomes x_i - A[i, :] X, where only the
+/// rows j < i (already solved) meet nonzeros of A. Each row is a static
+/// [1, C] x [C, D] contraction.
+static Value forwardSubstitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
+                               int64_t D) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  OpFoldResult c = b.getIndexAttr(C), d = b.getIndexAttr(D);
+  // -A, so that the contraction accumulates x_i - A[i, :] X.
+  Value negA = lb.map({A}, {lb.dims(2, {0, 1})}, lb.empty({c, c}, f32),
+                      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                        return arith::NegFOp::create(ib, args[0]).getResult();
+                      });
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value cC = arith::ConstantIndexOp::create(b, C);
+  auto rows = scf::ForOp::create(
+      b, c0, cC, c1, ValueRange{X},
+      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder ilb(ib);
+        Value a = ilb.slice(negA, {i, zero}, {one, c}, {1, C});
+        Value row =
+            ilb.copyToNew(ilb.slice(acc[0], {i, zero}, {one, d}, {1, D}));
+        row = ilb.contract(a, acc[0], row, Lhs::RowMajor);
+        scf::YieldOp::create(ib, ilb.insert(row, acc[0], {i, zero}, {one, d}));
+      });
+  return rows.getResult(0);
+}
+
+/// One full chunk of C tokens starting at t0 in the WY (UT) form. With
+/// gam_t = exp(cum_t) (cum: prefix sums of g in the chunk) and S0 the state
+/// entering the chunk, the effective values u_t (S_t = a_t S_{t-1} +
+/// k_t u_t^T) solve
+///   (I + A) U' = diag(beta) V - diag(beta gam) K S0,
+///   A[t, j] = beta_t (k_t . k_j) gam_t / gam_j  for j < t,
+/// and then
+///   O = scale (diag(gam) Q S0 + ((Q K^T) * Gam) U'),  Gam[t, j] = gam_t /
+///   gam_j for j <= t, 0 above,
+///   S = gam_last S0 + (diag(gam_last / gam) K)^T U'.
+/// Returns (o, S).
+static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const GdrHead &hd,
+                                         int64_t C, Value t0, Value o,
+                                         Value st) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(hd.Dk),
+               dv = b.getIndexAttr(hd.Dv);
+  Value Kc = lb.copyToNew(lb.slice(hd.k, {hd.batch, t0, hd.head, zero},
+                                   {one, c, one, dk}, {C, hd.Dk}));
+  Value Qc = lb.copyToNew(lb.slice(hd.q, {hd.batch, t0, hd.head, zero},
+                                   {one, c, one, dk}, {C, hd.Dk}));
+  Value Vc = lb.slice(hd.v, {hd.batch, t0, hd.head, zero}, {one, c, one, dv},
+                      {C, hd.Dv});
+  Value beta = lb.slice(hd.beta, {hd.batch, t0, hd.head}, {one, c, one}, {C});
+  Value cumLast, cum;
+  std::tie(cumLast, cum) = lb.prefixSumF64(
+      lb.slice(hd.g, {hd.batch, t0, hd.head}, {one, c, one}, {C}));
+
+  // Decays relative to two tokens of the chunk: exp(cum[t] - cum[j]),
+  // masked to j < t (strict) or j <= t.
+  auto decayMask = [&](Value scores, bool strict, Value rowFactor) {
+    SmallVector<Value> in = {cum, cum};
+    SmallVector<AffineMap> maps = {lb.dims(2, {0}), lb.dims(2, {1})};
+    if (rowFactor) {
+      in.push_back(rowFactor);
+      maps.push_back(lb.dims(2, {0}));
+    }
+    return lb.map(
+        in, maps, scores, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          Value seg = arith::TruncFOp::create(
+              ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
+          Value x = arith::MulFOp::create(ib, args.back(),
+                                          math::ExpOp::create(ib, seg));
+          if (rowFactor)
+            x = arith::MulFOp::create(ib, x, args[2]);
+          Value t = rowCol(ib, 0), j = rowCol(ib, 1);
+          Value keep = arith::CmpIOp::create(ib,
+                                             strict ? arith::CmpIPredicate::ult
+                                                    : arith::CmpIPredicate::ule,
+                                             j, t);
+          Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+          return arith::SelectOp::create(ib, keep, x, zeroF).getResult();
+        });
+  };
+  Value Kt = lb.transpose(Kc);
+
+  // A = beta_t (K K^T) * decay, strictly lower.
+  Value A =
+      decayMask(lb.contract(Kc, Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor),
+                /*strict=*/true, beta);
+
+  // Right-hand side: diag(beta) V - diag(beta gam) K S0.
+  Value betaGam = lb.map(
+      {beta, cum}, {lb.dims(1, {0}), lb.dims(1, {0})}, lb.empty({c}, f32),
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value gam =
+            math::ExpOp::create(ib, arith::TruncFOp::create(ib, f32, args[1]));
+        return arith::MulFOp::create(ib, args[0], gam).getResult();
+      });
+  Value Kb = lb.map(
+      {Kc, betaGam}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+      lb.empty({c, dk}, f32), [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::MulFOp::create(ib, args[0], args[1]).getResult();
+      });
+  Value KS = lb.contract(Kb, st, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
+  Value rhs =
+      lb.map({Vc, beta}, {lb.dims(2, {0, 1}), lb.dims(2, {0})}, KS,
+             [](ImplicitLocOpBuilder &ib, ValueRange args) {
+               Value bv = arith::MulFOp::create(ib, args[0], args[1]);
+               return arith::SubFOp::create(ib, bv, args[2]).getResult();
+             });
+  Value U = forwardSubstitute(lb, A, rhs, C, hd.Dv);
+
+  // Outputs: diag(gam) Q S0 + ((Q K^T) * Gam) U', times scale.
+  Value rowScale = lb.map(
+      {cum}, {lb.dims(1, {0})}, lb.empty({c}, f32),
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value gam =
+            math::ExpOp::create(ib, arith::TruncFOp::create(ib, f32, args[0]));
+        return arith::MulFOp::create(
+                   ib, gam,
+                   arith::ConstantOp::create(ib, ib.getF32FloatAttr(hd.scale)))
+            .getResult();
+      });
+  Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(hd.scale));
+  Value M =
+      decayMask(lb.contract(Qc, Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor),
+                /*strict=*/false, Value());
+  M = lb.map({}, {}, M, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+    return arith::MulFOp::create(ib, args[0], scale).getResult();
+  });
+  Value Qs =
+      lb.map({rowScale}, {lb.dims(2, {0})}, Qc,
+             [](ImplicitLocOpBuilder &ib, ValueRange args) {
+               return arith::MulFOp::create(ib, args[1], args[0]).getResult();
+             });
+  Value O = lb.contract(Qs, st, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
+  O = lb.contract(M, U, O, Lhs::RowMajor);
+  o = lb.insert(O, o, {hd.batch, t0, hd.head, zero}, {one, c, one, dv});
+
+  // State: gam_last S0 + (diag(gam_last / gam) K)^T U'.
+  Value Kw = lb.map({cum}, {lb.dims(2, {0})}, Kc,
+                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                      Value seg = arith::TruncFOp::create(
+                          ib, f32, arith::SubFOp::create(ib, cumLast, args[0]));
+                      return arith::MulFOp::create(ib, args[1],
+                                                   math::ExpOp::create(ib, seg))
+                          .getResult();
+                    });
+  Value chunkDecay =
+      math::ExpOp::create(b, arith::TruncFOp::create(b, f32, cumLast));
+  st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+    return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
+  });
+  st = lb.contract(Kw, U, st, Lhs::Transposed);
+  return {o, st};
+}
+
 LogicalResult
 GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
                                         PatternRewriter &rewriter) const {
@@ -150,6 +325,16 @@ GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
   Value batches = tensor::DimOp::create(b, op.getQ(), 0);
   Value length = tensor::DimOp::create(b, op.getQ(), 1);
   Value heads = arith::ConstantIndexOp::create(b, H);
+  // Full chunks use the WY form; the tail, and whole sequences of at most
+  // recurrentThreshold tokens, the recurrence.
+  int64_t C = op.getChunkSize();
+  Value cC = arith::ConstantIndexOp::create(b, C);
+  Value chunked = arith::CmpIOp::create(
+      b, arith::CmpIPredicate::ugt, length,
+      arith::ConstantIndexOp::create(b, recurrentThreshold));
+  Value fullChunks = arith::SelectOp::create(
+      b, chunked, arith::DivUIOp::create(b, length, cC), c0);
+  Value tailStart = arith::MulIOp::create(b, fullChunks, cC);
 
   auto headBody = [&](OpBuilder &nb, Location loc, Value batch, Value head,
                       ValueRange outs) -> SmallVector<Value> {
@@ -167,8 +352,17 @@ GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
             ? hb.copyToNew(hb.slice(op.getInit(), {batch, head, zero, zero},
                                     {one, one, dk, dv}, {Dk, Dv}))
             : hb.filled({dk, dv}, f32, 0.0);
+    auto chunks = scf::ForOp::create(
+        ib, c0, fullChunks, c1, ValueRange{outs[0], st},
+        [&](OpBuilder &cb, Location cl, Value ci, ValueRange acc) {
+          ImplicitLocOpBuilder cib(cl, cb);
+          LinalgBuilder clb(cib);
+          Value t0 = arith::MulIOp::create(cib, ci, cC);
+          auto [o, s] = chunkStep(clb, hd, C, t0, acc[0], acc[1]);
+          scf::YieldOp::create(cib, ValueRange{o, s});
+        });
     auto tokens = scf::ForOp::create(
-        ib, c0, length, c1, ValueRange{outs[0], st},
+        ib, tailStart, length, c1, chunks.getResults(),
         [&](OpBuilder &tb, Location tl, Value t, ValueRange acc) {
           ImplicitLocOpBuilder tib(tl, tb);
           LinalgBuilder tlb(tib);
@@ -196,6 +390,7 @@ GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
 }
 
 void mlir::mixer::populateGatedDeltaRuleToLinalgPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<GatedDeltaRuleToLinalg>(patterns.getContext());
+    RewritePatternSet &patterns, int64_t recurrentThreshold) {
+  patterns.add<GatedDeltaRuleToLinalg>(patterns.getContext(),
+                                       recurrentThreshold);
 }

@@ -27,7 +27,7 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
   populateSelectiveScanToLinalgPatterns(patterns);
-  populateGatedDeltaRuleToLinalgPatterns(patterns);
+  populateGatedDeltaRuleToLinalgPatterns(patterns, recurrentThreshold);
   populateMoEToLinalgPatterns(patterns);
 }
 

@@ -21,7 +21,8 @@ void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
 /// mixer.selective_scan -> token blocks over channel blocks.
 void populateSelectiveScanToLinalgPatterns(RewritePatternSet &patterns);
 /// mixer.gated_delta_rule -> the recurrent form, two state passes per token.
-void populateGatedDeltaRuleToLinalgPatterns(RewritePatternSet &patterns);
+void populateGatedDeltaRuleToLinalgPatterns(RewritePatternSet &patterns,
+                                            int64_t recurrentThreshold);
 
 /// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
 /// combine, the router's scalar loops (MoEToLinalg.cpp).

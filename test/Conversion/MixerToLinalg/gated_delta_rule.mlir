@@ -1,6 +1,7 @@
 // RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s
 
-// The recurrent form per (batch, head) and token: one [2, Dk] x [Dk, Dv]
+// L = 10 is under a chunk: the recurrent form per (batch, head) and token:
+// one [2, Dk] x [Dk, Dv]
 // contraction reads k^T S and q^T S from the old state, w = beta (v - a kS),
 // o = scale (a qS + (k . q) w) is written into its row of o, and the state
 // is updated in place as a S + k w^T (a = exp(g)).
@@ -24,7 +25,9 @@
 // CHECK:           scf.for %[[HI:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %[[SH:.*]] = %{{.*}})
 // CHECK:             %[[IS:.*]] = tensor.extract_slice %[[INIT]][%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8]
 // CHECK:             %[[S0:.*]] = linalg.copy ins(%[[IS]] : tensor<16x8xf32>)
-// CHECK:             %[[TOK:.*]]:2 = scf.for %[[T:.*]] = %[[C0]] to %[[C10]] step %[[C1]] iter_args(%[[O:.*]] = %{{.*}}, %[[S:.*]] = %[[S0]]) -> (tensor<1x10x2x8xf32>, tensor<16x8xf32>)
+// No full chunk of 64 tokens: an empty chunk loop, then every token.
+// CHECK:             %[[CH:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[C0]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[S0]])
+// CHECK:             %[[TOK:.*]]:2 = scf.for %[[T:.*]] = %[[C0]] to %[[C10]] step %[[C1]] iter_args(%[[O:.*]] = %[[CH]]#0, %[[S:.*]] = %[[CH]]#1) -> (tensor<1x10x2x8xf32>, tensor<16x8xf32>)
 // CHECK-DAG:           %[[KT:.*]] = tensor.extract_slice %[[K]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x10x2x16xf32> to tensor<1x16xf32>
 // CHECK-DAG:           %[[QT:.*]] = tensor.extract_slice %[[Q]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 16] [1, 1, 1, 1] : tensor<1x10x2x16xf32> to tensor<1x16xf32>
 // CHECK-DAG:           %[[VT:.*]] = tensor.extract_slice %[[V]][%[[BI]], %[[T]], %[[HI]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x10x2x8xf32> to tensor<8xf32>
@@ -84,7 +87,8 @@ func.func @gdr(%q: tensor<1x10x2x16xf32>, %k: tensor<1x10x2x16xf32>, %v: tensor<
 // CHECK:         %[[L:.*]] = tensor.dim %{{.*}}, %[[C1]] : tensor<2x?x1x4xf32>
 // CHECK:         %[[SA:.*]] = bufferization.alloc_tensor() : tensor<4x4xf32>
 // CHECK:         %[[SZ:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[SA]] : tensor<4x4xf32>)
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[L]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[SZ]])
+// CHECK:         %[[CH:.*]]:2 = scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[SZ]])
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[L]] step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %{{.*}} = %[[CH]]#1)
 // CHECK:           arith.subf
 // CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>)
 // CHECK-NEXT:      ^bb0(%[[QSV:.*]]: f32, %[[WW:.*]]: f32, %{{.*}}: f32):
@@ -101,4 +105,64 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
       outs(%o0, %s0 : tensor<2x?x1x4xf32>, tensor<2x1x4x4xf32>)
       -> tensor<2x?x1x4xf32>, tensor<2x1x4x4xf32>
   return %o, %s : tensor<2x?x1x4xf32>, tensor<2x1x4x4xf32>
+}
+
+// -----
+
+// L = 40, chunks of 16: two chunks in the WY form, then 8 tokens. Per chunk:
+// A = beta_t (K K^T) * exp(cum_t - cum_j), strictly lower; the right-hand
+// side diag(beta) V - diag(beta exp(cum)) K S; U' by forward substitution
+// (one [1, C] x [C, Dv] contraction per row); the outputs
+// diag(scale exp(cum)) Q S + (scale (Q K^T) * exp(cum_t - cum_j), j <= t) U';
+// the state exp(cum_last) S + (diag(exp(cum_last - cum)) K)^T U'.
+
+// CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$KI:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
+// CHECK-LABEL: func.func @gdr_chunks
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
+// CHECK:         %[[CH:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (tensor<1x40x1x4xf32>, tensor<8x4xf32>)
+// CHECK:           %[[KC:.*]] = linalg.copy ins(%{{.*}} : tensor<16x8xf32>)
+// CHECK:           %[[QC:.*]] = linalg.copy ins(%{{.*}} : tensor<16x8xf32>)
+// CHECK:           %[[CUM:.*]]:2 = scf.for {{.*}} -> (f64, tensor<16xf64>)
+// CHECK:           %[[KT:.*]] = linalg.transpose ins(%[[KC]] : tensor<16x8xf32>)
+// CHECK:           %[[KK:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[KC]], %[[KT]] : tensor<16x8xf32>, tensor<8x16xf32>)
+// CHECK:           %[[A:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1, %[[CUM]]#1, %{{.*}} : tensor<16xf64>, tensor<16xf64>, tensor<16xf32>) outs(%[[KK]] : tensor<16x16xf32>)
+// CHECK:             arith.cmpi ult
+// CHECK:           %[[KSC:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
+// CHECK:           %[[RHS:.*]] = linalg.generic {{.*}} outs(%[[KSC]] : tensor<16x4xf32>)
+// CHECK:             arith.subf
+// CHECK:           %[[NEGA:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<16x16xf32>)
+// CHECK:             arith.negf
+// CHECK:           %[[U:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[X:.*]] = %[[RHS]]) -> (tensor<16x4xf32>)
+// CHECK:             %[[AROW:.*]] = tensor.extract_slice %[[NEGA]][%[[I]], 0] [1, 16] [1, 1]
+// CHECK:             %[[XROW:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 4] [1, 1]
+// CHECK:             %[[XR:.*]] = linalg.copy ins(%[[XROW]] : tensor<1x4xf32>)
+// CHECK:             %[[NR:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[AROW]], %[[X]] : tensor<1x16xf32>, tensor<16x4xf32>) outs(%[[XR]] : tensor<1x4xf32>)
+// CHECK:             tensor.insert_slice %[[NR]] into %[[X]][%[[I]], 0] [1, 4] [1, 1]
+// CHECK:           %[[QK:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QC]], %[[KT]] : tensor<16x8xf32>, tensor<8x16xf32>)
+// CHECK:           linalg.generic {{.*}} outs(%[[QK]] : tensor<16x16xf32>)
+// CHECK:             arith.cmpi ule
+// CHECK:           %[[OI:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
+// CHECK:           %[[OB:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[OI]] : tensor<16x4xf32>)
+// CHECK:           tensor.insert_slice %[[OB]] into
+// CHECK:           %[[KW:.*]] = linalg.generic {{.*}} outs(%[[KC]] : tensor<16x8xf32>)
+// CHECK:           %[[SD:.*]] = linalg.generic {{.*}} outs(%[[S]] : tensor<8x4xf32>)
+// CHECK:           linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[KW]], %[[U]] : tensor<16x8xf32>, tensor<16x4xf32>) outs(%[[SD]] : tensor<8x4xf32>)
+// CHECK:         scf.for %{{.*}} = %[[C32]] to %[[C40]] step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %{{.*}} = %[[CH]]#1)
+func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: tensor<1x40x1x4xf32>,
+                      %g: tensor<1x40x1xf32>, %beta: tensor<1x40x1xf32>,
+                      %o0: tensor<1x40x1x4xf32>, %s0: tensor<1x1x8x4xf32>)
+    -> (tensor<1x40x1x4xf32>, tensor<1x1x8x4xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(16)
+      ins(%q, %k, %v, %g, %beta : tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x4xf32>, tensor<1x40x1xf32>, tensor<1x40x1xf32>)
+      outs(%o0, %s0 : tensor<1x40x1x4xf32>, tensor<1x1x8x4xf32>)
+      -> tensor<1x40x1x4xf32>, tensor<1x1x8x4xf32>
+  return %o, %s : tensor<1x40x1x4xf32>, tensor<1x1x8x4xf32>
 }

@@ -107,22 +107,6 @@ func.func @grouped_matmul_column_blocks(%lhs: tensor<?x64xf32>, %rhs: tensor<8x6
 
 // -----
 
-// mixer.grouped_swiglu is tiled over F, both weights by the same column
-// block (F = 2816 = 22 x 128: an even count; 256 would give 11).
-
-// CHECK-LABEL: func.func @grouped_swiglu_column_blocks
-// CHECK-SAME:    (%[[X:[^:]*]]: tensor<?x64xf32>, %[[WG:[^:]*]]: tensor<8x64x2816xf32>, %[[WU:[^:]*]]: tensor<8x64x2816xf32>, %[[GS:[^:]*]]: tensor<8xi32>, %[[O:[^:]*]]: tensor<?x2816xf32>
-// CHECK:         scf.forall (%[[J:.*]]) = (0) to (2816) step (128) shared_outs(%[[OS:.*]] = %[[O]])
-// CHECK-DAG:       %[[G:.*]] = tensor.extract_slice %[[WG]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
-// CHECK-DAG:       %[[U:.*]] = tensor.extract_slice %[[WU]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
-// CHECK:           mixer.grouped_swiglu ins(%[[X]], %[[G]], %[[U]], %[[GS]] : tensor<?x64xf32>, tensor<8x64x128xf32>, tensor<8x64x128xf32>, tensor<8xi32>) outs(%{{.*}} : tensor<?x128xf32>)
-func.func @grouped_swiglu_column_blocks(%x: tensor<?x64xf32>, %wg: tensor<8x64x2816xf32>, %wu: tensor<8x64x2816xf32>, %gs: tensor<8xi32>, %o: tensor<?x2816xf32>) -> tensor<?x2816xf32> {
-  %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<?x64xf32>, tensor<8x64x2816xf32>, tensor<8x64x2816xf32>, tensor<8xi32>) outs(%o : tensor<?x2816xf32>) -> tensor<?x2816xf32>
-  return %out : tensor<?x2816xf32>
-}
-
-// -----
-
 // mixer.linear_attention: one (batch, head) per tile, the whole value dim;
 // the optional log_decay and init are sliced like the other operands.
 // CHECK-LABEL: func.func @linear_attention_tiles
@@ -142,6 +126,69 @@ func.func @linear_attention_tiles(%q: tensor<2x50x3x16xf32>, %k: tensor<2x50x3x1
 }
 
 // -----
+
+// mixer.grouped_swiglu is tiled over F, both weights by the same column
+// block (F = 2816 = 22 x 128: an even count; 256 would give 11).
+
+// CHECK-LABEL: func.func @grouped_swiglu_column_blocks
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<?x64xf32>, %[[WG:[^:]*]]: tensor<8x64x2816xf32>, %[[WU:[^:]*]]: tensor<8x64x2816xf32>, %[[GS:[^:]*]]: tensor<8xi32>, %[[O:[^:]*]]: tensor<?x2816xf32>
+// CHECK:         scf.forall (%[[J:.*]]) = (0) to (2816) step (128) shared_outs(%[[OS:.*]] = %[[O]])
+// CHECK-DAG:       %[[G:.*]] = tensor.extract_slice %[[WG]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
+// CHECK-DAG:       %[[U:.*]] = tensor.extract_slice %[[WU]][0, 0, %[[J]]] [8, 64, 128] [1, 1, 1]
+// CHECK:           mixer.grouped_swiglu ins(%[[X]], %[[G]], %[[U]], %[[GS]] : tensor<?x64xf32>, tensor<8x64x128xf32>, tensor<8x64x128xf32>, tensor<8xi32>) outs(%{{.*}} : tensor<?x128xf32>)
+func.func @grouped_swiglu_column_blocks(%x: tensor<?x64xf32>, %wg: tensor<8x64x2816xf32>, %wu: tensor<8x64x2816xf32>, %gs: tensor<8xi32>, %o: tensor<?x2816xf32>) -> tensor<?x2816xf32> {
+  %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<?x64xf32>, tensor<8x64x2816xf32>, tensor<8x64x2816xf32>, tensor<8xi32>) outs(%o : tensor<?x2816xf32>) -> tensor<?x2816xf32>
+  return %out : tensor<?x2816xf32>
+}
+
+// -----
+
+// mixer.selective_scan: one (batch, channel block) per tile. With D = 96
+// channels in G = 2 groups (48 per group) the block is 16 channels (the
+// largest power of two up to 64 dividing 48), so a tile reads the one group
+// d floordiv 48 of b and c, and the rows of A, D_skip and delta_bias of its
+// channels.
+// CHECK-LABEL: func.func @selective_scan_tiles
+// CHECK-SAME: (%[[U:[^:]*]]: tensor<2x30x96xf32>, %[[DT:[^:]*]]: tensor<2x30x96xf32>, %[[A:[^:]*]]: tensor<96x4xf32>, %[[B:[^:]*]]: tensor<2x30x2x4xf32>, %[[C:[^:]*]]: tensor<2x30x2x4xf32>, %[[D:[^:]*]]: tensor<96xf32>, %[[Z:[^:]*]]: tensor<2x30x96xf32>, %[[DB:[^:]*]]: tensor<96xf32>, %[[H:[^:]*]]: tensor<2x96x4xf32>
+// CHECK:       scf.forall (%[[I:.*]], %[[CH:.*]]) = (0, 0) to (2, 96) step (1, 16) shared_outs(%[[Y:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// CHECK-DAG:     %[[G:.*]] = affine.apply #{{.*}}(%[[CH]])
+// CHECK-DAG:     %[[UT:.*]] = tensor.extract_slice %[[U]][%[[I]], 0, %[[CH]]] [1, 30, 16] [1, 1, 1]
+// CHECK-DAG:     %[[AT:.*]] = tensor.extract_slice %[[A]][%[[CH]], 0] [16, 4] [1, 1]
+// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[B]][%[[I]], 0, %[[G]], 0] [1, 30, 1, 4] [1, 1, 1, 1]
+// CHECK-DAG:     %[[DT2:.*]] = tensor.extract_slice %[[D]][%[[CH]]] [16] [1]
+// CHECK-DAG:     %[[HT:.*]] = tensor.extract_slice %[[H]][%[[I]], %[[CH]], 0] [1, 16, 4] [1, 1, 1]
+// CHECK:         mixer.selective_scan delta_softplus ins(%[[UT]], %{{.*}}, %[[AT]], %[[BT]], %{{.*}} : tensor<1x30x16xf32>, tensor<1x30x16xf32>, tensor<16x4xf32>, tensor<1x30x1x4xf32>, tensor<1x30x1x4xf32>) D_skip(%[[DT2]] : tensor<16xf32>) z(%{{.*}} : tensor<1x30x16xf32>) delta_bias(%{{.*}} : tensor<16xf32>) init(%[[HT]] : tensor<1x16x4xf32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[Y]][%[[I]], 0, %[[CH]]] [1, 30, 16]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[CH]], 0] [1, 16, 4]
+func.func @selective_scan_tiles(%u: tensor<2x30x96xf32>, %dt: tensor<2x30x96xf32>, %A: tensor<96x4xf32>, %b: tensor<2x30x2x4xf32>, %c: tensor<2x30x2x4xf32>, %d: tensor<96xf32>, %z: tensor<2x30x96xf32>, %db: tensor<96xf32>, %h: tensor<2x96x4xf32>, %y0: tensor<2x30x96xf32>, %s0: tensor<2x96x4xf32>) -> (tensor<2x30x96xf32>, tensor<2x96x4xf32>) {
+  %y, %s = mixer.selective_scan delta_softplus
+      ins(%u, %dt, %A, %b, %c : tensor<2x30x96xf32>, tensor<2x30x96xf32>, tensor<96x4xf32>, tensor<2x30x2x4xf32>, tensor<2x30x2x4xf32>)
+      D_skip(%d : tensor<96xf32>) z(%z : tensor<2x30x96xf32>) delta_bias(%db : tensor<96xf32>) init(%h : tensor<2x96x4xf32>)
+      outs(%y0, %s0 : tensor<2x30x96xf32>, tensor<2x96x4xf32>) -> tensor<2x30x96xf32>, tensor<2x96x4xf32>
+  return %y, %s : tensor<2x30x96xf32>, tensor<2x96x4xf32>
+}
+
+// -----
+
+// The router is tiled over blocks of row-block (64) tokens; the combine
+// over column blocks of its output; dispatch (a global sort) stays whole.
+
+// CHECK-LABEL: func.func @routing_tiles
+// CHECK:         scf.forall (%[[T:.*]]) = (0) to (%{{.*}}) step (64)
+// CHECK:           mixer.topk_router k(2) normalize ins(%{{.*}} : tensor<?x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x2xf32>, tensor<?x2xi32>)
+// CHECK:         scf.forall.in_parallel
+// CHECK-NOT:     scf.forall (
+// CHECK:         mixer.moe_dispatch num_experts(8)
+// CHECK:         scf.forall (%[[N:.*]]) = (0) to (512) step (256)
+// CHECK:           mixer.moe_combine ins(%{{.*}} : tensor<256x256xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%{{.*}} : tensor<128x256xf32>)
+func.func @routing_tiles(%l: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<?x2xi32>, %x: tensor<128x64xf32>, %ids: tensor<128x2xi32>, %s0: tensor<256x64xf32>, %g0: tensor<8xi64>, %p0: tensor<256xi32>, %eo: tensor<256x512xf32>, %w: tensor<128x2xf32>, %o: tensor<128x512xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>) {
+  %rw, %ri = mixer.topk_router k(2) normalize ins(%l : tensor<?x8xf32>) outs(%w0, %i0 : tensor<?x2xf32>, tensor<?x2xi32>) -> tensor<?x2xf32>, tensor<?x2xi32>
+  %s, %g, %p = mixer.moe_dispatch num_experts(8) ins(%x, %ids : tensor<128x64xf32>, tensor<128x2xi32>) outs(%s0, %g0, %p0 : tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>) -> tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>
+  %y = mixer.moe_combine ins(%eo, %p0, %w : tensor<256x512xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%o : tensor<128x512xf32>) -> tensor<128x512xf32>
+  return %rw, %ri, %s, %g, %p, %y : tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>
+}
+
 
 // kernel_lse: one block of row-block = 64 rows per tile (the last of the
 // 100 rows a partial tile of min(64, 100 - i) rows); y and g stay whole.
@@ -185,54 +232,6 @@ func.func @kernel_lse_batched_rows(%x: tensor<2x128x3xf32>, %y: tensor<2x50x3xf3
 func.func @kernel_mv_rows(%x: tensor<2x100x3xf32>, %y: tensor<2x50x3xf32>, %v: tensor<2x50x8xf32>, %h: tensor<f32>, %o: tensor<2x100x8xf32>) -> tensor<2x100x8xf32> {
   %r = mixer.kernel_mv kernel(gaussian) ins(%x, %y, %v, %h : tensor<2x100x3xf32>, tensor<2x50x3xf32>, tensor<2x50x8xf32>, tensor<f32>) outs(%o : tensor<2x100x8xf32>) -> tensor<2x100x8xf32>
   return %r : tensor<2x100x8xf32>
-}
-
-// -----
-
-// The router is tiled over blocks of row-block (64) tokens; the combine
-// over column blocks of its output; dispatch (a global sort) stays whole.
-
-// CHECK-LABEL: func.func @routing_tiles
-// CHECK:         scf.forall (%[[T:.*]]) = (0) to (%{{.*}}) step (64)
-// CHECK:           mixer.topk_router k(2) normalize ins(%{{.*}} : tensor<?x8xf32>) outs(%{{.*}}, %{{.*}} : tensor<?x2xf32>, tensor<?x2xi32>)
-// CHECK:         scf.forall.in_parallel
-// CHECK-NOT:     scf.forall (
-// CHECK:         mixer.moe_dispatch num_experts(8)
-// CHECK:         scf.forall (%[[N:.*]]) = (0) to (512) step (256)
-// CHECK:           mixer.moe_combine ins(%{{.*}} : tensor<256x256xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%{{.*}} : tensor<128x256xf32>)
-func.func @routing_tiles(%l: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<?x2xi32>, %x: tensor<128x64xf32>, %ids: tensor<128x2xi32>, %s0: tensor<256x64xf32>, %g0: tensor<8xi64>, %p0: tensor<256xi32>, %eo: tensor<256x512xf32>, %w: tensor<128x2xf32>, %o: tensor<128x512xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>) {
-  %rw, %ri = mixer.topk_router k(2) normalize ins(%l : tensor<?x8xf32>) outs(%w0, %i0 : tensor<?x2xf32>, tensor<?x2xi32>) -> tensor<?x2xf32>, tensor<?x2xi32>
-  %s, %g, %p = mixer.moe_dispatch num_experts(8) ins(%x, %ids : tensor<128x64xf32>, tensor<128x2xi32>) outs(%s0, %g0, %p0 : tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>) -> tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>
-  %y = mixer.moe_combine ins(%eo, %p0, %w : tensor<256x512xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%o : tensor<128x512xf32>) -> tensor<128x512xf32>
-  return %rw, %ri, %s, %g, %p, %y : tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>
-}
-
-// -----
-
-// mixer.selective_scan: one (batch, channel block) per tile. With D = 96
-// channels in G = 2 groups (48 per group) the block is 16 channels (the
-// largest power of two up to 64 dividing 48), so a tile reads the one group
-// d floordiv 48 of b and c, and the rows of A, D_skip and delta_bias of its
-// channels.
-// CHECK-LABEL: func.func @selective_scan_tiles
-// CHECK-SAME: (%[[U:[^:]*]]: tensor<2x30x96xf32>, %[[DT:[^:]*]]: tensor<2x30x96xf32>, %[[A:[^:]*]]: tensor<96x4xf32>, %[[B:[^:]*]]: tensor<2x30x2x4xf32>, %[[C:[^:]*]]: tensor<2x30x2x4xf32>, %[[D:[^:]*]]: tensor<96xf32>, %[[Z:[^:]*]]: tensor<2x30x96xf32>, %[[DB:[^:]*]]: tensor<96xf32>, %[[H:[^:]*]]: tensor<2x96x4xf32>
-// CHECK:       scf.forall (%[[I:.*]], %[[CH:.*]]) = (0, 0) to (2, 96) step (1, 16) shared_outs(%[[Y:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
-// CHECK-DAG:     %[[G:.*]] = affine.apply #{{.*}}(%[[CH]])
-// CHECK-DAG:     %[[UT:.*]] = tensor.extract_slice %[[U]][%[[I]], 0, %[[CH]]] [1, 30, 16] [1, 1, 1]
-// CHECK-DAG:     %[[AT:.*]] = tensor.extract_slice %[[A]][%[[CH]], 0] [16, 4] [1, 1]
-// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[B]][%[[I]], 0, %[[G]], 0] [1, 30, 1, 4] [1, 1, 1, 1]
-// CHECK-DAG:     %[[DT2:.*]] = tensor.extract_slice %[[D]][%[[CH]]] [16] [1]
-// CHECK-DAG:     %[[HT:.*]] = tensor.extract_slice %[[H]][%[[I]], %[[CH]], 0] [1, 16, 4] [1, 1, 1]
-// CHECK:         mixer.selective_scan delta_softplus ins(%[[UT]], %{{.*}}, %[[AT]], %[[BT]], %{{.*}} : tensor<1x30x16xf32>, tensor<1x30x16xf32>, tensor<16x4xf32>, tensor<1x30x1x4xf32>, tensor<1x30x1x4xf32>) D_skip(%[[DT2]] : tensor<16xf32>) z(%{{.*}} : tensor<1x30x16xf32>) delta_bias(%{{.*}} : tensor<16xf32>) init(%[[HT]] : tensor<1x16x4xf32>)
-// CHECK:         scf.forall.in_parallel
-// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[Y]][%[[I]], 0, %[[CH]]] [1, 30, 16]
-// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[CH]], 0] [1, 16, 4]
-func.func @selective_scan_tiles(%u: tensor<2x30x96xf32>, %dt: tensor<2x30x96xf32>, %A: tensor<96x4xf32>, %b: tensor<2x30x2x4xf32>, %c: tensor<2x30x2x4xf32>, %d: tensor<96xf32>, %z: tensor<2x30x96xf32>, %db: tensor<96xf32>, %h: tensor<2x96x4xf32>, %y0: tensor<2x30x96xf32>, %s0: tensor<2x96x4xf32>) -> (tensor<2x30x96xf32>, tensor<2x96x4xf32>) {
-  %y, %s = mixer.selective_scan delta_softplus
-      ins(%u, %dt, %A, %b, %c : tensor<2x30x96xf32>, tensor<2x30x96xf32>, tensor<96x4xf32>, tensor<2x30x2x4xf32>, tensor<2x30x2x4xf32>)
-      D_skip(%d : tensor<96xf32>) z(%z : tensor<2x30x96xf32>) delta_bias(%db : tensor<96xf32>) init(%h : tensor<2x96x4xf32>)
-      outs(%y0, %s0 : tensor<2x30x96xf32>, tensor<2x96x4xf32>) -> tensor<2x30x96xf32>, tensor<2x96x4xf32>
-  return %y, %s : tensor<2x30x96xf32>, tensor<2x96x4xf32>
 }
 
 // -----

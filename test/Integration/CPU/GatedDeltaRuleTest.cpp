@@ -24,22 +24,29 @@ struct GdrCase {
   bool withInit;
   float scale;
   bool naive;
+  /// Gates log in [-20, 0] (states forgotten within a few tokens) instead of
+  /// [-0.5, 0].
+  bool strongGates = false;
+  /// B and L dynamic in the function's types.
+  bool dynamicShape = false;
 };
 
 std::string caseName(const GdrCase &c) {
   std::ostringstream os;
   os << "B" << c.B << "_L" << c.L << "_H" << c.H << "_Dk" << c.Dk << "_Dv"
      << c.Dv << "_Q" << c.chunk << (c.withInit ? "_init" : "")
-     << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "");
+     << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "")
+     << (c.strongGates ? "_strong" : "") << (c.dynamicShape ? "_dynamic" : "");
   return os.str();
 }
 
 /// func @gdr(q, k, v, g, beta, [init,] o_out, state_out) -> (o, state).
 std::string gdrModule(const GdrCase &c) {
-  std::string qk = tensorType({c.B, c.L, c.H, c.Dk});
-  std::string v = tensorType({c.B, c.L, c.H, c.Dv});
-  std::string gb = tensorType({c.B, c.L, c.H});
-  std::string st = tensorType({c.B, c.H, c.Dk, c.Dv});
+  int64_t B = c.dynamicShape ? -1 : c.B, L = c.dynamicShape ? -1 : c.L;
+  std::string qk = tensorType({B, L, c.H, c.Dk});
+  std::string v = tensorType({B, L, c.H, c.Dv});
+  std::string gb = tensorType({B, L, c.H});
+  std::string st = tensorType({B, c.H, c.Dk, c.Dv});
   std::ostringstream os;
   os << "func.func @gdr(%q: " << qk << ", %k: " << qk << ", %v: " << v
      << ", %g: " << gb << ", %beta: " << gb;
@@ -78,7 +85,8 @@ GdrInputs randomInputs(const GdrCase &c, uint64_t seed) {
   }
   in.k = ref::toFloats(k);
   in.v = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H, c.Dv}, -1.0, 1.0));
-  in.g = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H}, -0.5, 0.0));
+  in.g = ref::toFloats(
+      rng.uniformTensor({c.B, c.L, c.H}, c.strongGates ? -20.0 : -0.5, 0.0));
   in.beta = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H}, 0.0, 1.0));
   in.init = ref::toFloats(rng.uniformTensor({c.B, c.H, c.Dk, c.Dv}, -1.0, 1.0));
   return in;
@@ -141,6 +149,10 @@ std::vector<GdrCase> gdrCases() {
   cases.push_back({1, 1000, 2, 64, 64, 64, true, 0.125f, false});
   cases.push_back({1, 333, 3, 32, 64, 16, false, 1.0f, false});
   cases.push_back({1, 300, 1, 128, 16, 64, true, 1.0f, false});
+  // Dynamic batch and length with a partial last chunk.
+  cases.push_back({2, 150, 2, 16, 16, 32, true, 0.5f, false, false, true});
+  // Strong gates: decays across a chunk far below f32's range.
+  cases.push_back({1, 500, 2, 32, 32, 64, true, 1.0f, false, true});
   // The naive (scalar loops) lowering.
   cases.push_back({2, 70, 2, 8, 8, 16, true, 0.5f, true});
   cases.push_back({1, 40, 2, 8, 4, 16, false, 1.0f, true});
@@ -157,18 +169,27 @@ TEST(GatedDeltaRuleTiming, OptimizedAgainstNaive) {
   GdrCase c{1, 4096, 8, 64, 64, 64, false, 0.125f, false};
   GdrCase n = c;
   n.naive = true;
-  CompiledModule fast(gdrModule(c), false), slow(gdrModule(n), true);
-  ASSERT_TRUE(fast.ok() && slow.ok()) << "compilation failed";
+  // The chunked (WY) form, the recurrent form for every token, the naive
+  // loops.
+  CompiledModule fast(gdrModule(c), false),
+      recurrent(gdrModule(c), false, /*recurrentThreshold=*/1 << 30),
+      slow(gdrModule(n), true);
+  ASSERT_TRUE(fast.ok() && recurrent.ok() && slow.ok()) << "compilation failed";
   GdrInputs in = randomInputs(c, 13);
-  std::pair<std::vector<float>, std::vector<float>> a, b;
+  std::pair<std::vector<float>, std::vector<float>> a, r, b;
   double tFast = medianMillis(5, [&] { a = run(fast, c, in); });
+  double tRec = medianMillis(5, [&] { r = run(recurrent, c, in); });
   double tSlow = medianMillis(1, [&] { b = run(slow, n, in); });
   ref::Tensor bo = ref::fromFloats({c.B, c.L, c.H, c.Dv}, b.first.data());
   double diff = ref::relativeError(a.first.data(), bo);
-  std::printf("gated_delta_rule timing %s: optimized %.2f ms, naive %.2f ms, "
-              "relative difference %.3g\n",
-              caseName(c).c_str(), tFast, tSlow, diff);
+  double recDiff = ref::relativeError(
+      r.first.data(), ref::fromFloats({c.B, c.L, c.H, c.Dv}, a.first.data()));
+  std::printf("gated_delta_rule timing %s: optimized (chunked) %.2f ms, "
+              "recurrent %.2f ms, naive %.2f ms, relative difference %.3g "
+              "(recurrent against chunked %.3g)\n",
+              caseName(c).c_str(), tFast, tRec, tSlow, diff, recDiff);
   EXPECT_LE(diff, 1e-4);
+  EXPECT_LE(recDiff, 1e-4);
 }
 
 } // namespace

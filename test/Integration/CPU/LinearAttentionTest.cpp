@@ -23,6 +23,10 @@ struct LaCase {
   bool withDecay, withInit;
   float scale;
   bool naive;
+  /// Every log decay is either -30 (the state is forgotten) or 0 (kept).
+  bool extremeDecays = false;
+  /// B and L dynamic in the function's types.
+  bool dynamicShape = false;
 };
 
 std::string caseName(const LaCase &c) {
@@ -30,16 +34,19 @@ std::string caseName(const LaCase &c) {
   os << "B" << c.B << "_L" << c.L << "_H" << c.H << "_Dk" << c.Dk << "_Dv"
      << c.Dv << "_Q" << c.chunk << "_w" << c.window
      << (c.withDecay ? "_decay" : "") << (c.withInit ? "_init" : "")
-     << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "");
+     << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "")
+     << (c.extremeDecays ? "_extreme" : "")
+     << (c.dynamicShape ? "_dynamic" : "");
   return os.str();
 }
 
 /// func @la(q, k, v, [log_decay,] [init,] o_out, state_out) -> (o, state).
 std::string laModule(const LaCase &c) {
-  std::string qk = tensorType({c.B, c.L, c.H, c.Dk});
-  std::string v = tensorType({c.B, c.L, c.H, c.Dv});
-  std::string ld = tensorType({c.B, c.L, c.H});
-  std::string st = tensorType({c.B, c.H, c.Dk, c.Dv});
+  int64_t B = c.dynamicShape ? -1 : c.B, L = c.dynamicShape ? -1 : c.L;
+  std::string qk = tensorType({B, L, c.H, c.Dk});
+  std::string v = tensorType({B, L, c.H, c.Dv});
+  std::string ld = tensorType({B, L, c.H});
+  std::string st = tensorType({B, c.H, c.Dk, c.Dv});
   std::ostringstream os;
   os << "func.func @la(%q: " << qk << ", %k: " << qk << ", %v: " << v;
   if (c.withDecay)
@@ -71,7 +78,11 @@ LaInputs randomInputs(const LaCase &c, uint64_t seed) {
   in.q = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H, c.Dk}, -1.0, 1.0));
   in.k = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H, c.Dk}, -1.0, 1.0));
   in.v = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H, c.Dv}, -1.0, 1.0));
-  in.ld = ref::toFloats(rng.uniformTensor({c.B, c.L, c.H}, -0.5, 0.0));
+  ref::Tensor ld = rng.uniformTensor({c.B, c.L, c.H}, -0.5, 0.0);
+  if (c.extremeDecays)
+    for (int64_t i = 0; i < ld.numel(); ++i)
+      ld[i] = ld[i] < -0.25 ? -30.0 : 0.0;
+  in.ld = ref::toFloats(ld);
   in.init = ref::toFloats(rng.uniformTensor({c.B, c.H, c.Dk, c.Dv}, -1.0, 1.0));
   return in;
 }
@@ -140,6 +151,12 @@ std::vector<LaCase> laCases() {
   // The head shape of the benchmarks, and Dk != Dv.
   cases.push_back({1, 1000, 2, 64, 64, 64, 0, true, true, 0.125f, false});
   cases.push_back({1, 333, 3, 32, 64, 16, 0, true, false, 1.0f, false});
+  // Dynamic batch and length, with a window and a partial last chunk.
+  cases.push_back(
+      {2, 150, 2, 16, 16, 32, 9, true, true, 0.5f, false, false, true});
+  // Extreme decays, with and without a window.
+  for (int64_t w : {0, 70})
+    cases.push_back({1, 1000, 2, 16, 16, 64, w, true, true, 1.0f, false, true});
   // The naive (scalar loops) lowering.
   for (int64_t w : {0, 3})
     cases.push_back({2, 70, 2, 8, 8, 16, w, true, true, 0.5f, true});

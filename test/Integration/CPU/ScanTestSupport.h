@@ -45,12 +45,15 @@ struct AnyDescriptor {
   }
 };
 
-/// "tensor<2x3xf32>".
+/// "tensor<2x3xf32>"; a negative size is dynamic ("?").
 inline std::string tensorType(const std::vector<int64_t> &dims) {
   std::ostringstream os;
   os << "tensor<";
   for (int64_t d : dims)
-    os << d << "x";
+    if (d < 0)
+      os << "?x";
+    else
+      os << d << "x";
   os << "f32>";
   return os.str();
 }
@@ -58,7 +61,9 @@ inline std::string tensorType(const std::vector<int64_t> &dims) {
 /// A module compiled for the CPU and loaded into the JIT.
 class CompiledModule {
 public:
-  CompiledModule(const std::string &source, bool naive) {
+  /// `recurrentThreshold` < 0 keeps the pipeline's default.
+  CompiledModule(const std::string &source, bool naive,
+                 int64_t recurrentThreshold = -1) {
     mlir::DialectRegistry registry;
     mlir::mixer::registerCompilerDialects(registry);
     context = std::make_unique<mlir::MLIRContext>(registry);
@@ -68,6 +73,8 @@ public:
       return;
     mlir::mixer::CpuPipelineOptions options;
     options.naive = naive;
+    if (recurrentThreshold >= 0)
+      options.recurrentThreshold = recurrentThreshold;
     if (failed(mlir::mixer::compileToLLVM(*module, options)))
       return;
     auto created = mlir::mixer::JitModule::create(*module);

@@ -24,6 +24,8 @@ struct SsCase {
   /// delta in [-30, 30] (both softplus branches) instead of a realistic range.
   bool wideDelta;
   bool naive;
+  /// B and L dynamic in the function's types.
+  bool dynamicShape = false;
 };
 
 std::string caseName(const SsCase &c) {
@@ -32,18 +34,19 @@ std::string caseName(const SsCase &c) {
      << (c.dSkip ? "_dskip" : "") << (c.z ? "_z" : "")
      << (c.bias ? "_bias" : "") << (c.init ? "_init" : "")
      << (c.softplus ? "_softplus" : "") << (c.wideDelta ? "_wide" : "")
-     << (c.naive ? "_naive" : "");
+     << (c.naive ? "_naive" : "") << (c.dynamicShape ? "_dynamic" : "");
   return os.str();
 }
 
 /// func @ss(u, delta, A, b, c, [D_skip,] [z,] [delta_bias,] [init,] y_out,
 /// state_out) -> (y, state).
 std::string ssModule(const SsCase &c) {
-  std::string ud = tensorType({c.B, c.L, c.D});
+  int64_t B = c.dynamicShape ? -1 : c.B, L = c.dynamicShape ? -1 : c.L;
+  std::string ud = tensorType({B, L, c.D});
   std::string a = tensorType({c.D, c.N});
-  std::string bc = tensorType({c.B, c.L, c.G, c.N});
+  std::string bc = tensorType({B, L, c.G, c.N});
   std::string vec = tensorType({c.D});
-  std::string st = tensorType({c.B, c.D, c.N});
+  std::string st = tensorType({B, c.D, c.N});
   std::ostringstream os;
   os << "func.func @ss(%u: " << ud << ", %dt: " << ud << ", %A: " << a
      << ", %b: " << bc << ", %c: " << bc;
@@ -187,6 +190,9 @@ std::vector<SsCase> ssCases() {
       {2, 150, 48, 3, 16, true, true, true, true, true, false, false});
   cases.push_back(
       {1, 90, 12, 2, 5, true, true, true, true, true, false, false});
+  // Dynamic batch and length with a partial last token block.
+  cases.push_back(
+      {2, 150, 48, 3, 16, true, true, true, true, true, false, false, true});
   // The Mamba shape at a moderate length.
   cases.push_back(
       {1, 512, 256, 1, 16, true, true, true, false, true, false, false});

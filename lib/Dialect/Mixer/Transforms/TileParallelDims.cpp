@@ -49,29 +49,6 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   // Scans: one (batch, head) per tile, the whole head dimension P.
   if (isa<SsdOp>(op))
     return {1, 1, 0};
-  // Grouped GEMMs and the combine: column blocks of the output (rows are
-  // tied to groups and tokens by run-time values). Dispatch is a global
-  // sort and stays whole.
-  std::optional<int64_t> block;
-  if (auto matmul = dyn_cast<GroupedMatmulOp>(op))
-    block = columnBlock(dimOf(matmul.getOuts()[0], 1));
-  else if (auto swiglu = dyn_cast<GroupedSwigluOp>(op))
-    block = columnBlock(dimOf(swiglu.getOuts()[0], 1));
-  else if (auto combine = dyn_cast<MoeCombineOp>(op))
-    block = columnBlock(dimOf(combine.getOuts()[0], 1));
-  if (block)
-    return *block ? SmallVector<int64_t>{*block} : SmallVector<int64_t>{};
-  // Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
-  // columns of v in the tile (the column loop over y is the lowering's).
-  if (auto lse = dyn_cast<KernelLseOp>(op))
-    return lse.isBatched() ? SmallVector<int64_t>{1, rowBlock}
-                           : SmallVector<int64_t>{rowBlock};
-  if (auto mv = dyn_cast<KernelMvOp>(op))
-    return mv.isBatched() ? SmallVector<int64_t>{1, rowBlock, 0}
-                          : SmallVector<int64_t>{rowBlock, 0};
-  // The router: blocks of tokens.
-  if (isa<TopkRouterOp>(op))
-    return {rowBlock};
   // Linear attention and the gated delta rule: one (batch, head) per tile,
   // the whole value dim Dv.
   if (isa<LinearAttentionOp, GatedDeltaRuleOp>(op))
@@ -93,6 +70,29 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
       }
     return {1, block};
   }
+  // Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
+  // columns of v in the tile (the column loop over y is the lowering's).
+  if (auto lse = dyn_cast<KernelLseOp>(op))
+    return lse.isBatched() ? SmallVector<int64_t>{1, rowBlock}
+                           : SmallVector<int64_t>{rowBlock};
+  if (auto mv = dyn_cast<KernelMvOp>(op))
+    return mv.isBatched() ? SmallVector<int64_t>{1, rowBlock, 0}
+                          : SmallVector<int64_t>{rowBlock, 0};
+  // Grouped GEMMs and the combine: column blocks of the output (rows are
+  // tied to groups and tokens by run-time values). Dispatch is a global
+  // sort and stays whole.
+  std::optional<int64_t> block;
+  if (auto matmul = dyn_cast<GroupedMatmulOp>(op))
+    block = columnBlock(dimOf(matmul.getOuts()[0], 1));
+  else if (auto swiglu = dyn_cast<GroupedSwigluOp>(op))
+    block = columnBlock(dimOf(swiglu.getOuts()[0], 1));
+  else if (auto combine = dyn_cast<MoeCombineOp>(op))
+    block = columnBlock(dimOf(combine.getOuts()[0], 1));
+  if (block)
+    return *block ? SmallVector<int64_t>{*block} : SmallVector<int64_t>{};
+  // The router: blocks of tokens.
+  if (isa<TopkRouterOp>(op))
+    return {rowBlock};
   return {};
 }
 
