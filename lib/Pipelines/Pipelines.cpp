@@ -39,12 +39,12 @@ static void buildTensorPipeline(OpPassManager &pm,
                                 const CpuPipelineOptions &options) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
 
-  // Step 0. Decompose composite ops (sinkhorn) into loops of the mixer ops
+  // Step 1. Decompose composite ops (sinkhorn) into loops of the mixer ops
   // they are made of.
   // In: mixer ops on tensors. Out: no composite op left.
   funcPm.addPass(createMixerDecomposeCompositesPass());
 
-  // Step 1. Fuse the elementwise ops around mixer ops (dt scaling, gates)
+  // Step 2. Fuse the elementwise ops around mixer ops (dt scaling, gates)
   // with each other. Mixer ops are not linalg ops, so they stay whole; this
   // runs before lowering because its rewrite of `outs` operands into inputs
   // would turn the lowered algorithms' in-place state updates into copies.
@@ -57,7 +57,7 @@ static void buildTensorPipeline(OpPassManager &pm,
   if (!options.naive)
     funcPm.addPass(createMixerTileParallelDimsPass());
 
-  // Step 2. Lower each op's algorithm: the blocked algorithm in linalg with
+  // Step 3. Lower each op's algorithm: the blocked algorithm in linalg with
   // an scf.for over the sequential dimension, or (naive) the scalar loops of
   // its definition.
   // In: mixer ops. Out: linalg, scf, tensor, arith, math; no mixer op left.
@@ -69,7 +69,7 @@ static void buildTensorPipeline(OpPassManager &pm,
     funcPm.addPass(createConvertMixerToLinalgPass(toLinalg));
   }
 
-  // Step 3. Clean up. (The lowerings slice their operands rank-reduced, so
+  // Step 4. Clean up. (The lowerings slice their operands rank-reduced, so
   // no unit dimensions are left to fold.)
   // In/out: linalg on tensors.
   funcPm.addPass(createCanonicalizerPass());
@@ -84,7 +84,7 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
                                           const CpuPipelineOptions &options) {
   buildTensorPipeline(pm, options);
 
-  // Step 4. Register-tile every linalg op and vectorize it: contractions
+  // Step 5. Register-tile every linalg op and vectorize it: contractions
   // become outer-product FMAs on vector registers.
   // In: linalg on tensors. Out: vector ops and scf loops on tensors.
   if (!options.naive) {
@@ -98,7 +98,7 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
     funcPm.addPass(createCSEPass());
   }
 
-  // Step 5. Bufferize. Results computed in place into `outs` arguments are
+  // Step 6. Bufferize. Results computed in place into `outs` arguments are
   // dropped from the signatures, so every public function writes its
   // results into caller-provided buffers and returns nothing.
   // In: tensors. Out: memrefs; temporaries as memref.alloc/alloca.
@@ -127,12 +127,12 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
       bufferization::createPromoteBuffersToStackPass(toStack));
   bufferization::buildBufferDeallocationPipeline(pm);
 
-  // Step 6. Polynomial exp/log so that they stay vectorized.
+  // Step 7. Polynomial exp/log so that they stay vectorized.
   pm.addPass(createMixerApproximateMathPass());
   // Copies between strided tiles as vector code, not runtime calls.
   pm.nest<func::FuncOp>().addPass(createMixerLowerMemrefCopiesPass());
 
-  // Step 7. Parallel loops to OpenMP, the rest to LLVM.
+  // Step 8. Parallel loops to OpenMP, the rest to LLVM.
   // In: memrefs, scf.forall, vector, linalg leftovers. Out: LLVM dialect
   // with `_mlir_ciface_` wrappers.
   pm.addPass(createMixerEmitCInterfacePass());

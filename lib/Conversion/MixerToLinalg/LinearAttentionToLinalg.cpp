@@ -27,7 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LinalgBuilder.h"
+#include "mixer/Utils/LinalgBuilder.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"

@@ -25,7 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LinalgBuilder.h"
+#include "mixer/Utils/LinalgBuilder.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Conversion/MixerToLoops/MixerToLoops.h"

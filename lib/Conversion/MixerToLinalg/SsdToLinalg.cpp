@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LinalgBuilder.h"
+#include "mixer/Utils/LinalgBuilder.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -31,12 +31,6 @@
 
 using namespace mlir;
 using namespace mlir::mixer;
-
-/// exp(min(v, 0)) for an f32 value.
-static Value expOfNonPositive(ImplicitLocOpBuilder &b, Value v) {
-  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
-  return math::ExpOp::create(b, arith::MinimumFOp::create(b, v, zero));
-}
 
 namespace {
 
@@ -74,7 +68,7 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
                                                Value t0, Value y,
                                                Value st) const {
   ImplicitLocOpBuilder &b = lb.builder();
-  Type f32 = b.getF32Type(), f64 = b.getF64Type();
+  Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(hd.P),
                n = b.getIndexAttr(hd.N);
@@ -91,21 +85,8 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
 
   // Inclusive prefix sums of the log decays, in f64 so that differences of
   // two sums (segment sums) keep f32 accuracy however long the chunk.
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value cQ = arith::ConstantIndexOp::create(b, Q);
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
-  Value zero64 = arith::ConstantOp::create(b, b.getF64FloatAttr(0.0));
-  auto cumLoop = scf::ForOp::create(
-      b, c0, cQ, c1, ValueRange{zero64, lb.empty({q}, f64)},
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        Value a = tensor::ExtractOp::create(ib, A, i);
-        Value sum = arith::AddFOp::create(ib, acc[0],
-                                          arith::ExtFOp::create(ib, f64, a));
-        Value cum = tensor::InsertOp::create(ib, sum, acc[1], i);
-        scf::YieldOp::create(ib, ValueRange{sum, cum});
-      });
-  Value cumLast = cumLoop.getResult(0), cum = cumLoop.getResult(1);
+  Value cumLast, cum;
+  std::tie(cumLast, cum) = lb.prefixSumF64(A);
 
   // Decay from s to t inside the chunk, zero above the diagonal.
   Value L = lb.map(
@@ -113,7 +94,7 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
       [&](ImplicitLocOpBuilder &ib, ValueRange args) {
         Value seg = arith::TruncFOp::create(
             ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
-        Value decay = expOfNonPositive(ib, seg);
+        Value decay = LinalgBuilder(ib).expOfNonPositive(seg);
         Value t = linalg::IndexOp::create(ib, 0), s = linalg::IndexOp::create(ib, 1);
         Value causal =
             arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
@@ -138,8 +119,8 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
   Value Cs = lb.map({Cc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
                     lb.empty({q, n}, f32),
                     [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      Value d = expOfNonPositive(
-                          ib, arith::TruncFOp::create(ib, f32, args[1]));
+                      Value d = LinalgBuilder(ib).expOfNonPositive(
+                          arith::TruncFOp::create(ib, f32, args[1]));
                       return arith::MulFOp::create(ib, args[0], d).getResult();
                     });
   Y = lb.contract(Cs, st, Y, Lhs::RowMajor);
@@ -152,11 +133,11 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
                       Value seg = arith::TruncFOp::create(
                           ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
                       return arith::MulFOp::create(ib, args[0],
-                                                   expOfNonPositive(ib, seg))
+                                                   LinalgBuilder(ib).expOfNonPositive(seg))
                           .getResult();
                     });
   Value chunkDecay =
-      expOfNonPositive(b, arith::TruncFOp::create(b, f32, cumLast));
+      lb.expOfNonPositive(arith::TruncFOp::create(b, f32, cumLast));
   // Updated in place (the state is a loop-carried buffer).
   Value decayed = lb.map({}, {}, st,
                          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -173,7 +154,6 @@ std::pair<Value, Value> SsdToLinalg::tokenStep(LinalgBuilder &lb,
                                                const SsdHead &hd, Value t,
                                                Value y, Value st) const {
   ImplicitLocOpBuilder &b = lb.builder();
-  Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult p = b.getIndexAttr(hd.P), n = b.getIndexAttr(hd.N);
 
@@ -183,9 +163,8 @@ std::pair<Value, Value> SsdToLinalg::tokenStep(LinalgBuilder &lb,
                       {hd.N});
   Value ct = lb.slice(hd.c, {hd.batch, t, hd.group, zero}, {one, one, one, n},
                       {hd.N});
-  Value decay = expOfNonPositive(
-      b, tensor::ExtractOp::create(b, hd.logA,
-                                   ValueRange{hd.batch, t, hd.head}));
+  Value decay = lb.expOfNonPositive(tensor::ExtractOp::create(
+      b, hd.logA, ValueRange{hd.batch, t, hd.head}));
 
   // St = exp(a_t) St + b_t x_t^T, in place.
   Value newSt = lb.map(

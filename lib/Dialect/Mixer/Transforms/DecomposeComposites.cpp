@@ -23,7 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 // The lowering's block builders (a private header of MixerToLinalg).
-#include "../../../Conversion/MixerToLinalg/LinalgBuilder.h"
+#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"

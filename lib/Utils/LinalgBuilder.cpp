@@ -1,6 +1,6 @@
 //===- LinalgBuilder.cpp - small builders of linalg ops on tensors --------===//
 
-#include "LinalgBuilder.h"
+#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

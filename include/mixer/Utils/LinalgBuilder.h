@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_LINALGBUILDER_H
-#define MIXER_LIB_CONVERSION_MIXERTOLINALG_LINALGBUILDER_H
+#ifndef MIXER_UTILS_LINALGBUILDER_H
+#define MIXER_UTILS_LINALGBUILDER_H
 
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -80,4 +80,4 @@ private:
 
 } // namespace mlir::mixer
 
-#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_LINALGBUILDER_H
+#endif // MIXER_UTILS_LINALGBUILDER_H
