@@ -11,112 +11,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Execution/Compile.h"
-#include "mixer/Execution/JitModule.h"
-#include "mixer/Pipelines/Pipelines.h"
+#include "TestSupport.h"
+
 #include "mixer/Reference/Reference.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
-#include <gtest/gtest.h>
-
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <sstream>
 
-using namespace mlir;
+using namespace mixer::test;
 namespace ref = ::mixer::ref;
 
 namespace {
-
-//===----------------------------------------------------------------------===//
-// Compiling and calling
-//===----------------------------------------------------------------------===//
-
-/// A rank-R strided memref descriptor over f32 data, as `_mlir_ciface_`
-/// wrappers take it: two pointers, the offset, R sizes, R strides.
-class Descriptor {
-public:
-  Descriptor(float *data, const std::vector<int64_t> &shape)
-      : words(3 + 2 * shape.size()) {
-    std::memcpy(&words[0], &data, sizeof(float *));
-    std::memcpy(&words[1], &data, sizeof(float *));
-    words[2] = 0;
-    int64_t stride = 1, rank = shape.size();
-    for (int64_t i = rank - 1; i >= 0; --i) {
-      words[3 + i] = shape[i];
-      words[3 + rank + i] = stride;
-      stride *= shape[i];
-    }
-  }
-  void *get() { return words.data(); }
-
-private:
-  std::vector<int64_t> words;
-};
-
-/// A float tensor and its shape, passed to the compiled function.
-struct Buffer {
-  std::vector<int64_t> shape;
-  std::vector<float> data;
-};
-
-/// Compiles a module with one public function and runs it.
-class Compiled {
-public:
-  Compiled(const std::string &source, bool naive) {
-    DialectRegistry registry;
-    mlir::mixer::registerCompilerDialects(registry);
-    context = std::make_unique<MLIRContext>(registry);
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, context.get());
-    if (!module)
-      return;
-    mlir::mixer::CpuPipelineOptions options;
-    options.naive = naive;
-    if (failed(mlir::mixer::compileToLLVM(*module, options)))
-      return;
-    auto jit = mlir::mixer::JitModule::create(*module);
-    if (!jit) {
-      llvm::consumeError(jit.takeError());
-      return;
-    }
-    this->jit = std::move(*jit);
-  }
-
-  bool ok() const { return jit != nullptr; }
-
-  /// Calls `name` with one descriptor per buffer, in order.
-  void call(llvm::StringRef name, std::vector<Buffer *> buffers) {
-    std::vector<Descriptor> descriptors;
-    for (Buffer *buffer : buffers)
-      descriptors.emplace_back(buffer->data.data(), buffer->shape);
-    std::vector<void *> args;
-    for (Descriptor &d : descriptors)
-      args.push_back(d.get());
-    llvm::Error err = jit->call(name, args);
-    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
-  }
-
-private:
-  std::unique_ptr<MLIRContext> context;
-  std::unique_ptr<mlir::mixer::JitModule> jit;
-};
-
-std::string tensorType(const std::vector<int64_t> &dims) {
-  std::ostringstream os;
-  os << "tensor<";
-  for (int64_t d : dims)
-    os << d << "x";
-  os << "f32>";
-  return os.str();
-}
 
 /// The points dims [(Bt,) n, D] of a case.
 std::vector<int64_t> withBatch(int64_t Bt, std::vector<int64_t> dims) {
@@ -203,7 +109,7 @@ class KernelLse : public ::testing::TestWithParam<LseCase> {};
 
 TEST_P(KernelLse, RelativeErrorWithinTolerance) {
   const LseCase &c = GetParam();
-  Compiled compiled(lseModule(c), c.naive);
+  CompiledModule compiled(lseModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(42);
@@ -216,7 +122,7 @@ TEST_P(KernelLse, RelativeErrorWithinTolerance) {
   if (c.withG)
     args.push_back(&g);
   args.push_back(&out);
-  compiled.call("lse", args);
+  compiled.callBuffers("lse", args);
 
   ref::Tensor expected =
       ref::kernelLse(c.kind, rx, ry, c.withG ? &rg : nullptr, eps.data[0]);
@@ -287,7 +193,7 @@ class KernelMv : public ::testing::TestWithParam<MvCase> {};
 
 TEST_P(KernelMv, RelativeErrorWithinTolerance) {
   const MvCase &c = GetParam();
-  Compiled compiled(mvModule(c), c.naive);
+  CompiledModule compiled(mvModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(17);
@@ -296,7 +202,7 @@ TEST_P(KernelMv, RelativeErrorWithinTolerance) {
   auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M, c.C}), -1.0, 1.0);
   Buffer h{{}, {static_cast<float>(c.bandwidth)}};
   Buffer out = zeros(withBatch(c.Bt, {c.N, c.C}));
-  compiled.call("mv", {&x, &y, &v, &h, &out});
+  compiled.callBuffers("mv", {&x, &y, &v, &h, &out});
 
   ref::Tensor expected = ref::kernelMv(c.kind, rx, ry, rv, h.data[0]);
   double err = ref::relativeError(out.data.data(), expected);
@@ -376,7 +282,7 @@ class Sinkhorn : public ::testing::TestWithParam<SinkhornCase> {};
 
 TEST_P(Sinkhorn, RelativeErrorWithinTolerance) {
   const SinkhornCase &c = GetParam();
-  Compiled compiled(sinkhornModule(c), c.naive);
+  CompiledModule compiled(sinkhornModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(3);
@@ -386,7 +292,7 @@ TEST_P(Sinkhorn, RelativeErrorWithinTolerance) {
   auto [lb, rlb] = uniformLogWeights(c.M);
   Buffer eps{{}, {static_cast<float>(c.eps)}};
   Buffer f = zeros({c.N}), g = zeros({c.M}), cost = zeros({});
-  compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+  compiled.callBuffers("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
 
   ref::SinkhornResult expected =
       ref::sinkhorn(c.kind, rx, ry, rla, rlb, eps.data[0], c.iterations);
@@ -435,14 +341,14 @@ TEST(KernelTiming, LseOptimizedVsNaive) {
   Buffer eps{{}, {0.5f}};
   for (bool naive : {false, true}) {
     c.naive = naive;
-    Compiled compiled(lseModule(c), naive);
+    CompiledModule compiled(lseModule(c), naive);
     ASSERT_TRUE(compiled.ok());
     Buffer out = zeros({c.N});
-    compiled.call("lse", {&x, &y, &eps, &g, &out}); // warm up
+    compiled.callBuffers("lse", {&x, &y, &eps, &g, &out}); // warm up
     int reps = naive ? 1 : 5;
     auto start = std::chrono::steady_clock::now();
     for (int r = 0; r < reps; ++r)
-      compiled.call("lse", {&x, &y, &eps, &g, &out});
+      compiled.callBuffers("lse", {&x, &y, &eps, &g, &out});
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count() /
@@ -466,12 +372,12 @@ TEST(KernelTiming, SinkhornIterations) {
   Buffer eps{{}, {0.1f}};
   for (int64_t iterations : {1, 21}) {
     SinkhornCase c{ref::Kernel::SqEuclidean, N, M, D, iterations, 0.1, false};
-    Compiled compiled(sinkhornModule(c), false);
+    CompiledModule compiled(sinkhornModule(c), false);
     ASSERT_TRUE(compiled.ok());
     Buffer f = zeros({N}), g = zeros({M}), cost = zeros({});
-    compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+    compiled.callBuffers("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
     auto start = std::chrono::steady_clock::now();
-    compiled.call("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
+    compiled.callBuffers("sinkhorn", {&x, &y, &la, &lb, &eps, &f, &g, &cost});
     double ms = std::chrono::duration<double, std::milli>(
                     std::chrono::steady_clock::now() - start)
                     .count();

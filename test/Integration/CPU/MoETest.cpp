@@ -7,100 +7,19 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Execution/Compile.h"
-#include "mixer/Execution/JitModule.h"
-#include "mixer/Pipelines/Pipelines.h"
+#include "TestSupport.h"
+
 #include "mixer/Reference/Reference.h"
-
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
-using namespace mlir;
+using namespace mixer::test;
 namespace ref = ::mixer::ref;
 
 namespace {
-
-/// A strided memref descriptor of rank R, as the `_mlir_ciface_` wrappers
-/// take it.
-template <typename T, int R> struct Descriptor {
-  T *allocated, *aligned;
-  int64_t offset, sizes[R], strides[R];
-  Descriptor(T *data, const std::vector<int64_t> &shape)
-      : allocated(data), aligned(data), offset(0) {
-    int64_t stride = 1;
-    for (int i = R - 1; i >= 0; --i) {
-      sizes[i] = shape[i];
-      strides[i] = stride;
-      stride *= shape[i];
-    }
-  }
-};
-
-/// "tensor<AxBx...xELT>"; a negative dim prints as `?`.
-std::string tensorType(std::initializer_list<int64_t> dims,
-                       const char *elt = "f32") {
-  std::ostringstream os;
-  os << "tensor<";
-  for (int64_t d : dims)
-    (d < 0 ? os << "?" : os << d) << "x";
-  os << elt << ">";
-  return os.str();
-}
-
-/// A module compiled through the CPU pipeline and loaded in the JIT.
-class Compiled {
-public:
-  Compiled(const std::string &source, bool naive) {
-    DialectRegistry registry;
-    mlir::mixer::registerCompilerDialects(registry);
-    context = std::make_unique<MLIRContext>(registry);
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(source, context.get());
-    if (!module)
-      return;
-    mlir::mixer::CpuPipelineOptions options;
-    options.naive = naive;
-    if (failed(mlir::mixer::compileToLLVM(*module, options)))
-      return;
-    auto jit = mlir::mixer::JitModule::create(*module);
-    if (!jit) {
-      llvm::consumeError(jit.takeError());
-      return;
-    }
-    this->jit = std::move(*jit);
-  }
-
-  bool ok() const { return jit != nullptr; }
-
-  void call(llvm::StringRef name, llvm::ArrayRef<void *> args) {
-    llvm::Error err = jit->call(name, args);
-    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
-  }
-
-private:
-  std::unique_ptr<MLIRContext> context;
-  std::unique_ptr<mlir::mixer::JitModule> jit;
-};
-
-/// max|out - ref| / max|ref| (max|out| when the reference is all zero).
-double relErr(const float *out, const ref::Tensor &expected) {
-  double diff = 0, scale = 0;
-  for (int64_t i = 0; i < expected.numel(); ++i) {
-    diff = std::max(diff, std::fabs(out[i] - expected[i]));
-    scale = std::max(scale, std::fabs(expected[i]));
-  }
-  return scale > 0 ? diff / scale : diff;
-}
 
 /// Random group sizes over E groups summing to `sum`: a few groups are left
 /// empty, the others split the rows at random.
@@ -162,8 +81,8 @@ std::string groupedMatmulModule(const GroupedCase &c) {
 struct GroupSizes {
   std::vector<int32_t> i32;
   std::vector<int64_t> i64;
-  Descriptor<int32_t, 1> d32;
-  Descriptor<int64_t, 1> d64;
+  Descriptor<int32_t> d32;
+  Descriptor<int64_t> d64;
   bool wide;
   GroupSizes(const std::vector<int64_t> &sizes, bool wide)
       : i32(sizes.begin(), sizes.end()), i64(sizes),
@@ -185,7 +104,7 @@ class GroupedMatmulAgainstReference
 
 TEST_P(GroupedMatmulAgainstReference, RelativeErrorWithinTolerance) {
   const GroupedCase &c = GetParam();
-  Compiled compiled(groupedMatmulModule(c), c.naive);
+  CompiledModule compiled(groupedMatmulModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(42 + c.T);
@@ -196,15 +115,15 @@ TEST_P(GroupedMatmulAgainstReference, RelativeErrorWithinTolerance) {
   // Garbage in the output: every element must be written.
   std::vector<float> out(c.T * c.N, std::nanf(""));
 
-  Descriptor<float, 2> dl(lhs.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
-  Descriptor<float, 3> dr(rhs.data(), {c.E, c.K, c.N});
+  Descriptor<float> dl(lhs.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
+  Descriptor<float> dr(rhs.data(), {c.E, c.K, c.N});
   GroupSizes gs(sizes, c.i64Sizes);
   compiled.call("gm", {&dl, &dr, gs.arg(), &dout});
 
   ref::Tensor expected =
       ref::groupedMatmul(ref::fromFloats({c.T, c.K}, lhs.data()),
                          ref::fromFloats({c.E, c.K, c.N}, rhs.data()), sizes);
-  double err = relErr(out.data(), expected);
+  double err = ref::relativeError(out.data(), expected);
   std::printf("grouped_matmul %s: relative error %.3g\n", caseName(c).c_str(),
               err);
   EXPECT_LE(err, 1e-5);
@@ -239,7 +158,7 @@ INSTANTIATE_TEST_SUITE_P(GroupedMatmul, GroupedMatmulAgainstReference,
 TEST(GroupedMatmulBadSizes, ClampedAndInBounds) {
   for (bool naive : {false, true}) {
     GroupedCase c{40, 16, 32, 3, 40, false, true, false, naive};
-    Compiled compiled(groupedMatmulModule(c), naive);
+    CompiledModule compiled(groupedMatmulModule(c), naive);
     ASSERT_TRUE(compiled.ok()) << "compilation failed";
     ref::Rng rng(5);
     std::vector<float> lhs = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));
@@ -248,9 +167,9 @@ TEST(GroupedMatmulBadSizes, ClampedAndInBounds) {
     const int64_t guardRows = 8;
     const float sentinel = 12345.0f;
     std::vector<float> out((c.T + guardRows) * c.N, sentinel);
-    Descriptor<float, 2> dl(lhs.data(), {c.T, c.K}),
+    Descriptor<float> dl(lhs.data(), {c.T, c.K}),
         dout(out.data(), {c.T, c.N});
-    Descriptor<float, 3> dr(rhs.data(), {c.E, c.K, c.N});
+    Descriptor<float> dr(rhs.data(), {c.E, c.K, c.N});
     GroupSizes gs({-5, 30, 25}, true); // sums to 50 > T = 40
     compiled.call("gm", {&dl, &dr, gs.arg(), &dout});
 
@@ -260,7 +179,7 @@ TEST(GroupedMatmulBadSizes, ClampedAndInBounds) {
         ref::groupedMatmul(ref::fromFloats({c.T, c.K}, lhs.data()),
                            ref::fromFloats({c.E, c.K, c.N}, rhs.data()),
                            {0, 30, 10});
-    double err = relErr(out.data(), expected);
+    double err = ref::relativeError(out.data(), expected);
     std::printf("grouped_matmul bad sizes%s: relative error %.3g\n",
                 naive ? " (naive)" : "", err);
     EXPECT_LE(err, 1e-5);
@@ -289,7 +208,7 @@ class GroupedSwigluAgainstReference
 
 TEST_P(GroupedSwigluAgainstReference, RelativeErrorWithinTolerance) {
   const GroupedCase &c = GetParam();
-  Compiled compiled(groupedSwigluModule(c), c.naive);
+  CompiledModule compiled(groupedSwigluModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(77 + c.T);
@@ -302,8 +221,8 @@ TEST_P(GroupedSwigluAgainstReference, RelativeErrorWithinTolerance) {
   std::vector<int64_t> sizes = groupSizesFor(rng, c);
   std::vector<float> out(c.T * c.N, std::nanf(""));
 
-  Descriptor<float, 2> dx(x.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
-  Descriptor<float, 3> dg(wg.data(), {c.E, c.K, c.N}),
+  Descriptor<float> dx(x.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
+  Descriptor<float> dg(wg.data(), {c.E, c.K, c.N}),
       du(wu.data(), {c.E, c.K, c.N});
   GroupSizes gs(sizes, c.i64Sizes);
   compiled.call("sw", {&dx, &dg, &du, gs.arg(), &dout});
@@ -312,7 +231,7 @@ TEST_P(GroupedSwigluAgainstReference, RelativeErrorWithinTolerance) {
       ref::fromFloats({c.T, c.K}, x.data()),
       ref::fromFloats({c.E, c.K, c.N}, wg.data()),
       ref::fromFloats({c.E, c.K, c.N}, wu.data()), sizes);
-  double err = relErr(out.data(), expected);
+  double err = ref::relativeError(out.data(), expected);
   std::printf("grouped_swiglu %s: relative error %.3g\n", caseName(c).c_str(),
               err);
   EXPECT_LE(err, 1e-5);
@@ -363,7 +282,7 @@ class TopkRouterAgainstReference
 
 TEST_P(TopkRouterAgainstReference, MatchesReference) {
   const RouterCase &c = GetParam();
-  Compiled compiled(routerModule(c), c.naive);
+  CompiledModule compiled(routerModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(11 + c.T + c.E);
@@ -374,13 +293,13 @@ TEST_P(TopkRouterAgainstReference, MatchesReference) {
   std::vector<float> fl = ref::toFloats(logits);
   std::vector<float> w(c.T * c.k, std::nanf(""));
   std::vector<int32_t> ids(c.T * c.k, -7);
-  Descriptor<float, 2> dl(fl.data(), {c.T, c.E}), dw(w.data(), {c.T, c.k});
-  Descriptor<int32_t, 2> di(ids.data(), {c.T, c.k});
+  Descriptor<float> dl(fl.data(), {c.T, c.E}), dw(w.data(), {c.T, c.k});
+  Descriptor<int32_t> di(ids.data(), {c.T, c.k});
   compiled.call("router", {&dl, &dw, &di});
 
   ref::Routing expected =
       ref::topkRouter(ref::fromFloats({c.T, c.E}, fl.data()), c.k, c.normalize);
-  double err = relErr(w.data(), expected.weights);
+  double err = ref::relativeError(w.data(), expected.weights);
   int64_t idMismatches = 0;
   for (int64_t i = 0; i < c.T * c.k; ++i)
     idMismatches += ids[i] != expected.expertIds[i];
@@ -444,7 +363,7 @@ class MoeDispatchAgainstReference
 
 TEST_P(MoeDispatchAgainstReference, MatchesReference) {
   const DispatchCase &c = GetParam();
-  Compiled compiled(dispatchModule(c), c.naive);
+  CompiledModule compiled(dispatchModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(3 + c.T);
@@ -457,15 +376,15 @@ TEST_P(MoeDispatchAgainstReference, MatchesReference) {
   std::vector<float> sorted(slots * c.K, std::nanf(""));
   std::vector<int64_t> sizes(c.E, -1);
   std::vector<int32_t> perm(slots, -1);
-  Descriptor<float, 2> dx(x.data(), {c.T, c.K}), ds(sorted.data(), {slots, c.K});
-  Descriptor<int32_t, 2> di(ids.data(), {c.T, c.k});
-  Descriptor<int64_t, 1> dg(sizes.data(), {c.E});
-  Descriptor<int32_t, 1> dp(perm.data(), {slots});
+  Descriptor<float> dx(x.data(), {c.T, c.K}), ds(sorted.data(), {slots, c.K});
+  Descriptor<int32_t> di(ids.data(), {c.T, c.k});
+  Descriptor<int64_t> dg(sizes.data(), {c.E});
+  Descriptor<int32_t> dp(perm.data(), {slots});
   compiled.call("dispatch", {&dx, &di, &ds, &dg, &dp});
 
   ref::Dispatch expected =
       ref::moeDispatch(ref::fromFloats({c.T, c.K}, x.data()), ids, c.k, c.E);
-  double err = relErr(sorted.data(), expected.sorted);
+  double err = ref::relativeError(sorted.data(), expected.sorted);
   std::printf("moe_dispatch %s: relative error %.3g\n", caseName(c).c_str(),
               err);
   EXPECT_EQ(err, 0.0);
@@ -511,7 +430,7 @@ class MoeCombineAgainstReference
 
 TEST_P(MoeCombineAgainstReference, RelativeErrorWithinTolerance) {
   const CombineCase &c = GetParam();
-  Compiled compiled(combineModule(c), c.naive);
+  CompiledModule compiled(combineModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(9 + c.T);
@@ -526,15 +445,15 @@ TEST_P(MoeCombineAgainstReference, RelativeErrorWithinTolerance) {
     std::swap(perm[i], perm[std::min<int64_t>(
                            i, static_cast<int64_t>(rng.uniform(0, 1) * (i + 1)))]);
   std::vector<float> out(c.T * c.N, std::nanf(""));
-  Descriptor<float, 2> de(eo.data(), {slots, c.N}), dw(w.data(), {c.T, c.k}),
+  Descriptor<float> de(eo.data(), {slots, c.N}), dw(w.data(), {c.T, c.k}),
       dout(out.data(), {c.T, c.N});
-  Descriptor<int32_t, 1> dp(perm.data(), {slots});
+  Descriptor<int32_t> dp(perm.data(), {slots});
   compiled.call("combine", {&de, &dp, &dw, &dout});
 
   ref::Tensor expected =
       ref::moeCombine(ref::fromFloats({slots, c.N}, eo.data()), perm,
                       ref::fromFloats({c.T, c.k}, w.data()));
-  double err = relErr(out.data(), expected);
+  double err = ref::relativeError(out.data(), expected);
   std::printf("moe_combine %s: relative error %.3g\n", caseName(c).c_str(),
               err);
   EXPECT_LE(err, 1e-5);
@@ -609,7 +528,7 @@ class MoeLayerAgainstReference : public ::testing::TestWithParam<LayerCase> {};
 
 TEST_P(MoeLayerAgainstReference, RelativeErrorWithinTolerance) {
   const LayerCase &c = GetParam();
-  Compiled compiled(layerModule(c), c.naive);
+  CompiledModule compiled(layerModule(c), c.naive);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(21 + c.T);
@@ -623,9 +542,9 @@ TEST_P(MoeLayerAgainstReference, RelativeErrorWithinTolerance) {
   std::vector<float> wd =
       ref::toFloats(rng.uniformTensor({c.E, c.F, c.K}, -scale, scale));
   std::vector<float> out(c.T * c.K, std::nanf(""));
-  Descriptor<float, 2> dx(x.data(), {c.T, c.K}), dl(l.data(), {c.T, c.E}),
+  Descriptor<float> dx(x.data(), {c.T, c.K}), dl(l.data(), {c.T, c.E}),
       dout(out.data(), {c.T, c.K});
-  Descriptor<float, 3> dg(wg.data(), {c.E, c.K, c.F}),
+  Descriptor<float> dg(wg.data(), {c.E, c.K, c.F}),
       du(wu.data(), {c.E, c.K, c.F}), dd(wd.data(), {c.E, c.F, c.K});
   compiled.call("moe", {&dx, &dl, &dg, &du, &dd, &dout});
 
@@ -634,7 +553,7 @@ TEST_P(MoeLayerAgainstReference, RelativeErrorWithinTolerance) {
       c.k, c.normalize, ref::fromFloats({c.E, c.K, c.F}, wg.data()),
       ref::fromFloats({c.E, c.K, c.F}, wu.data()),
       ref::fromFloats({c.E, c.F, c.K}, wd.data()));
-  double err = relErr(out.data(), expected);
+  double err = ref::relativeError(out.data(), expected);
   std::printf("moe layer %s: relative error %.3g\n", caseName(c).c_str(), err);
   EXPECT_LE(err, 1e-5);
 }
@@ -658,8 +577,8 @@ TEST(GroupedMatmulTiming, DISABLED_T4096_K512_N512_E8) {
       ref::toFloats(rng.uniformTensor({c.E, c.K, c.N}, -1, 1));
   std::vector<int64_t> sizes = groupSizesFor(rng, c);
   std::vector<float> out(c.T * c.N);
-  Descriptor<float, 2> dl(lhs.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
-  Descriptor<float, 3> dr(rhs.data(), {c.E, c.K, c.N});
+  Descriptor<float> dl(lhs.data(), {c.T, c.K}), dout(out.data(), {c.T, c.N});
+  Descriptor<float> dr(rhs.data(), {c.E, c.K, c.N});
   GroupSizes gs(sizes, true);
   ref::Tensor expected =
       ref::groupedMatmul(ref::fromFloats({c.T, c.K}, lhs.data()),
@@ -667,7 +586,7 @@ TEST(GroupedMatmulTiming, DISABLED_T4096_K512_N512_E8) {
   double flops = 2.0 * c.T * c.K * c.N;
   for (bool naive : {false, true}) {
     c.naive = naive;
-    Compiled compiled(groupedMatmulModule(c), naive);
+    CompiledModule compiled(groupedMatmulModule(c), naive);
     ASSERT_TRUE(compiled.ok());
     std::vector<double> times;
     for (int rep = 0; rep < (naive ? 3 : 10); ++rep) {
@@ -682,7 +601,7 @@ TEST(GroupedMatmulTiming, DISABLED_T4096_K512_N512_E8) {
     std::printf("grouped_matmul T4096_K512_N512_E8 %s: median %.3f ms, %.1f "
                 "GFLOP/s, relative error %.3g\n",
                 naive ? "naive" : "optimized", median * 1e3,
-                flops / median * 1e-9, relErr(out.data(), expected));
+                flops / median * 1e-9, ref::relativeError(out.data(), expected));
   }
 }
 

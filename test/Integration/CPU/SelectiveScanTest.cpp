@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ScanTestSupport.h"
+#include "TestSupport.h"
 
 #include "mixer/Reference/Reference.h"
 

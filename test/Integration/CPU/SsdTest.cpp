@@ -7,57 +7,24 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Execution/Compile.h"
-#include "mixer/Execution/JitModule.h"
-#include "mixer/Pipelines/Pipelines.h"
+#include "TestSupport.h"
+
 #include "mixer/Reference/Reference.h"
 
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/DialectRegistry.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/TargetSelect.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
-#include <sstream>
 
-using namespace mlir;
+using namespace mixer::test;
 namespace ref = ::mixer::ref;
 
 namespace {
-
-/// A strided memref descriptor of rank R over f32 data, as the
-/// `_mlir_ciface_` wrappers take it.
-template <int R> struct Descriptor {
-  float *allocated, *aligned;
-  int64_t offset, sizes[R], strides[R];
-  Descriptor(float *data, const std::vector<int64_t> &shape)
-      : allocated(data), aligned(data), offset(0) {
-    int64_t stride = 1;
-    for (int i = R - 1; i >= 0; --i) {
-      sizes[i] = shape[i];
-      strides[i] = stride;
-      stride *= shape[i];
-    }
-  }
-};
 
 struct SsdShape {
   int64_t B, L, H, P, G, N, chunk;
 };
 
 enum class Decays { Realistic, Extreme };
-
-std::string tensorType(std::initializer_list<int64_t> dims) {
-  std::ostringstream os;
-  os << "tensor<";
-  for (int64_t d : dims)
-    os << d << "x";
-  os << "f32>";
-  return os.str();
-}
 
 /// func @ssd(x, log_a, b, c, [init,] [dt,] y_out, state_out) -> (y, state);
 /// with `scaleByDt`, mixer.ssd reads x * dt (dt [B, L, H]) computed by an
@@ -105,28 +72,10 @@ class CompiledSsd {
 public:
   CompiledSsd(const SsdShape &shape, bool withInit, bool naive,
               bool scaleByDt = false)
-      : shape(shape), withInit(withInit), scaleByDt(scaleByDt) {
-    DialectRegistry registry;
-    mlir::mixer::registerCompilerDialects(registry);
-    context = std::make_unique<MLIRContext>(registry);
-    OwningOpRef<ModuleOp> module =
-        parseSourceString<ModuleOp>(ssdModule(shape, withInit, scaleByDt),
-                                    context.get());
-    if (!module)
-      return;
-    mlir::mixer::CpuPipelineOptions options;
-    options.naive = naive;
-    if (failed(mlir::mixer::compileToLLVM(*module, options)))
-      return;
-    auto jit = mlir::mixer::JitModule::create(*module);
-    if (!jit) {
-      llvm::consumeError(jit.takeError());
-      return;
-    }
-    this->jit = std::move(*jit);
-  }
+      : shape(shape), withInit(withInit), scaleByDt(scaleByDt),
+        module(ssdModule(shape, withInit, scaleByDt), naive) {}
 
-  bool ok() const { return jit != nullptr; }
+  bool ok() const { return module.ok(); }
 
   /// Runs on float inputs; returns (y, final state) as floats.
   std::pair<std::vector<float>, std::vector<float>>
@@ -135,34 +84,25 @@ public:
       std::vector<float> *dt = nullptr) {
     const SsdShape &s = shape;
     std::vector<float> y(s.B * s.L * s.H * s.P), state(s.B * s.H * s.P * s.N);
-    Descriptor<4> dx(x.data(), {s.B, s.L, s.H, s.P});
-    Descriptor<3> dla(logA.data(), {s.B, s.L, s.H});
-    Descriptor<4> db(b.data(), {s.B, s.L, s.G, s.N});
-    Descriptor<4> dc(c.data(), {s.B, s.L, s.G, s.N});
-    Descriptor<4> dy(y.data(), {s.B, s.L, s.H, s.P});
-    Descriptor<4> ds(state.data(), {s.B, s.H, s.P, s.N});
-    std::vector<void *> args = {&dx, &dla, &db, &dc};
-    std::unique_ptr<Descriptor<4>> dinit;
-    if (withInit) {
-      dinit = std::make_unique<Descriptor<4>>(init->data(),
-                                              std::vector<int64_t>{s.B, s.H, s.P, s.N});
-      args.push_back(dinit.get());
-    }
-    Descriptor<3> ddt(dt ? dt->data() : nullptr, {s.B, s.L, s.H});
+    std::vector<std::pair<float *, std::vector<int64_t>>> args = {
+        {x.data(), {s.B, s.L, s.H, s.P}},
+        {logA.data(), {s.B, s.L, s.H}},
+        {b.data(), {s.B, s.L, s.G, s.N}},
+        {c.data(), {s.B, s.L, s.G, s.N}}};
+    if (withInit)
+      args.push_back({init->data(), {s.B, s.H, s.P, s.N}});
     if (scaleByDt)
-      args.push_back(&ddt);
-    args.push_back(&dy);
-    args.push_back(&ds);
-    llvm::Error err = jit->call("ssd", args);
-    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+      args.push_back({dt->data(), {s.B, s.L, s.H}});
+    args.push_back({y.data(), {s.B, s.L, s.H, s.P}});
+    args.push_back({state.data(), {s.B, s.H, s.P, s.N}});
+    module.call("ssd", std::move(args));
     return {y, state};
   }
 
 private:
   SsdShape shape;
   bool withInit, scaleByDt;
-  std::unique_ptr<MLIRContext> context;
-  std::unique_ptr<mlir::mixer::JitModule> jit;
+  CompiledModule module;
 };
 
 ref::Tensor logDecays(ref::Rng &rng, const SsdShape &s, Decays decays) {

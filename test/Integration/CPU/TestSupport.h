@@ -1,14 +1,13 @@
-//===- ScanTestSupport.h - compile and call one function in tests -*- C++
-//-*-===//
+//===- TestSupport.h - compile and call one function in tests ---*- C++ -*-===//
 //
-// What the scan integration tests share: memref descriptors over float
-// vectors, tensor type strings, and a module compiled through the CPU
-// pipeline (optimized or naive) and called through the JIT.
+// What the CPU integration tests share: memref descriptors, tensor type
+// strings, and a module compiled through the CPU pipeline (optimized or
+// naive) and called through the JIT.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MIXER_TEST_INTEGRATION_CPU_SCANTESTSUPPORT_H
-#define MIXER_TEST_INTEGRATION_CPU_SCANTESTSUPPORT_H
+#ifndef MIXER_TEST_INTEGRATION_CPU_TESTSUPPORT_H
+#define MIXER_TEST_INTEGRATION_CPU_TESTSUPPORT_H
 
 #include "mixer/Execution/Compile.h"
 #include "mixer/Execution/JitModule.h"
@@ -21,6 +20,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <memory>
 #include <sstream>
@@ -29,13 +30,15 @@
 
 namespace mixer::test {
 
-/// A strided memref descriptor over f32 data, as the `_mlir_ciface_`
-/// wrappers take it (rank <= 4).
-struct AnyDescriptor {
-  float *allocated, *aligned;
+/// A row-major strided memref descriptor over `T` data, as the
+/// `_mlir_ciface_` wrappers take it: two pointers, the offset, then `rank`
+/// sizes and `rank` strides (rank <= 4).
+template <typename T = float> struct Descriptor {
+  T *allocated, *aligned;
   int64_t offset, sizesAndStrides[8];
-  AnyDescriptor(float *data, const std::vector<int64_t> &shape)
+  Descriptor(T *data, const std::vector<int64_t> &shape)
       : allocated(data), aligned(data), offset(0) {
+    assert(shape.size() <= 4 && "rank above 4");
     int64_t rank = shape.size(), stride = 1;
     for (int64_t i = rank - 1; i >= 0; --i) {
       sizesAndStrides[i] = shape[i];
@@ -46,7 +49,8 @@ struct AnyDescriptor {
 };
 
 /// "tensor<2x3xf32>"; a negative size is dynamic ("?").
-inline std::string tensorType(const std::vector<int64_t> &dims) {
+inline std::string tensorType(const std::vector<int64_t> &dims,
+                              const char *elementType = "f32") {
   std::ostringstream os;
   os << "tensor<";
   for (int64_t d : dims)
@@ -54,9 +58,15 @@ inline std::string tensorType(const std::vector<int64_t> &dims) {
       os << "?x";
     else
       os << d << "x";
-  os << "f32>";
+  os << elementType << ">";
   return os.str();
 }
+
+/// A float tensor and its shape, passed to a compiled function.
+struct Buffer {
+  std::vector<int64_t> shape;
+  std::vector<float> data;
+};
 
 /// A module compiled for the CPU and loaded into the JIT.
 class CompiledModule {
@@ -87,18 +97,31 @@ public:
 
   bool ok() const { return jit != nullptr; }
 
+  /// Calls `name` with pointers to descriptors, in order.
+  void call(llvm::StringRef name, llvm::ArrayRef<void *> args) {
+    llvm::Error err = jit->call(name, args);
+    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+  }
+
   /// Calls `name` with one descriptor per (data, shape) pair, in order.
-  void call(const std::string &name,
+  void call(llvm::StringRef name,
             std::vector<std::pair<float *, std::vector<int64_t>>> operands) {
-    std::vector<AnyDescriptor> descriptors;
+    std::vector<Descriptor<>> descriptors;
     descriptors.reserve(operands.size());
     std::vector<void *> args;
     for (auto &[data, shape] : operands) {
       descriptors.emplace_back(data, shape);
       args.push_back(&descriptors.back());
     }
-    llvm::Error err = jit->call(name, args);
-    EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+    call(name, args);
+  }
+
+  /// Calls `name` with one descriptor per buffer, in order.
+  void callBuffers(llvm::StringRef name, const std::vector<Buffer *> &buffers) {
+    std::vector<std::pair<float *, std::vector<int64_t>>> operands;
+    for (Buffer *buffer : buffers)
+      operands.push_back({buffer->data.data(), buffer->shape});
+    call(name, std::move(operands));
   }
 
 private:
@@ -122,4 +145,4 @@ template <typename Fn> double medianMillis(int runs, Fn fn) {
 
 } // namespace mixer::test
 
-#endif // MIXER_TEST_INTEGRATION_CPU_SCANTESTSUPPORT_H
+#endif // MIXER_TEST_INTEGRATION_CPU_TESTSUPPORT_H
