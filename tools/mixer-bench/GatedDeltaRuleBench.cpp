@@ -13,7 +13,7 @@ using namespace mixer::bench;
 namespace mref = ::mixer::ref;
 
 namespace {
-class GatedDeltaRuleBench : public OpBench {
+class GatedDeltaRuleBench : public ScanBench {
 public:
   std::string op() const override { return "gated_delta_rule"; }
 
@@ -23,7 +23,7 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("gdr-smoke", 1, 100, 2, 16, 32, 32, true)};
-    if (suite != "cpu" && suite != "scans" && suite != op())
+    if (!inSuite(suite))
       return {};
     return {make("gdr-L512", 1, 512, 8, 64, 64, 64, false),
             make("gdr-L2048", 1, 2048, 8, 64, 64, 64, false),
@@ -36,20 +36,14 @@ public:
     int64_t B = s["B"], L = s["L"], H = s["H"], Dk = s["Dk"], Dv = s["Dv"];
     std::string QK = tensorType({B, L, H, Dk}), V = tensorType({B, L, H, Dv}),
                 G = tensorType({B, L, H}), S = tensorType({B, H, Dk, Dv});
-    std::vector<std::pair<std::string, std::string>> ins = {
-        {"q", QK}, {"k", QK}, {"v", V}, {"g", G}, {"beta", G}};
-    std::string body = "%o, %s = mixer.gated_delta_rule chunk_size(" +
-                       std::to_string(s["Q"]) + ") scale(" +
-                       floatLiteral(scale(c)) + ") ins(" + operandList(ins) +
-                       ")";
-    if (s.has("init")) {
-      ins.push_back({"h", S});
-      body += " init(%h : " + S + ")";
-    }
-    std::vector<std::pair<std::string, std::string>> outs = {{"o0", V},
-                                                             {"s0", S}};
-    body += " outs(" + operandList(outs) + ") -> " + V + ", " + S;
-    return funcModule(op(), ins, outs, body, {"o", "s"});
+    std::vector<OptionalOperand> optional;
+    if (s.has("init"))
+      optional.push_back({"init", "h", S});
+    return scanModule(op(),
+                      "chunk_size(" + std::to_string(s["Q"]) + ") scale(" +
+                          floatLiteral(scale(c)) + ") ",
+                      {{"q", QK}, {"k", QK}, {"v", V}, {"g", G}, {"beta", G}},
+                      optional, "o", V, S);
   }
 
   /// The recurrent form's count per token and head: S^T k, the rank-one
@@ -90,12 +84,9 @@ public:
     Buffer &state = in.arg({B, H, Dk, Dv});
     mref::ScanResult ref = mref::gatedDeltaRule(
         q, k, v, g, beta, s.has("init") ? &init : nullptr, scale(c));
-    in.expect(o, std::move(ref.out));
-    in.expect(state, std::move(ref.finalState));
+    expectScan(in, o, state, std::move(ref));
     return in;
   }
-  double tolerance() const override { return 1e-4; }
-  std::string toleranceName() const override { return "scans"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
@@ -107,17 +98,12 @@ public:
   }
 
 private:
-  static double scale(const Case &c) {
-    return double(float(1.0 / std::sqrt(double(c.shape["Dk"]))));
-  }
+  static double scale(const Case &c) { return inverseSqrtScale(c.shape["Dk"]); }
   static Case make(const std::string &name, int64_t B, int64_t L, int64_t H,
                    int64_t Dk, int64_t Dv, int64_t Q, bool init) {
-    Case c{name, {}};
-    c.shape.dims = {{"B", B},   {"L", L},   {"H", H},
-                    {"Dk", Dk}, {"Dv", Dv}, {"Q", Q}};
-    if (init)
-      c.shape.flags.push_back("init");
-    return c;
+    return makeCase(
+        name, {{"B", B}, {"L", L}, {"H", H}, {"Dk", Dk}, {"Dv", Dv}, {"Q", Q}},
+        {{"init", init}});
   }
 };
 } // namespace

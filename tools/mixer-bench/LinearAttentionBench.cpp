@@ -14,7 +14,7 @@ using namespace mixer::bench;
 namespace mref = ::mixer::ref;
 
 namespace {
-class LinearAttentionBench : public OpBench {
+class LinearAttentionBench : public ScanBench {
 public:
   std::string op() const override { return "linear_attention"; }
 
@@ -25,7 +25,7 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("la-smoke", 1, 100, 2, 16, 32, 32, true, true)};
-    if (suite != "cpu" && suite != "scans" && suite != op())
+    if (!inSuite(suite))
       return {};
     return {make("la-L512", 1, 512, 8, 64, 64, 64, true, false),
             make("la-L2048", 1, 2048, 8, 64, 64, 64, true, false),
@@ -38,24 +38,15 @@ public:
     int64_t B = s["B"], L = s["L"], H = s["H"], Dk = s["Dk"], Dv = s["Dv"];
     std::string QK = tensorType({B, L, H, Dk}), V = tensorType({B, L, H, Dv}),
                 S = tensorType({B, H, Dk, Dv});
-    std::vector<std::pair<std::string, std::string>> ins = {
-        {"q", QK}, {"k", QK}, {"v", V}};
-    std::string body = "%o, %s = mixer.linear_attention chunk_size(" +
-                       std::to_string(s["Q"]) + ") scale(" +
-                       floatLiteral(scale(c)) + ") ins(" + operandList(ins) +
-                       ")";
-    if (s.has("decay")) {
-      ins.push_back({"ld", tensorType({B, L, H})});
-      body += " log_decay(%ld : " + ins.back().second + ")";
-    }
-    if (s.has("init")) {
-      ins.push_back({"h", S});
-      body += " init(%h : " + S + ")";
-    }
-    std::vector<std::pair<std::string, std::string>> outs = {{"o0", V},
-                                                             {"s0", S}};
-    body += " outs(" + operandList(outs) + ") -> " + V + ", " + S;
-    return funcModule(op(), ins, outs, body, {"o", "s"});
+    std::vector<OptionalOperand> optional;
+    if (s.has("decay"))
+      optional.push_back({"log_decay", "ld", tensorType({B, L, H})});
+    if (s.has("init"))
+      optional.push_back({"init", "h", S});
+    return scanModule(op(),
+                      "chunk_size(" + std::to_string(s["Q"]) + ") scale(" +
+                          floatLiteral(scale(c)) + ") ",
+                      {{"q", QK}, {"k", QK}, {"v", V}}, optional, "o", V, S);
   }
 
   /// Chunked form, per token and head: 2q(Dk + Dv) within the chunk (q k^T
@@ -91,12 +82,9 @@ public:
     mref::ScanResult ref = mref::linearAttention(
         q, k, v, s.has("decay") ? &ld : nullptr,
         s.has("init") ? &init : nullptr, /*window=*/0, scale(c));
-    in.expect(o, std::move(ref.out));
-    in.expect(state, std::move(ref.finalState));
+    expectScan(in, o, state, std::move(ref));
     return in;
   }
-  double tolerance() const override { return 1e-4; }
-  std::string toleranceName() const override { return "scans"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
@@ -109,19 +97,12 @@ public:
 
 private:
   /// 1/sqrt(Dk), rounded to float as the op's attribute holds it.
-  static double scale(const Case &c) {
-    return double(float(1.0 / std::sqrt(double(c.shape["Dk"]))));
-  }
+  static double scale(const Case &c) { return inverseSqrtScale(c.shape["Dk"]); }
   static Case make(const std::string &name, int64_t B, int64_t L, int64_t H,
                    int64_t Dk, int64_t Dv, int64_t Q, bool decay, bool init) {
-    Case c{name, {}};
-    c.shape.dims = {{"B", B},   {"L", L},   {"H", H},
-                    {"Dk", Dk}, {"Dv", Dv}, {"Q", Q}};
-    if (decay)
-      c.shape.flags.push_back("decay");
-    if (init)
-      c.shape.flags.push_back("init");
-    return c;
+    return makeCase(
+        name, {{"B", B}, {"L", L}, {"H", H}, {"Dk", Dk}, {"Dv", Dv}, {"Q", Q}},
+        {{"decay", decay}, {"init", init}});
   }
 };
 } // namespace

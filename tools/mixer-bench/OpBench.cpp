@@ -41,6 +41,16 @@ std::string Shape::str() const {
   return out;
 }
 
+Case mixer::bench::makeCase(
+    const std::string &name, std::vector<std::pair<std::string, int64_t>> dims,
+    const std::vector<std::pair<std::string, bool>> &flags) {
+  Case c{name, {std::move(dims), {}}};
+  for (const auto &[flag, on] : flags)
+    if (on)
+      c.shape.flags.push_back(flag);
+  return c;
+}
+
 std::string OpBench::torchCase(const Case &c) const {
   std::string out = c.name + ":";
   bool first = true;
@@ -215,9 +225,41 @@ std::string mixer::bench::funcModule(
   return out;
 }
 
+std::string mixer::bench::scanModule(
+    const std::string &op, const std::string &attrs,
+    std::vector<std::pair<std::string, std::string>> inputs,
+    const std::vector<OptionalOperand> &optional, const std::string &out,
+    const std::string &outType, const std::string &stateType) {
+  std::string body = "%" + out + ", %s = mixer." + op + " " + attrs + "ins(" +
+                     operandList(inputs) + ")";
+  for (const OptionalOperand &operand : optional) {
+    inputs.push_back({operand.name, operand.type});
+    body += " " + operand.keyword + "(%" + operand.name + " : " + operand.type +
+            ")";
+  }
+  std::vector<std::pair<std::string, std::string>> outs = {{out + "0", outType},
+                                                           {"s0", stateType}};
+  body += " outs(" + operandList(outs) + ") -> " + outType + ", " + stateType;
+  return funcModule(op, inputs, outs, body, {out, "s"});
+}
+
 //===----------------------------------------------------------------------===//
 // The families
 //===----------------------------------------------------------------------===//
+
+bool ScanBench::inSuite(const std::string &suite) const {
+  return suite == "cpu" || suite == "scans" || suite == op();
+}
+
+void ScanBench::expectScan(Instance &in, const Buffer &out, const Buffer &state,
+                           mref::ScanResult expected) {
+  in.expect(out, std::move(expected.out));
+  in.expect(state, std::move(expected.finalState));
+}
+
+double ScanBench::inverseSqrtScale(int64_t dk) {
+  return double(float(1.0 / std::sqrt(double(dk))));
+}
 
 std::vector<std::unique_ptr<OpBench>> mixer::bench::allFamilies() {
   std::vector<std::unique_ptr<OpBench>> families;

@@ -45,6 +45,12 @@ struct Case {
   Shape shape;
 };
 
+/// A case with `dims` in print order and, in order, the flags whose
+/// condition is true.
+Case makeCase(const std::string &name,
+              std::vector<std::pair<std::string, int64_t>> dims,
+              const std::vector<std::pair<std::string, bool>> &flags = {});
+
 //===----------------------------------------------------------------------===//
 // Buffers passed to the JIT
 //===----------------------------------------------------------------------===//
@@ -168,6 +174,25 @@ public:
   virtual std::string torchCase(const Case &c) const;
 };
 
+/// What the scan families (ssd, linear_attention, selective_scan,
+/// gated_delta_rule) share: the "scans" suite and tolerance, and two
+/// results, the output and the final state.
+class ScanBench : public OpBench {
+public:
+  double tolerance() const override { return 1e-4; }
+  std::string toleranceName() const override { return "scans"; }
+
+protected:
+  /// Whether the family's full case list belongs to `suite` ("cpu",
+  /// "scans" or the op's name).
+  bool inSuite(const std::string &suite) const;
+  /// Expects `out` and `state` to hold the reference's two results.
+  static void expectScan(Instance &in, const Buffer &out, const Buffer &state,
+                         ref::ScanResult expected);
+  /// 1/sqrt(Dk), rounded to float as the op's scale attribute holds it.
+  static double inverseSqrtScale(int64_t dk);
+};
+
 /// Every family in suite order. Add a family here once its op lowers.
 std::vector<std::unique_ptr<OpBench>> allFamilies();
 
@@ -214,6 +239,22 @@ std::string funcModule(const std::string &name,
                            &outputs,
                        const std::string &body,
                        const std::vector<std::string> &results);
+
+/// An optional operand of a scan op: `keyword(%name : type)`.
+struct OptionalOperand {
+  std::string keyword, name, type;
+};
+
+/// The module of a scan family: func @op holding
+///   %<out>, %s = mixer.<op> <attrs>ins(<inputs>) <optional...>
+///       outs(%<out>0, %s0 : outType, stateType) -> outType, stateType
+/// with `attrs` empty or ending in a space; the optional operands follow
+/// `inputs` in the function's arguments.
+std::string scanModule(const std::string &op, const std::string &attrs,
+                       std::vector<std::pair<std::string, std::string>> inputs,
+                       const std::vector<OptionalOperand> &optional,
+                       const std::string &out, const std::string &outType,
+                       const std::string &stateType);
 
 /// "%a, %b : T1, T2" for (name, type) pairs.
 std::string operandList(

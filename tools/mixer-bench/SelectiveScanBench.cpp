@@ -11,7 +11,7 @@ using namespace mixer::bench;
 namespace mref = ::mixer::ref;
 
 namespace {
-class SelectiveScanBench : public OpBench {
+class SelectiveScanBench : public ScanBench {
 public:
   std::string op() const override { return "selective_scan"; }
 
@@ -22,7 +22,7 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("sscan-smoke", 1, 100, 64, 2, 16, true, true)};
-    if (suite != "cpu" && suite != "scans" && suite != op())
+    if (!inSuite(suite))
       return {};
     return {make("sscan-L512", 1, 512, 1536, 1, 16, true, false),
             make("sscan-L2048", 1, 2048, 1536, 1, 16, true, false),
@@ -35,27 +35,19 @@ public:
     std::string U = tensorType({B, L, D}), BC = tensorType({B, L, G, N}),
                 S = tensorType({B, D, N}), Dv = tensorType({D});
     bool options = s.has("options");
-    std::vector<std::pair<std::string, std::string>> ins = {
-        {"u", U}, {"delta", U}, {"A", tensorType({D, N})}, {"b", BC},
-        {"c", BC}};
-    std::string body = std::string("%y, %s = mixer.selective_scan ") +
-                       (options ? "delta_softplus " : "") + "ins(" +
-                       operandList(ins) + ")";
-    if (options) {
-      ins.push_back({"dskip", Dv});
-      ins.push_back({"z", U});
-      ins.push_back({"dbias", Dv});
-      body += " D_skip(%dskip : " + Dv + ") z(%z : " + U +
-              ") delta_bias(%dbias : " + Dv + ")";
-    }
-    if (s.has("init")) {
-      ins.push_back({"h", S});
-      body += " init(%h : " + S + ")";
-    }
-    std::vector<std::pair<std::string, std::string>> outs = {{"y0", U},
-                                                             {"s0", S}};
-    body += " outs(" + operandList(outs) + ") -> " + U + ", " + S;
-    return funcModule(op(), ins, outs, body, {"y", "s"});
+    std::vector<OptionalOperand> optional;
+    if (options)
+      optional = {
+          {"D_skip", "dskip", Dv}, {"z", "z", U}, {"delta_bias", "dbias", Dv}};
+    if (s.has("init"))
+      optional.push_back({"init", "h", S});
+    return scanModule(op(), options ? "delta_softplus " : "",
+                      {{"u", U},
+                       {"delta", U},
+                       {"A", tensorType({D, N})},
+                       {"b", BC},
+                       {"c", BC}},
+                      optional, "y", U, S);
   }
 
   /// Per token, channel and state element: dt*A, its exp, the state update
@@ -99,12 +91,9 @@ public:
     Buffer &y = in.arg({B, L, D});
     Buffer &state = in.arg({B, D, N});
     mref::ScanResult ref = mref::selectiveScan(u, delta, A, b, cc, opts);
-    in.expect(y, std::move(ref.out));
-    in.expect(state, std::move(ref.finalState));
+    expectScan(in, y, state, std::move(ref));
     return in;
   }
-  double tolerance() const override { return 1e-4; }
-  std::string toleranceName() const override { return "scans"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
@@ -118,13 +107,8 @@ public:
 private:
   static Case make(const std::string &name, int64_t B, int64_t L, int64_t D,
                    int64_t G, int64_t N, bool options, bool init) {
-    Case c{name, {}};
-    c.shape.dims = {{"B", B}, {"L", L}, {"D", D}, {"G", G}, {"N", N}};
-    if (options)
-      c.shape.flags.push_back("options");
-    if (init)
-      c.shape.flags.push_back("init");
-    return c;
+    return makeCase(name, {{"B", B}, {"L", L}, {"D", D}, {"G", G}, {"N", N}},
+                    {{"options", options}, {"init", init}});
   }
 };
 } // namespace

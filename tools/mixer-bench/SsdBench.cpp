@@ -13,7 +13,7 @@ using namespace mixer::bench;
 namespace mref = ::mixer::ref;
 
 namespace {
-class SsdBench : public OpBench {
+class SsdBench : public ScanBench {
 public:
   std::string op() const override { return "ssd"; }
 
@@ -23,7 +23,7 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("ssd-decode-L1", 1, 1, 8, 64, 1, 64, 64, true)};
-    if (suite != "cpu" && suite != "ssd" && suite != "scans")
+    if (!inSuite(suite))
       return {};
     return {
         make("ssd-decode-L1", 1, 1, 8, 64, 1, 64, 64, true),
@@ -40,19 +40,12 @@ public:
             N = s["N"];
     std::string X = tensorType({B, L, H, P}), LA = tensorType({B, L, H}),
                 BC = tensorType({B, L, G, N}), S = tensorType({B, H, P, N});
-    std::vector<std::pair<std::string, std::string>> ins = {
-        {"x", X}, {"la", LA}, {"b", BC}, {"c", BC}};
-    std::string body = "%y, %s = mixer.ssd chunk_size(" +
-                       std::to_string(s["Q"]) + ") ins(" + operandList(ins) +
-                       ")";
-    if (s.has("init")) {
-      ins.push_back({"h", S});
-      body += " init(%h : " + S + ")";
-    }
-    std::vector<std::pair<std::string, std::string>> outs = {{"y0", X},
-                                                             {"s0", S}};
-    body += " outs(" + operandList(outs) + ") -> " + X + ", " + S;
-    return funcModule("ssd", ins, outs, body, {"y", "s"});
+    std::vector<OptionalOperand> optional;
+    if (s.has("init"))
+      optional.push_back({"init", "h", S});
+    return scanModule(op(), "chunk_size(" + std::to_string(s["Q"]) + ") ",
+                      {{"x", X}, {"la", LA}, {"b", BC}, {"c", BC}}, optional,
+                      "y", X, S);
   }
 
   /// Nominal flops of chunked SSD: per token and head 2qN (scores C B^T) +
@@ -85,12 +78,9 @@ public:
     Buffer &state = in.arg({B, H, P, N});
     mref::ScanResult ref =
         mref::ssd(x, la, b, cc, s.has("init") ? &init : nullptr);
-    in.expect(y, std::move(ref.out));
-    in.expect(state, std::move(ref.finalState));
+    expectScan(in, y, state, std::move(ref));
     return in;
   }
-  double tolerance() const override { return 1e-4; }
-  std::string toleranceName() const override { return "scans"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
@@ -112,12 +102,10 @@ public:
 private:
   static Case make(const std::string &name, int64_t B, int64_t L, int64_t H,
                    int64_t P, int64_t G, int64_t N, int64_t Q, bool init) {
-    Case c{name, {}};
-    c.shape.dims = {{"B", B}, {"L", L}, {"H", H}, {"P", P},
-                    {"G", G}, {"N", N}, {"Q", Q}};
-    if (init)
-      c.shape.flags.push_back("init");
-    return c;
+    return makeCase(
+        name,
+        {{"B", B}, {"L", L}, {"H", H}, {"P", P}, {"G", G}, {"N", N}, {"Q", Q}},
+        {{"init", init}});
   }
 };
 } // namespace
