@@ -33,14 +33,16 @@ def shape_string(dims, flags):
     return " ".join([f"{k}={v}" for k, v in dims.items()] + list(flags))
 
 
-def arguments(doc, ops):
-    """--threads, --repeat, --case and the op subcommand."""
+def arguments(doc, ops, case_help="NAME:K=V,...,FLAG"):
+    """--threads, --repeat, --case and the op subcommand (none when `ops` is
+    None)."""
     parser = argparse.ArgumentParser(description=doc.split("\n")[0])
-    parser.add_argument("op", choices=ops)
+    if ops is not None:
+        parser.add_argument("op", choices=ops)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--case", action="append", default=[],
-                        help="NAME:K=V,...,FLAG")
+                        help=case_help)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
@@ -51,6 +53,15 @@ def arguments(doc, ops):
         if hasattr(torch.backends, "cpu") else "unknown",
     }}), flush=True)
     return args
+
+
+def run_benches(doc, benches):
+    """main() of a script with one subcommand per op: `benches` maps the op
+    to its bench(name, dims, flags, repeat), called once per --case."""
+    args = arguments(doc, list(benches))
+    for spec in args.case:
+        name, dims, flags = parse_case(spec)
+        benches[args.op](name, dims, flags, args.repeat)
 
 
 def uniform(*shape, lo=-1.0, hi=1.0):

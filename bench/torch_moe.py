@@ -24,7 +24,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from torch_common import (arguments, measure, parse_case, rel_error, row,
+from torch_common import (measure, rel_error, row, run_benches,
                           shape_string, uniform)
 
 TOL = 1e-5
@@ -168,12 +168,5 @@ BENCHES = {
 }
 
 
-def main():
-    args = arguments(__doc__, list(BENCHES))
-    for spec in args.case:
-        name, dims, flags = parse_case(spec)
-        BENCHES[args.op](name, dims, flags, args.repeat)
-
-
 if __name__ == "__main__":
-    main()
+    run_benches(__doc__, BENCHES)

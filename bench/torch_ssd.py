@@ -11,13 +11,9 @@ uniform in [-1, 0), init uniform in [-1, 1]); the error is measured against
 a token-by-token fp64 recurrence computed here.
 """
 
-import argparse
-import json
-import resource
-import sys
-import time
-
 import torch
+
+from torch_common import arguments, measure, rel_error, row, uniform
 
 
 def segsum(a):
@@ -107,65 +103,23 @@ def flops(bsz, length, heads, p, n, q):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=10)
-    parser.add_argument("--case", action="append", default=[],
-                        help="NAME:B,L,H,P,G,N,Q,INIT")
-    args = parser.parse_args()
-    torch.set_num_threads(args.threads)
-    torch.manual_seed(0)
-    print(json.dumps({"versions": {
-        "torch": torch.__version__,
-        "python": sys.version.split()[0],
-        "torch_cpu_capability": torch.backends.cpu.get_cpu_capability()
-        if hasattr(torch.backends, "cpu") else "unknown",
-    }}), flush=True)
-
+    args = arguments(__doc__, None, case_help="NAME:B,L,H,P,G,N,Q,INIT")
     for spec in args.case:
         name, dims = spec.split(":")
         bsz, length, heads, p, groups, n, q, has_init = map(int, dims.split(","))
         shapes = (f"B={bsz} L={length} H={heads} P={p} G={groups} N={n} Q={q}"
                   + (" init" if has_init else ""))
-        row = {"op": "ssd", "case": name, "impl": "torch-chunked",
-               "shapes": shapes, "compile_s": None, "status": "ok",
-               "reason": ""}
-        uni = lambda *shape, lo=-1.0, hi=1.0: torch.rand(*shape) * (hi - lo) + lo
-        x = uni(bsz, length, heads, p)
-        log_a = uni(bsz, length, heads, lo=-1.0, hi=0.0)
-        b = uni(bsz, length, groups, n)
-        c = uni(bsz, length, groups, n)
-        init = uni(bsz, heads, p, n) if has_init else None
+        x = uniform(bsz, length, heads, p)
+        log_a = uniform(bsz, length, heads, lo=-1.0, hi=0.0)
+        b = uniform(bsz, length, groups, n)
+        c = uniform(bsz, length, groups, n)
+        init = uniform(bsz, heads, p, n) if has_init else None
+        out, times = measure(lambda: ssd_chunked(x, log_a, b, c, q, init),
+                             args.repeat)
         with torch.inference_mode():
-            start = time.perf_counter()
-            while True:  # warm-up: at least one call, up to 0.2 s
-                y, s = ssd_chunked(x, log_a, b, c, q, init)
-                if time.perf_counter() - start > 0.2:
-                    break
-                if length >= 2048:
-                    break
-            times = []
-            for _ in range(args.repeat):
-                t0 = time.perf_counter()
-                y, s = ssd_chunked(x, log_a, b, c, q, init)
-                times.append((time.perf_counter() - t0) * 1e3)
-            y_ref, s_ref = ssd_recurrent_fp64(x, log_a, b, c, init)
-        diff = max((y.double() - y_ref).abs().max().item(),
-                   (s.double() - s_ref).abs().max().item())
-        scale = max(y_ref.abs().max().item(), s_ref.abs().max().item())
-        times.sort()
-        t = torch.tensor(times, dtype=torch.float64)
-        row["median_ms"] = float(torch.quantile(t, 0.5))
-        row["q1_ms"] = float(torch.quantile(t, 0.25))
-        row["q3_ms"] = float(torch.quantile(t, 0.75))
-        row["gflops"] = flops(bsz, length, heads, p, n, q) / (row["median_ms"] * 1e-3) * 1e-9
-        row["rel_error"] = diff / scale if scale > 0 else diff
-        if not row["rel_error"] <= 1e-4:
-            row["status"] = "inaccurate"
-            row["reason"] = "rel_error above the 1e-4 tolerance of scans"
-        # The process's peak so far (cases run in order in one process).
-        row["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-        print(json.dumps(row), flush=True)
+            ref = ssd_recurrent_fp64(x, log_a, b, c, init)
+        row("ssd", name, "torch-chunked", shapes, times, rel_error(out, ref),
+            1e-4, "scans", flops=flops(bsz, length, heads, p, n, q))
 
 
 if __name__ == "__main__":
