@@ -1,9 +1,10 @@
 //===- ScanLoops.h - loop scaffolding of the scan lowerings -----*- C++ -*-===//
 //
 // The linalg lowerings of the scans (ssd, gated_delta_rule,
-// linear_attention) share one structure: a scf.for nest over (batch, head)
-// that threads the two `outs` tensors (output, final state) and, per head,
-// scf.for loops over chunks and tokens that carry the output and the state.
+// linear_attention, selective_scan) share one structure: a scf.for nest over
+// (batch, head) -- channel blocks for selective_scan -- that threads the two
+// `outs` tensors (output, final state) and, per head, scf.for loops over
+// chunks and tokens that carry the output and the state.
 // These helpers build that scaffolding; the callers supply the bodies.
 //
 //===----------------------------------------------------------------------===//
