@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mixer/Utils/LinalgBuilder.h"
+#include "mixer/Utils/ScanLoops.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -321,7 +322,6 @@ GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
   OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
 
   Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value batches = tensor::DimOp::create(b, op.getQ(), 0);
   Value length = tensor::DimOp::create(b, op.getQ(), 1);
   Value heads = arith::ConstantIndexOp::create(b, H);
@@ -352,40 +352,25 @@ GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
             ? hb.copyToNew(hb.slice(op.getInit(), {batch, head, zero, zero},
                                     {one, one, dk, dv}, {Dk, Dv}))
             : hb.filled({dk, dv}, f32, 0.0);
-    auto chunks = scf::ForOp::create(
-        ib, c0, fullChunks, c1, ValueRange{outs[0], st},
-        [&](OpBuilder &cb, Location cl, Value ci, ValueRange acc) {
-          ImplicitLocOpBuilder cib(cl, cb);
-          LinalgBuilder clb(cib);
-          Value t0 = arith::MulIOp::create(cib, ci, cC);
-          auto [o, s] = chunkStep(clb, hd, C, t0, acc[0], acc[1]);
-          scf::YieldOp::create(cib, ValueRange{o, s});
-        });
-    auto tokens = scf::ForOp::create(
-        ib, tailStart, length, c1, chunks.getResults(),
-        [&](OpBuilder &tb, Location tl, Value t, ValueRange acc) {
-          ImplicitLocOpBuilder tib(tl, tb);
-          LinalgBuilder tlb(tib);
-          auto [o, s] = tokenStep(tlb, hd, t, acc[0], acc[1]);
-          scf::YieldOp::create(tib, ValueRange{o, s});
+    auto chunks =
+        buildOutStateLoop(ib, c0, fullChunks, outs[0], st,
+                          [&](LinalgBuilder &clb, Value ci, Value o, Value s) {
+                            Value t0 =
+                                arith::MulIOp::create(clb.builder(), ci, cC);
+                            return chunkStep(clb, hd, C, t0, o, s);
+                          });
+    auto tokens = buildOutStateLoop(
+        ib, tailStart, length, chunks.getResult(0), chunks.getResult(1),
+        [&](LinalgBuilder &tlb, Value t, Value o, Value s) {
+          return tokenStep(tlb, hd, t, o, s);
         });
     Value finalState = hb.insert(tokens.getResult(1), outs[1],
                                  {batch, head, zero, zero}, {one, one, dk, dv});
     return {tokens.getResult(0), finalState};
   };
 
-  auto batchLoop = scf::ForOp::create(
-      b, c0, batches, c1, op.getOuts(),
-      [&](OpBuilder &bb, Location bl, Value batch, ValueRange outsB) {
-        auto hLoop = scf::ForOp::create(
-            bb, bl, c0, heads, c1, outsB,
-            [&](OpBuilder &hb, Location hl, Value head, ValueRange outsH) {
-              scf::YieldOp::create(hb, hl,
-                                   headBody(hb, hl, batch, head, outsH));
-            });
-        scf::YieldOp::create(bb, bl, hLoop.getResults());
-      });
-  rewriter.replaceOp(op, batchLoop.getResults());
+  rewriter.replaceOp(
+      op, buildBatchHeadLoops(b, batches, heads, op.getOuts(), headBody));
   return success();
 }
 

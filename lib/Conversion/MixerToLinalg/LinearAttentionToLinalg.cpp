@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mixer/Utils/LinalgBuilder.h"
+#include "mixer/Utils/ScanLoops.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -246,23 +247,6 @@ static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const LaHead &hd,
   return {o, st};
 }
 
-/// scf.for over [lb, ub) carrying (o, S); `body` maps (iv, o, S) to the new
-/// (o, S).
-static scf::ForOp loopOver(
-    ImplicitLocOpBuilder &b, Value lower, Value upper, Value o, Value st,
-    function_ref<std::pair<Value, Value>(LinalgBuilder &, Value, Value, Value)>
-        body) {
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
-  return scf::ForOp::create(
-      b, lower, upper, c1, ValueRange{o, st},
-      [&](OpBuilder &nb, Location loc, Value iv, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
-        auto [no, ns] = body(ilb, iv, acc[0], acc[1]);
-        scf::YieldOp::create(ib, ValueRange{no, ns});
-      });
-}
-
 LogicalResult
 LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
                                          PatternRewriter &rewriter) const {
@@ -348,13 +332,13 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
           });
       o = prefix.getResult(0);
     }
-    auto chunks =
-        loopOver(ib, c0, outChunks, o, st,
-                 [&](LinalgBuilder &clb, Value c, Value o, Value st) {
-                   Value s0 = arith::MulIOp::create(clb.builder(), c, cQ);
-                   return chunkStep(clb, hd, Q, s0, /*withOutput=*/true, o, st);
-                 });
-    auto tokens = loopOver(
+    auto chunks = buildOutStateLoop(
+        ib, c0, outChunks, o, st,
+        [&](LinalgBuilder &clb, Value c, Value o, Value st) {
+          Value s0 = arith::MulIOp::create(clb.builder(), c, cQ);
+          return chunkStep(clb, hd, Q, s0, /*withOutput=*/true, o, st);
+        });
+    auto tokens = buildOutStateLoop(
         ib, outTokensStart, outKeys, chunks.getResult(0), chunks.getResult(1),
         [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
           return tokenStep(tlb, hd, s, /*withOutput=*/true, o, st);
@@ -363,7 +347,7 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
     st = tokens.getResult(1);
     if (shift > 0) {
       // The last keys: only the state sees them.
-      auto stateOnly = loopOver(
+      auto stateOnly = buildOutStateLoop(
           ib, c0, stateChunks, o, st,
           [&](LinalgBuilder &clb, Value c, Value o, Value st) {
             ImplicitLocOpBuilder &cb = clb.builder();
@@ -371,12 +355,12 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
                                              arith::MulIOp::create(cb, c, cQ));
             return chunkStep(clb, hd, Q, s0, /*withOutput=*/false, o, st);
           });
-      auto stateTokens =
-          loopOver(ib, stateTokensStart, length, stateOnly.getResult(0),
-                   stateOnly.getResult(1),
-                   [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
-                     return tokenStep(tlb, hd, s, /*withOutput=*/false, o, st);
-                   });
+      auto stateTokens = buildOutStateLoop(
+          ib, stateTokensStart, length, stateOnly.getResult(0),
+          stateOnly.getResult(1),
+          [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
+            return tokenStep(tlb, hd, s, /*withOutput=*/false, o, st);
+          });
       o = stateTokens.getResult(0);
       st = stateTokens.getResult(1);
     }
@@ -385,18 +369,8 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
     return {o, finalState};
   };
 
-  auto batchLoop = scf::ForOp::create(
-      b, c0, batches, c1, op.getOuts(),
-      [&](OpBuilder &bb, Location bl, Value batch, ValueRange outsB) {
-        auto hLoop = scf::ForOp::create(
-            bb, bl, c0, heads, c1, outsB,
-            [&](OpBuilder &hb, Location hl, Value head, ValueRange outsH) {
-              scf::YieldOp::create(hb, hl,
-                                   headBody(hb, hl, batch, head, outsH));
-            });
-        scf::YieldOp::create(bb, bl, hLoop.getResults());
-      });
-  rewriter.replaceOp(op, batchLoop.getResults());
+  rewriter.replaceOp(
+      op, buildBatchHeadLoops(b, batches, heads, op.getOuts(), headBody));
   return success();
 }
 

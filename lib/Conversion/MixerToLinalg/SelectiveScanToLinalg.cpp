@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mixer/Utils/LinalgBuilder.h"
+#include "mixer/Utils/ScanLoops.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -212,7 +213,6 @@ SelectiveScanToLinalg::matchAndRewrite(SelectiveScanOp op,
   OpFoldResult db = b.getIndexAttr(Db), n = b.getIndexAttr(N);
 
   Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value cT = arith::ConstantIndexOp::create(b, T);
   Value batches = tensor::DimOp::create(b, op.getU(), 0);
   Value length = tensor::DimOp::create(b, op.getU(), 1);
@@ -250,40 +250,26 @@ SelectiveScanToLinalg::matchAndRewrite(SelectiveScanOp op,
                    ? hb.transpose(hb.slice(op.getInit(), {batch, d0, zero},
                                            {one, db, n}, {Db, N}))
                    : hb.filled({n, db}, f32, 0.0);
-    auto full = scf::ForOp::create(
-        ib, c0, fullBlocks, c1, ValueRange{outs[0], hT},
-        [&](OpBuilder &fb, Location fl, Value c, ValueRange acc) {
-          ImplicitLocOpBuilder fib(fl, fb);
-          LinalgBuilder flb(fib);
-          Value t0 = arith::MulIOp::create(fib, c, cT);
-          auto [y, h] = tokenBlock(flb, sb, T, t0, acc[0], acc[1]);
-          scf::YieldOp::create(fib, ValueRange{y, h});
-        });
-    auto tail = scf::ForOp::create(
-        ib, tailStart, length, c1, full.getResults(),
-        [&](OpBuilder &tb, Location tl, Value t, ValueRange acc) {
-          ImplicitLocOpBuilder tib(tl, tb);
-          LinalgBuilder tlb(tib);
-          auto [y, h] = tokenBlock(tlb, sb, 1, t, acc[0], acc[1]);
-          scf::YieldOp::create(tib, ValueRange{y, h});
+    auto full =
+        buildOutStateLoop(ib, c0, fullBlocks, outs[0], hT,
+                          [&](LinalgBuilder &flb, Value c, Value y, Value h) {
+                            Value t0 =
+                                arith::MulIOp::create(flb.builder(), c, cT);
+                            return tokenBlock(flb, sb, T, t0, y, h);
+                          });
+    auto tail = buildOutStateLoop(
+        ib, tailStart, length, full.getResult(0), full.getResult(1),
+        [&](LinalgBuilder &tlb, Value t, Value y, Value h) {
+          return tokenBlock(tlb, sb, 1, t, y, h);
         });
     Value finalState = hb.insert(hb.transpose(tail.getResult(1)), outs[1],
                                  {batch, d0, zero}, {one, db, n});
     return {tail.getResult(0), finalState};
   };
 
-  auto batchLoop = scf::ForOp::create(
-      b, c0, batches, c1, op.getOuts(),
-      [&](OpBuilder &bb, Location bl, Value batch, ValueRange outsB) {
-        auto dLoop = scf::ForOp::create(
-            bb, bl, c0, blocks, c1, outsB,
-            [&](OpBuilder &db, Location dl, Value blk, ValueRange outsD) {
-              scf::YieldOp::create(db, dl,
-                                   blockBody(db, dl, batch, blk, outsD));
-            });
-        scf::YieldOp::create(bb, bl, dLoop.getResults());
-      });
-  rewriter.replaceOp(op, batchLoop.getResults());
+  // The channel blocks play the role of the heads of the other scans.
+  rewriter.replaceOp(
+      op, buildBatchHeadLoops(b, batches, blocks, op.getOuts(), blockBody));
   return success();
 }
 

@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mixer/Utils/LinalgBuilder.h"
+#include "mixer/Utils/ScanLoops.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -213,7 +214,6 @@ LogicalResult SsdToLinalg::matchAndRewrite(SsdOp op,
   OpFoldResult p = b.getIndexAttr(P), n = b.getIndexAttr(N);
 
   Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value batches = tensor::DimOp::create(b, op.getX(), 0);
   Value length = tensor::DimOp::create(b, op.getX(), 1);
   Value heads = arith::ConstantIndexOp::create(b, H);
@@ -242,41 +242,26 @@ LogicalResult SsdToLinalg::matchAndRewrite(SsdOp op,
                                            {batch, head, zero, zero},
                                            {one, one, p, n}, {P, N}))
                    : hb.filled({n, p}, f32, 0.0);
-    auto chunks = scf::ForOp::create(
-        ib, c0, fullChunks, c1, ValueRange{outs[0], st},
-        [&](OpBuilder &cb, Location cl, Value c, ValueRange acc) {
-          ImplicitLocOpBuilder cib(cl, cb);
-          LinalgBuilder clb(cib);
+    auto chunks = buildOutStateLoop(
+        ib, c0, fullChunks, outs[0], st,
+        [&](LinalgBuilder &clb, Value c, Value y, Value s) {
+          ImplicitLocOpBuilder &cib = clb.builder();
           Value t0 = arith::MulIOp::create(
               cib, c, arith::ConstantIndexOp::create(cib, Q));
-          auto [y, s] = chunkStep(clb, hd, Q, t0, acc[0], acc[1]);
-          scf::YieldOp::create(cib, ValueRange{y, s});
+          return chunkStep(clb, hd, Q, t0, y, s);
         });
-    auto tokens = scf::ForOp::create(
-        ib, tailStart, length, c1, chunks.getResults(),
-        [&](OpBuilder &tb, Location tl, Value t, ValueRange acc) {
-          ImplicitLocOpBuilder tib(tl, tb);
-          LinalgBuilder tlb(tib);
-          auto [y, s] = tokenStep(tlb, hd, t, acc[0], acc[1]);
-          scf::YieldOp::create(tib, ValueRange{y, s});
+    auto tokens = buildOutStateLoop(
+        ib, tailStart, length, chunks.getResult(0), chunks.getResult(1),
+        [&](LinalgBuilder &tlb, Value t, Value y, Value s) {
+          return tokenStep(tlb, hd, t, y, s);
         });
     Value finalState = hb.insert(hb.transpose(tokens.getResult(1)), outs[1],
                                  {batch, head, zero, zero}, {one, one, p, n});
     return {tokens.getResult(0), finalState};
   };
 
-  auto batchLoop = scf::ForOp::create(
-      b, c0, batches, c1, op.getOuts(),
-      [&](OpBuilder &bb, Location bl, Value batch, ValueRange outsB) {
-        auto hLoop = scf::ForOp::create(
-            bb, bl, c0, heads, c1, outsB,
-            [&](OpBuilder &hb, Location hl, Value head, ValueRange outsH) {
-              scf::YieldOp::create(hb, hl,
-                                   headLoop(hb, hl, batch, head, outsH));
-            });
-        scf::YieldOp::create(bb, bl, hLoop.getResults());
-      });
-  rewriter.replaceOp(op, batchLoop.getResults());
+  rewriter.replaceOp(
+      op, buildBatchHeadLoops(b, batches, heads, op.getOuts(), headLoop));
   return success();
 }
 

@@ -58,14 +58,10 @@ struct GatedDeltaRuleToLoops : public OpRewritePattern<GatedDeltaRuleOp> {
           Value bi = ivs[0], h = ivs[1], j = ivs[2];
 
           // S_{-1}[:, j] = init[b, h, :, j] or 0.
-          Value state0 =
-              buildLoopNest(b, loc, keyDim, outer[1],
-                            [&](OpBuilder &b, Location loc, ValueRange ivs,
-                                ValueRange args) -> SmallVector<Value> {
-                              SmallVector<Value> at = {bi, h, ivs[0], j};
-                              Value val = init ? load(b, loc, init, at) : zero;
-                              return {store(b, loc, val, args[0], at)};
-                            })[0];
+          Value state0 = initState(b, loc, keyDim, outer[1], init, zero,
+                                   [&](Value i) -> SmallVector<Value> {
+                                     return {bi, h, i, j};
+                                   });
 
           // for t in [0, L): carries (o, S).
           return buildLoopNest(

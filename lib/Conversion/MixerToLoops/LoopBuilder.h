@@ -82,6 +82,21 @@ inline Value fill(OpBuilder &b, Location loc, Value scalar, Value tensor) {
                        })[0];
 }
 
+/// The initial state of a scan along one dimension: for i in [0, ub),
+/// state[at(i)] = init[at(i)], or `zero` when the op has no `init`. Returns
+/// the updated `state`.
+inline Value initState(OpBuilder &b, Location loc, Value ub, Value state,
+                       Value init, Value zero,
+                       function_ref<SmallVector<Value>(Value i)> at) {
+  return buildLoopNest(b, loc, ub, state,
+                       [&](OpBuilder &nb, Location nloc, ValueRange ivs,
+                           ValueRange args) -> SmallVector<Value> {
+                         SmallVector<Value> idx = at(ivs[0]);
+                         Value v = init ? load(nb, nloc, init, idx) : zero;
+                         return {store(nb, nloc, v, args[0], idx)};
+                       })[0];
+}
+
 /// The scalar sum init + sum_{i in [0, ub)} term(i), as an scf.for with one
 /// scalar iter_arg.
 inline Value buildSum(

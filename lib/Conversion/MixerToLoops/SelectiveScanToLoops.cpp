@@ -61,14 +61,10 @@ struct SelectiveScanToLoops : public OpRewritePattern<SelectiveScanOp> {
           Value g = s.divIndex(d, perGroup);
 
           // h_{-1}[d, :] = init[b, d, :] or 0.
-          Value state0 =
-              buildLoopNest(b, loc, stateDim, outer[1],
-                            [&](OpBuilder &b, Location loc, ValueRange ivs,
-                                ValueRange args) -> SmallVector<Value> {
-                              SmallVector<Value> at = {bi, d, ivs[0]};
-                              Value v = init ? load(b, loc, init, at) : zero;
-                              return {store(b, loc, v, args[0], at)};
-                            })[0];
+          Value state0 = initState(b, loc, stateDim, outer[1], init, zero,
+                                   [&](Value n) -> SmallVector<Value> {
+                                     return {bi, d, n};
+                                   });
 
           // for t in [0, L): carries (y, state).
           return buildLoopNest(

@@ -60,15 +60,10 @@ struct SsdToLoops : public OpRewritePattern<SsdOp> {
           Value g = s.divIndex(h, headsPerGroup);
 
           // S_{-1}[p, :] = init[b, h, p, :] or 0.
-          Value state0 =
-              buildLoopNest(
-                  b, loc, stateDim, outer[1],
-                  [&](OpBuilder &b, Location loc, ValueRange ivs,
-                      ValueRange args) -> SmallVector<Value> {
-                    SmallVector<Value> at = {bi, h, p, ivs[0]};
-                    Value v = init ? load(b, loc, init, at) : zero;
-                    return {store(b, loc, v, args[0], at)};
-                  })[0];
+          Value state0 = initState(b, loc, stateDim, outer[1], init, zero,
+                                   [&](Value n) -> SmallVector<Value> {
+                                     return {bi, h, p, n};
+                                   });
 
           // for t in [0, L): carries (y, state).
           return buildLoopNest(
