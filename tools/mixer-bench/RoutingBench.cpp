@@ -243,8 +243,11 @@ public:
     std::vector<int32_t> ids = randomExpertIds(T, E, k, rng);
     std::vector<int32_t> perm(T * k);
     std::iota(perm.begin(), perm.end(), 0);
-    std::stable_sort(perm.begin(), perm.end(),
-                     [&](int32_t a, int32_t b) { return ids[a] < ids[b]; });
+    // Stable by expert: ties keep slot order (std::sort with the slot as
+    // the second key; libstdc++'s stable_sort warns under clang 22).
+    std::sort(perm.begin(), perm.end(), [&](int32_t a, int32_t b) {
+      return ids[a] != ids[b] ? ids[a] < ids[b] : a < b;
+    });
     Buffer &permBuf = in.arg({T * k}, ElementType::I32);
     std::copy(perm.begin(), perm.end(), permBuf.i32());
     mref::Tensor w = in.uniform({T, k}, rng, 0, 1);
