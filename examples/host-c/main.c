@@ -3,7 +3,8 @@
  * Builds descriptors over its own arrays with the helpers of kernels.h,
  * calls each kernel, and checks the result against a plain C computation in
  * double precision: max|out - ref| / max|ref| must be below 1e-5 (1e-4 for
- * the scan). Prints one line per check and exits with 1 if any fails.
+ * the scan), and that a bad input is rejected by the run-time checks.
+ * Prints one line per check and exits with 1 if any fails.
  */
 
 #include "kernels.h"
@@ -114,7 +115,11 @@ static void checkSsd(void) {
   mixer_memref_f32_4d dinit = mixer_memref_f32_4d_make(init, B, H, P, N);
   mixer_memref_f32_4d dy = mixer_memref_f32_4d_make(y, B, L, H, P);
   mixer_memref_f32_4d dstate = mixer_memref_f32_4d_make(state, B, H, P, N);
+  mixerRuntimeClearCheckFailure();
   _mlir_ciface_ssd(&dx, &dlogA, &db, &dc, &dinit, &dy, &dstate);
+  const char *failure = mixerRuntimeGetCheckFailure();
+  failures += failure != NULL;
+  printf("ssd run-time checks    %s\n", failure ? failure : "PASS");
 
   for (int i = 0; i < B * H * P * N; ++i)
     stateRef[i] = init[i];
@@ -138,6 +143,18 @@ static void checkSsd(void) {
       }
   report("ssd y 2x200x4x16", y, yRef, B * L * H * P, 1e-4);
   report("ssd final state", state, stateRef, B * H * P * N, 1e-4);
+
+  /* A positive log-decay (A = exp(A_log) instead of -exp(A_log)) is
+   * rejected: the op does not run and y keeps what it held. */
+  logA[B * L * H / 2] = 0.25f;
+  y[0] = 12345.0f;
+  mixerRuntimeClearCheckFailure();
+  _mlir_ciface_ssd(&dx, &dlogA, &db, &dc, &dinit, &dy, &dstate);
+  failure = mixerRuntimeGetCheckFailure();
+  int rejected = failure != NULL && y[0] == 12345.0f;
+  failures += !rejected;
+  printf("ssd positive log_a     %s: %s\n", rejected ? "REJECTED" : "FAIL",
+         failure ? failure : "no failure recorded");
   free(x), free(logA), free(b), free(c), free(init), free(y), free(state);
   free(yRef), free(stateRef);
 }

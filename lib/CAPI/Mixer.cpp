@@ -12,6 +12,7 @@
 #include "mixer/Execution/JitModule.h"
 #include "mixer/Execution/Signature.h"
 #include "mixer/Pipelines/Pipelines.h"
+#include "mixer/Runtime/RuntimeChecks.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -292,9 +293,15 @@ mixer_status_t mixerModuleCall(mixer_module_t module, const char *funcName,
         return status;
     }
   }
+  mixerRuntimeClearCheckFailure();
   if (llvm::Error error =
           module->jit->call(funcName, ArrayRef<void *>(args, numArgs)))
     return fail(context, MIXER_ERROR_JIT, llvm::toString(std::move(error)));
+  // The compiled code's own checks (sizes only known now, index values):
+  // the op that failed did not run.
+  if (const char *failure = mixerRuntimeGetCheckFailure())
+    return fail(context, MIXER_ERROR_ARGUMENTS,
+                "'" + Twine(funcName) + "' rejected its arguments: " + failure);
   return succeed(context);
 }
 

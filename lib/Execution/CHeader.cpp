@@ -135,10 +135,29 @@ static const char *const kAbiComment = R"(/*
  *   mixer_memref_*_make helpers (allocated = aligned = data, offset 0).
  * - Sizes must equal the static sizes listed with each function; a `?`
  *   dimension may take any size at run time, consistent across arguments as
- *   the function's ops require. Nothing checks them at run time.
+ *   the function's ops require.
+ * - Unless compiled with runtime-checks=false, the code checks before each
+ *   op what the compiler could not: `?` sizes that must agree, indices and
+ *   group sizes in range, eps and bandwidths > 0, log-decays <= 0. A failed
+ *   check skips the op (its outputs are not written) and records a message:
+ *   call mixerRuntimeClearCheckFailure() before a call and
+ *   mixerRuntimeGetCheckFailure() after it (null: every check held), and
+ *   link libMixerRuntime.a from mixer's build.
  * - Parallel loops run on the LLVM OpenMP runtime and some math on libm:
  *   link with clang's -fopenmp (or -lomp) and -lm. The thread count is
  *   OMP_NUM_THREADS unless fixed at compile time (--num-threads).
+)";
+
+/// The functions of include/mixer/Runtime/RuntimeChecks.h, under its guard.
+static const char *const kRuntimeDeclarations = R"(#ifndef MIXER_RUNTIME_RUNTIMECHECKS_H
+#define MIXER_RUNTIME_RUNTIMECHECKS_H
+/* The first failed run-time check on this thread since the last clear, or
+ * null; and the clear. In libMixerRuntime.a. */
+const char *mixerRuntimeGetCheckFailure(void);
+void mixerRuntimeClearCheckFailure(void);
+void mixerRuntimeCheckFailed(const char *message, int64_t a, int64_t b);
+#endif
+
 )";
 
 LogicalResult mlir::mixer::emitCHeader(ModuleOp module, raw_ostream &os,
@@ -171,6 +190,7 @@ LogicalResult mlir::mixer::emitCHeader(ModuleOp module, raw_ostream &os,
       os << " * " << line << "\n";
   }
   os << " */\n\n";
+  os << kRuntimeDeclarations;
 
   std::set<std::pair<ElementKind, int64_t>> descriptors;
   for (const FunctionSignature &sig : *signatures)

@@ -1,11 +1,13 @@
 //===- JitModule.cpp - run a lowered module in this process ---------------===//
 
 #include "mixer/Execution/JitModule.h"
+#include "mixer/Runtime/RuntimeChecks.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -91,6 +93,15 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   if (!engine)
     return engine.takeError();
   jit->engine = std::move(*engine);
+  // The code reports failed run-time checks to the runtime linked into this
+  // library, whose per-thread record the callers read.
+  jit->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("mixerRuntimeCheckFailed")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&mixerRuntimeCheckFailed),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   // Runs global constructors once, before any call.
   jit->engine->initialize();
   return jit;

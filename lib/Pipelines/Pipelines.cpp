@@ -37,6 +37,12 @@ using namespace mlir::mixer;
 
 static void buildTensorPipeline(OpPassManager &pm,
                                 const CpuPipelineOptions &options) {
+  // Step 0. Check what the verifiers could not: dynamic sizes that must
+  // agree and operand values (indices, eps, log-decays), before each op.
+  // In: mixer ops on tensors. Out: each checked op inside an scf.if.
+  if (options.runtimeChecks)
+    pm.addPass(createMixerInsertRuntimeChecksPass());
+
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
 
   // Step 1. Decompose composite ops (sinkhorn) into loops of the mixer ops

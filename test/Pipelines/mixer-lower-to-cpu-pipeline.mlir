@@ -2,11 +2,14 @@
 // RUN:   | FileCheck %s --check-prefix=PIPE
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline=naive=true --dump-pass-pipeline -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NAIVE
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline=runtime-checks=false --dump-pass-pipeline -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNCHECKED
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="vector-width=8 recurrent-threshold=4 num-threads=2" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
+// (" mixer." is an op; the messages of the run-time checks quote op names.)
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline \
 // RUN:   | FileCheck %s --check-prefix=LLVM \
-// RUN:       --implicit-check-not=mixer. --implicit-check-not=linalg. \
+// RUN:       --implicit-check-not=" mixer." --implicit-check-not=linalg. \
 // RUN:       --implicit-check-not=tensor. --implicit-check-not=bufferization. \
 // RUN:       --implicit-check-not=memref. --implicit-check-not=scf. \
 // RUN:       --implicit-check-not=vector. --implicit-check-not=math. \
@@ -17,6 +20,7 @@
 // The expanded pass list of the CPU pipeline, in order.
 
 // PIPE:      builtin.module(
+// PIPE-NEXT:   mixer-insert-runtime-checks,
 // PIPE-NEXT:   func.func(
 // PIPE-NEXT:     mixer-decompose-composites,
 // PIPE-NEXT:     linalg-fuse-elementwise-ops,
@@ -81,7 +85,13 @@
 // naive=true: the scalar loops of convert-mixer-to-loops replace tiling,
 // the linalg lowering and vectorization; the rest is the same.
 
+// Without run-time checks the pipeline starts at the decomposition.
+// UNCHECKED:      builtin.module(
+// UNCHECKED-NEXT:   func.func(
+// UNCHECKED-NEXT:     mixer-decompose-composites,
+
 // NAIVE:      builtin.module(
+// NAIVE-NEXT:   mixer-insert-runtime-checks,
 // NAIVE-NEXT:   func.func(
 // NAIVE-NEXT:     mixer-decompose-composites,
 // NAIVE-NEXT:     linalg-fuse-elementwise-ops,

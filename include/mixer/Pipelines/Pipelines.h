@@ -21,6 +21,13 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("Lower mixer ops through convert-mixer-to-loops (scalar "
                      "loops, no tiling or vectorization): the oracle path"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> runtimeChecks{
+      *this, "runtime-checks",
+      llvm::cl::desc("Check dynamic sizes and operand values (indices, "
+                     "eps > 0, log-decays <= 0) before each mixer op; a "
+                     "failed check skips the op and is reported through the "
+                     "mixer runtime (mixer-insert-runtime-checks)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> numThreads{
       *this, "num-threads",
       llvm::cl::desc("OpenMP threads of the parallel loops (0: the OpenMP "

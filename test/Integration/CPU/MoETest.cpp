@@ -152,13 +152,16 @@ INSTANTIATE_TEST_SUITE_P(GroupedMatmul, GroupedMatmulAgainstReference,
                          ::testing::ValuesIn(groupedCases()),
                          [](const auto &info) { return caseName(info.param); });
 
-/// Group sizes are run-time data: a negative size counts as 0 and groups
-/// past row T are cut, so bad sizes never write outside the output (guard
-/// rows after it keep their sentinel).
-TEST(GroupedMatmulBadSizes, ClampedAndInBounds) {
+/// Group sizes are run-time data. The run-time checks reject bad ones
+/// (RuntimeChecksTest.cpp); without them a negative size counts as 0 and
+/// groups past row T are cut, so bad sizes never write outside the output
+/// (guard rows after it keep their sentinel).
+TEST(GroupedMatmulBadSizes, ClampedAndInBoundsWithoutChecks) {
   for (bool naive : {false, true}) {
     GroupedCase c{40, 16, 32, 3, 40, false, true, false, naive};
-    CompiledModule compiled(groupedMatmulModule(c), naive);
+    CompiledModule compiled(groupedMatmulModule(c), naive,
+                            /*recurrentThreshold=*/-1,
+                            /*runtimeChecks=*/false);
     ASSERT_TRUE(compiled.ok()) << "compilation failed";
     ref::Rng rng(5);
     std::vector<float> lhs = ref::toFloats(rng.uniformTensor({c.T, c.K}, -1, 1));

@@ -12,6 +12,7 @@
 #include "mixer/Execution/Compile.h"
 #include "mixer/Execution/JitModule.h"
 #include "mixer/Pipelines/Pipelines.h"
+#include "mixer/Runtime/RuntimeChecks.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -73,7 +74,7 @@ class CompiledModule {
 public:
   /// `recurrentThreshold` < 0 keeps the pipeline's default.
   CompiledModule(const std::string &source, bool naive,
-                 int64_t recurrentThreshold = -1) {
+                 int64_t recurrentThreshold = -1, bool runtimeChecks = true) {
     mlir::DialectRegistry registry;
     mlir::mixer::registerCompilerDialects(registry);
     context = std::make_unique<mlir::MLIRContext>(registry);
@@ -83,6 +84,7 @@ public:
       return;
     mlir::mixer::CpuPipelineOptions options;
     options.naive = naive;
+    options.runtimeChecks = runtimeChecks;
     if (recurrentThreshold >= 0)
       options.recurrentThreshold = recurrentThreshold;
     if (failed(mlir::mixer::compileToLLVM(*module, options)))
@@ -97,10 +99,22 @@ public:
 
   bool ok() const { return jit != nullptr; }
 
-  /// Calls `name` with pointers to descriptors, in order.
+  /// Calls `name` with pointers to descriptors, in order, and expects
+  /// every run-time check to hold.
   void call(llvm::StringRef name, llvm::ArrayRef<void *> args) {
+    std::string failure = callReportingCheckFailure(name, args);
+    EXPECT_EQ(failure, "") << "a run-time check failed";
+  }
+
+  /// Calls `name` and returns the message of the first run-time check that
+  /// failed in it ("" if none did).
+  std::string callReportingCheckFailure(llvm::StringRef name,
+                                        llvm::ArrayRef<void *> args) {
+    mixerRuntimeClearCheckFailure();
     llvm::Error err = jit->call(name, args);
     EXPECT_FALSE(static_cast<bool>(err)) << llvm::toString(std::move(err));
+    const char *failure = mixerRuntimeGetCheckFailure();
+    return failure ? failure : "";
   }
 
   /// Calls `name` with one descriptor per (data, shape) pair, in order.

@@ -1,6 +1,6 @@
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline=naive=true \
 // RUN: | %mlir_runner -e main -entry-point-result=void \
-// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libomp.so \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so,%mlir_lib_dir/libomp.so,%mixer_lib_dir/libMixerRuntime.so \
 // RUN: | FileCheck %s
 
 // mixer.ssd through convert-mixer-to-loops, compiled and run. B = 1, L = 3,

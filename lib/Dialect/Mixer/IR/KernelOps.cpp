@@ -126,6 +126,8 @@ LogicalResult KernelMvOp::verify() {
       failed(v.check(getV(), "v", dims({"M", "C"}))) ||
       failed(v.checkScalar(getBandwidth(), "bandwidth")))
     return failure();
+  if (kind != KernelKind::linear) // The linear kernel ignores its bandwidth.
+    v.require(getBandwidth(), "bandwidth", ValueRule::Positive);
   if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
       failed(v.check(getOuts()[0], "out", dims({"N", "C"}))))
     return failure();
@@ -210,6 +212,7 @@ LogicalResult KernelLseOp::verify() {
       failed(v.check(getY(), "y", dims({"M", "D"}))) ||
       failed(v.checkScalar(getEps(), "eps")))
     return failure();
+  v.require(getEps(), "eps", ValueRule::Positive);
   if (getG() && failed(v.check(getG(), "g", dims({"M"}))))
     return failure();
   if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
@@ -298,6 +301,7 @@ LogicalResult SinkhornOp::verify() {
       failed(v.check(getLogB(), "log_b", {"M"})) ||
       failed(v.checkScalar(getEps(), "eps")))
     return failure();
+  v.require(getEps(), "eps", ValueRule::Positive);
   if (failed(verifyOutsAndResults(*this, getOuts(), 3)) ||
       failed(v.check(getOuts()[0], "f", {"N"})) ||
       failed(v.check(getOuts()[1], "g", {"M"})) ||

@@ -53,8 +53,11 @@ static LogicalResult checkSlotRows(ShapeVerifier &v, StringRef rowOperands,
                    << "'";
 }
 
-/// The i32 permutation holds slot indices: T*k must fit in i32.
-static LogicalResult checkSlotsFitI32(ShapeVerifier &v) {
+/// The i32 permutation holds slot indices: T*k must fit in i32. States the
+/// T*k rows for the run-time checks, which check what is dynamic.
+static LogicalResult checkSlots(ShapeVerifier &v) {
+  v.requireProduct("T*k", "T", "k");
+  v.requireFitsInI32("T*k");
   std::optional<int64_t> rows = v.size("T*k");
   if (!rows || *rows <= std::numeric_limits<int32_t>::max())
     return success();
@@ -97,6 +100,7 @@ LogicalResult GroupedMatmulOp::verify() {
       failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
       failed(v.check(getOuts()[0], "out", {"T", "N"})))
     return failure();
+  v.require(getGroupSizes(), "group_sizes", ValueRule::CountsWithin, "T");
   return success();
 }
 
@@ -154,6 +158,7 @@ LogicalResult GroupedSwigluOp::verify() {
       failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
       failed(v.check(getOuts()[0], "out", {"T", "F"})))
     return failure();
+  v.require(getGroupSizes(), "group_sizes", ValueRule::CountsWithin, "T");
   return success();
 }
 
@@ -211,9 +216,10 @@ LogicalResult TopkRouterOp::verify() {
   if (k < 1)
     return emitOpError() << "attribute 'k' must be at least 1, got " << k;
   ShapeVerifier v(*this);
-  if (failed(v.bind("k", k, "attribute 'k'")) ||
+  if (failed(v.bindAttribute("k", k, "attribute 'k'")) ||
       failed(v.check(getLogits(), "logits", {"T", "E"})))
     return failure();
+  v.requireAtMost("k", "E");
   if (std::optional<int64_t> experts = v.size("E"); experts && k > *experts)
     return emitOpError() << "attribute 'k' = " << k
                          << " must not exceed the number of experts E = "
@@ -280,10 +286,11 @@ LogicalResult MoeDispatchOp::verify() {
     return emitOpError() << "attribute 'num_experts' must be positive, got "
                          << experts;
   ShapeVerifier v(*this);
-  if (failed(v.bind("E", experts, "attribute 'num_experts'")) ||
+  if (failed(v.bindAttribute("E", experts, "attribute 'num_experts'")) ||
       failed(v.check(getX(), "x", {"T", "K"})) ||
       failed(checkIntsOfWidth(v, getExpertIds(), "expert_ids", {"T", "k"}, 32)))
     return failure();
+  v.require(getExpertIds(), "expert_ids", ValueRule::IndexBelow, "E");
   (void)bindSlots(v); // Nothing else has bound "T*k" yet.
   if (failed(verifyOutsAndResults(*this, getOuts(), 3)) ||
       failed(v.check(getOuts()[0], "sorted", {"T*k", "K"})) ||
@@ -291,7 +298,7 @@ LogicalResult MoeDispatchOp::verify() {
       failed(checkIntsOfWidth(v, getOuts()[2], "permutation", {"T*k"}, 32)) ||
       failed(checkSlotRows(v, "'sorted' and 'permutation'", "expert_ids")))
     return failure();
-  return checkSlotsFitI32(v);
+  return checkSlots(v);
 }
 
 //===----------------------------------------------------------------------===//
@@ -322,7 +329,8 @@ LogicalResult MoeCombineOp::verify() {
     return failure();
   if (failed(checkSlotRows(v, "'expert_out' and 'permutation'", "weights")))
     return failure();
-  return checkSlotsFitI32(v);
+  v.require(getPermutation(), "permutation", ValueRule::IndexBelow, "T*k");
+  return checkSlots(v);
 }
 
 // Iteration domain: (N), parallel.

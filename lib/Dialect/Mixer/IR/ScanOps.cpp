@@ -29,6 +29,8 @@ struct ScanOperand {
   Value value;
   StringRef name;
   SmallVector<StringRef, 4> dims;
+  /// What its values must satisfy when the code runs (log-decays <= 0).
+  std::optional<ValueRule> rule = std::nullopt;
 };
 
 /// What a scan declares once, for its verifier and for its tiling.
@@ -70,9 +72,12 @@ static LogicalResult verifyChunkSize(Operation *op, int64_t chunkSize) {
 /// binding the dimension symbols in `v`.
 static LogicalResult verifyScan(Operation *op, const ScanSignature &sig,
                                 ShapeVerifier &v) {
-  for (const ScanOperand &in : sig.inputs)
+  for (const ScanOperand &in : sig.inputs) {
     if (in.value && failed(v.check(in.value, in.name, in.dims)))
       return failure();
+    if (in.rule)
+      v.require(in.value, in.name, *in.rule);
+  }
   auto dps = cast<DestinationStyleOpInterface>(op);
   if (failed(verifyOutsAndResults(op, dps.getDpsInits(), sig.results.size())))
     return failure();
@@ -82,6 +87,7 @@ static LogicalResult verifyScan(Operation *op, const ScanSignature &sig,
   if (sig.groups.empty())
     return success();
 
+  v.requireMultiple(sig.members, sig.groups, sig.membersWord);
   SmallVector<StringRef> grouped;
   for (const ScanOperand &in : sig.inputs)
     if (llvm::is_contained(in.dims, sig.groups))
@@ -271,7 +277,7 @@ scanResultTilePosition(OpBuilder &b, Location loc, const ScanSignature &sig,
 static ScanSignature signatureOf(SsdOp op) {
   ScanSignature sig;
   sig.inputs = {{op.getX(), "x", {"B", "L", "H", "P"}},
-                {op.getLogA(), "log_a", {"B", "L", "H"}},
+                {op.getLogA(), "log_a", {"B", "L", "H"}, ValueRule::NonPositive},
                 {op.getB(), "b", {"B", "L", "G", "N"}},
                 {op.getC(), "c", {"B", "L", "G", "N"}},
                 {op.getInit(), "init", {"B", "H", "P", "N"}}};
@@ -357,7 +363,7 @@ static ScanSignature signatureOf(LinearAttentionOp op) {
   sig.inputs = {{op.getQ(), "q", {"B", "L", "H", "Dk"}},
                 {op.getK(), "k", {"B", "L", "H", "Dk"}},
                 {op.getV(), "v", {"B", "L", "H", "Dv"}},
-                {op.getLogDecay(), "log_decay", {"B", "L", "H"}},
+                {op.getLogDecay(), "log_decay", {"B", "L", "H"}, ValueRule::NonPositive},
                 {op.getInit(), "init", {"B", "H", "Dk", "Dv"}}};
   sig.results =
       scanResults(op.getOuts(), {{"o", {"B", "L", "H", "Dv"}},
@@ -399,7 +405,7 @@ static ScanSignature signatureOf(GatedDeltaRuleOp op) {
   sig.inputs = {{op.getQ(), "q", {"B", "L", "H", "Dk"}},
                 {op.getK(), "k", {"B", "L", "H", "Dk"}},
                 {op.getV(), "v", {"B", "L", "H", "Dv"}},
-                {op.getG(), "g", {"B", "L", "H"}},
+                {op.getG(), "g", {"B", "L", "H"}, ValueRule::NonPositive},
                 {op.getBeta(), "beta", {"B", "L", "H"}},
                 {op.getInit(), "init", {"B", "H", "Dk", "Dv"}}};
   sig.results =

@@ -8,6 +8,25 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
+/// The contract being recorded on this thread by getShapeContract, if any.
+/// Verifiers construct their ShapeVerifier themselves, so the recorder is
+/// handed to it this way rather than through each op's verify().
+static thread_local ShapeContract *activeContract = nullptr;
+
+ShapeVerifier::ShapeVerifier(Operation *op)
+    : op(op), contract(activeContract) {}
+
+FailureOr<ShapeContract> mlir::mixer::getShapeContract(Operation *op) {
+  ShapeContract result;
+  ShapeContract *outer = activeContract;
+  activeContract = &result;
+  LogicalResult verified = op->getName().verifyInvariants(op);
+  activeContract = outer;
+  if (failed(verified))
+    return failure();
+  return result;
+}
+
 static std::string describeDims(ArrayRef<StringRef> dims) {
   std::string s = "[";
   llvm::interleave(
@@ -25,11 +44,17 @@ LogicalResult ShapeVerifier::checkShape(Value value, StringRef name,
                    << dims.size() << " " << describeDims(dims) << ", got rank "
                    << type.getRank();
   for (auto [i, symbol] : llvm::enumerate(dims)) {
-    if (symbol == "_" || type.isDynamicDim(i))
+    if (symbol == "_")
       continue;
     std::string what =
         "'" + name.str() + "' dim " + std::to_string(i) + " (" + symbol.str() +
         ")";
+    if (contract)
+      contract->dims.push_back(ShapeContract::Dim{
+          value, static_cast<int64_t>(i), type.getDimSize(i), symbol.str(),
+          what});
+    if (type.isDynamicDim(i))
+      continue;
     if (failed(bind(symbol, type.getDimSize(i), what)))
       return failure();
   }
@@ -76,6 +101,45 @@ LogicalResult ShapeVerifier::bind(StringRef symbol, int64_t value,
     return success();
   return error() << what << " is " << value << ", but "
                  << it->second.second << " is " << it->second.first;
+}
+
+LogicalResult ShapeVerifier::bindAttribute(StringRef symbol, int64_t value,
+                                           StringRef what) {
+  if (contract)
+    contract->dims.push_back(
+        ShapeContract::Dim{Value(), 0, value, symbol.str(), what.str()});
+  return bind(symbol, value, what);
+}
+
+void ShapeVerifier::require(Value value, StringRef name, ValueRule rule,
+                            StringRef symbol) {
+  if (contract && value)
+    contract->rules.push_back(
+        ShapeContract::Rule{value, name.str(), rule, symbol.str()});
+}
+
+void ShapeVerifier::requireProduct(StringRef product, StringRef lhs,
+                                   StringRef rhs) {
+  if (contract)
+    contract->products.push_back(
+        ShapeContract::Product{product.str(), lhs.str(), rhs.str()});
+}
+
+void ShapeVerifier::requireMultiple(StringRef members, StringRef groups,
+                                    StringRef membersWord) {
+  if (contract)
+    contract->multiples.push_back(
+        ShapeContract::Multiple{members.str(), groups.str(), membersWord.str()});
+}
+
+void ShapeVerifier::requireAtMost(StringRef small, StringRef large) {
+  if (contract)
+    contract->atMost.push_back(ShapeContract::AtMost{small.str(), large.str()});
+}
+
+void ShapeVerifier::requireFitsInI32(StringRef symbol) {
+  if (contract)
+    contract->fitInI32.push_back(symbol.str());
 }
 
 LogicalResult mlir::mixer::verifyOutsAndResults(Operation *op, ValueRange outs,

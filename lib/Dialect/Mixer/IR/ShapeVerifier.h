@@ -3,12 +3,16 @@
 // Each op verifier states its operands' shapes with dimension symbols, as the
 // op descriptions do ("x [B, L, H, P]"). The first static size seen binds a
 // symbol; a later static size that disagrees is an error naming both
-// operands. Dynamic sizes are left to run time.
+// operands. Dynamic sizes are left to run time: getShapeContract records
+// every named dimension and value rule a verifier states, and
+// mixer-insert-runtime-checks checks them when the code runs.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MIXER_LIB_DIALECT_MIXER_IR_SHAPEVERIFIER_H
 #define MIXER_LIB_DIALECT_MIXER_IR_SHAPEVERIFIER_H
+
+#include "mixer/Dialect/Mixer/IR/ShapeContract.h"
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/StringMap.h"
@@ -18,7 +22,7 @@ namespace mlir::mixer {
 
 class ShapeVerifier {
 public:
-  explicit ShapeVerifier(Operation *op) : op(op) {}
+  explicit ShapeVerifier(Operation *op);
 
   /// Checks that `value` (called `name` in messages) is a ranked tensor whose
   /// rank is dims.size() and whose element type is f32, then binds or checks
@@ -33,6 +37,24 @@ public:
   std::optional<int64_t> size(StringRef symbol) const;
   /// Binds `symbol` to `value` or checks it, naming `what` in the message.
   LogicalResult bind(StringRef symbol, int64_t value, StringRef what);
+  /// Same for a size an attribute fixes ("attribute 'k'"); dynamic sizes of
+  /// the symbol are then checked against it at run time.
+  LogicalResult bindAttribute(StringRef symbol, int64_t value, StringRef what);
+
+  /// States a rule on the values of `value` (called `name`), checked when the
+  /// code runs; `symbol` names the bound of IndexBelow and CountsWithin.
+  void require(Value value, StringRef name, ValueRule rule,
+               StringRef symbol = {});
+  /// States that symbol `product` is `lhs` * `rhs`; the verifier binds it
+  /// when both are static (bind), the run-time checks otherwise.
+  void requireProduct(StringRef product, StringRef lhs, StringRef rhs);
+  /// States that `members` is a multiple of a positive `groups`.
+  void requireMultiple(StringRef members, StringRef groups,
+                       StringRef membersWord);
+  /// States that the size of `small` is at most that of `large`.
+  void requireAtMost(StringRef small, StringRef large);
+  /// States that the size of `symbol` fits in i32.
+  void requireFitsInI32(StringRef symbol);
 
   InFlightDiagnostic error() { return op->emitOpError(); }
 
@@ -41,6 +63,8 @@ private:
                            ArrayRef<StringRef> dims);
 
   Operation *op;
+  /// Where getShapeContract collects what this verifier states (or null).
+  ShapeContract *contract;
   /// Symbol -> (size, operand that bound it).
   llvm::StringMap<std::pair<int64_t, std::string>> bound;
 };

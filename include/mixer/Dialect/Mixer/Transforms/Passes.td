@@ -107,6 +107,61 @@ def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {
   }];
 }
 
+def MixerInsertRuntimeChecksPass
+    : Pass<"mixer-insert-runtime-checks", "ModuleOp"> {
+  let summary = "Check dynamic sizes and operand values before each mixer op";
+  let description = [{
+    The verifiers check what is static. What is only known when the code
+    runs is checked here, from the same contract the verifier states
+    (ShapeContract.h): dynamic sizes that must agree between operands
+    ('log_a' dim 1 (L) against 'x' dim 1 (L)), derived sizes (the T*k rows
+    of the MoE ops, k <= E, heads a multiple of groups, slot counts that fit
+    in i32), and operand values: log-decays and log-gates <= 0, eps and
+    bandwidths > 0, expert ids and permutation entries in range, group sizes
+    non-negative with a sum of at most T.
+
+    Each mixer op with something to check is wrapped in an `scf.if` on the
+    conjunction of its checks. When one fails, the op does not run (its
+    `outs` pass through unchanged) and each failed check calls
+    `mixerRuntimeCheckFailed(message, a, b)` of the mixer runtime
+    (include/mixer/Runtime/RuntimeChecks.h), which records the first
+    failure of the calling thread with the observed sizes in its message;
+    the C API and Python report it as an error naming the operand and the
+    dimension. The checks read sizes and, for value rules, one pass over
+    the operand (a reduction), outside the op's parallel loops.
+
+    Example:
+
+    ```mlir
+    %y, %s = mixer.ssd ins(%x, %la, %b, %c : tensor<2x?x4x8xf32>,
+        tensor<2x?x4xf32>, ...) outs(...)
+    // becomes
+    %lx = tensor.dim %x, %c1
+    %ll = tensor.dim %la, %c1
+    %same = arith.cmpi eq, %ll, %lx
+    %max = linalg.generic {reduction} ins(%la) outs(...)  // max of log_a
+    %nonpos = arith.cmpf ole, %max, %zero
+    %ok = arith.andi %same, %nonpos
+    %r:2 = scf.if %ok -> (...) {
+      %y, %s = mixer.ssd ...
+      scf.yield %y, %s
+    } else {
+      scf.if %not_same {
+        func.call @mixerRuntimeCheckFailed(%msg, %ll, %lx)
+      }
+      ...
+      scf.yield %y0, %s0
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp"> {
   let summary = "Lower memref.copy to vector code or loops";
   let description = [{
