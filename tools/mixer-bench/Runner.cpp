@@ -107,6 +107,7 @@ Row runJob(const Job &job, const RunSettings &settings) {
   mc::CpuPipelineOptions options;
   options.naive = naive;
   options.numThreads = settings.threads;
+  options.runtimeChecks = settings.runtimeChecks;
   if (failed(mc::compileToLLVM(*module, options)))
     return fail("compilation failed");
   auto jit = mc::JitModule::create(*module);

@@ -20,6 +20,8 @@ struct RunSettings {
   int threads = 0; ///< 0: the pipeline's default
   int repeat = 10;
   double naiveMaxWork = 7.0e7;
+  /// Compile with the run-time checks of the pipeline (its default).
+  bool runtimeChecks = true;
   /// The calibration (0: not measured); the denominators of peak_fraction.
   double fmaPeakGflops = 0, triadGbps = 0;
 };

@@ -48,7 +48,7 @@ struct Options {
   int threads = 0;
   int repeat = 10;
   bool isolate = false, calibrateOnly = false, noCalibrate = false,
-       noCompare = false;
+       noCompare = false, noRuntimeChecks = false;
   /// Largest naive work (OpBench::naiveWork) run through the naive pipeline.
   double naiveMaxWork = 7.0e7;
   std::string torchScript;
@@ -69,6 +69,8 @@ const char *kUsage =
     "  --calibrate          measure FMA peak and triad bandwidth, then exit\n"
     "  --no-calibrate       skip that measurement before the cases\n"
     "  --no-compare         skip the PyTorch comparison rows\n"
+    "  --no-runtime-checks  compile without the run-time checks\n"
+    "                       (runtime-checks=false), to measure their cost\n"
     "  --naive-max-work W   largest naive work (inner-loop iterations, e.g.\n"
     "                       B*L*H*P*N of ssd) for the naive pipeline\n"
     "  --torch-script PATH  replaces every family's PyTorch script\n"
@@ -126,6 +128,8 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       opts.noCalibrate = true;
     } else if (arg == "--no-compare") {
       opts.noCompare = true;
+    } else if (arg == "--no-runtime-checks") {
+      opts.noRuntimeChecks = true;
     } else {
       llvm::errs() << "mixer-bench: unknown option '" << argv[i] << "'\n"
                    << kUsage;
@@ -203,6 +207,7 @@ int main(int argc, char **argv) {
   run.threads = opts.threads;
   run.repeat = opts.repeat;
   run.naiveMaxWork = opts.naiveMaxWork;
+  run.runtimeChecks = !opts.noRuntimeChecks;
 
   json::Object machine{{"cpu", cpuModel()},
                        {"cores", int64_t(std::thread::hardware_concurrency())}};

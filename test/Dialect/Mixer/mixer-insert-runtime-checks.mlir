@@ -5,7 +5,7 @@
 // reported and the outs pass through.
 
 // CHECK-DAG: llvm.mlir.global internal constant @[[LEN:__mixer_check_message_[0-9]+]]("mixer.ssd: 'log_a' dim 1 (L) is {0}, but 'x' dim 1 (L) is {1}\00")
-// CHECK-DAG: llvm.mlir.global internal constant @[[DECAY:__mixer_check_message_[0-9]+]]("mixer.ssd: 'log_a' holds a positive or NaN value; it must be <= 0 everywhere (a log-decay or log-gate)\00")
+// CHECK-DAG: llvm.mlir.global internal constant @[[DECAY:__mixer_check_message_[0-9]+]]("mixer.ssd: 'log_a' holds a positive, infinite or NaN value; it must be finite and <= 0 (a log-decay or log-gate)\00")
 // CHECK-LABEL: func.func @ssd_dynamic_length
 // CHECK-SAME:    (%[[X:.*]]: tensor<1x?x4x8xf32>, %[[LA:.*]]: tensor<1x?x4xf32>, {{.*}}, %[[Y0:.*]]: tensor<1x?x4x8xf32>, %[[S0:.*]]: tensor<1x4x8x16xf32>)
 // CHECK:         %[[LLA:.*]] = tensor.dim %[[LA]], %{{.*}} : tensor<1x?x4xf32>
@@ -13,11 +13,15 @@
 // CHECK:         %[[LX:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<1x?x4x8xf32>
 // CHECK:         %[[LX64:.*]] = arith.index_cast %[[LX]] : index to i64
 // CHECK:         %[[SAME:.*]] = arith.cmpi eq, %[[LLA64]], %[[LX64]] : i64
-// CHECK:         %[[MAX:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "reduction", "reduction"]{{.*}} ins(%[[LA]] : tensor<1x?x4xf32>)
+// CHECK:         %[[MAX:.*]]:2 = linalg.generic {{.*}}iterator_types = ["reduction", "reduction", "reduction"]{{.*}} ins(%[[LA]] : tensor<1x?x4xf32>)
 // CHECK:           arith.maximumf
-// CHECK:         %[[MAXV:.*]] = tensor.extract %[[MAX]][] : tensor<f32>
+// CHECK:           arith.minimumf
+// CHECK:         %[[MAXV:.*]] = tensor.extract %[[MAX]]#0[] : tensor<f32>
+// CHECK:         %[[MINV:.*]] = tensor.extract %[[MAX]]#1[] : tensor<f32>
 // CHECK:         %[[NONPOS:.*]] = arith.cmpf ole, %[[MAXV]], %{{.*}} : f32
-// CHECK:         %[[OK:.*]] = arith.andi %{{.*}}, %[[NONPOS]] : i1
+// CHECK:         %[[FINITE:.*]] = arith.cmpf ogt, %[[MINV]], %{{.*}} : f32
+// CHECK:         %[[DECAYOK:.*]] = arith.andi %[[NONPOS]], %[[FINITE]] : i1
+// CHECK:         %[[OK:.*]] = arith.andi %{{.*}}, %[[DECAYOK]] : i1
 // CHECK:         %[[R:.*]]:2 = scf.if %[[OK]]
 // CHECK-NEXT:      %[[Y:.*]], %[[S:.*]] = mixer.ssd
 // CHECK-NEXT:      scf.yield %[[Y]], %[[S]]

@@ -384,11 +384,12 @@ TEST(RuntimeChecks, BandwidthMustBePositive) {
   EXPECT_FLOAT_EQ(linear.data[0], 7 * 3 * 0.5f * 0.25f);
 }
 
-// A positive log_a (A = exp(A_log) instead of -exp(A_log)) and a NaN are
-// rejected, on the chunked path (L = 100) and the recurrent one (L = 4).
+// A positive log_a (A = exp(A_log) instead of -exp(A_log)), a NaN and -inf
+// are rejected, on the chunked path (L = 100) and the recurrent one (L = 4).
 TEST(RuntimeChecks, SsdDecayMustBeNonPositive) {
   for (int64_t length : {100, 4})
-    for (float bad : {0.5f, std::numeric_limits<float>::quiet_NaN()}) {
+    for (float bad : {0.5f, std::numeric_limits<float>::quiet_NaN(),
+                      -std::numeric_limits<float>::infinity()}) {
       Guarded<float> x({1, length, 2, 4}, 0.5f), logA({1, length, 2}, -0.1f),
           b({1, length, 1, 8}, 0.25f), c({1, length, 1, 8}, 0.25f),
           y({1, length, 2, 4}, kSentinel), state({1, 2, 4, 8}, kSentinel);
@@ -396,8 +397,9 @@ TEST(RuntimeChecks, SsdDecayMustBeNonPositive) {
       expectAllEqual(failuresOf(kSsdDynamicLength, "ssd",
                                 {x.arg(), logA.arg(), b.arg(), c.arg(),
                                  y.arg(), state.arg()}),
-                     "mixer.ssd: 'log_a' holds a positive or NaN value; it "
-                     "must be <= 0 everywhere (a log-decay or log-gate)");
+                     "mixer.ssd: 'log_a' holds a positive, infinite or NaN "
+                     "value; it must be finite and <= 0 (a log-decay or "
+                     "log-gate)");
       EXPECT_TRUE(y.allEqual(kSentinel));
     }
 }
@@ -434,14 +436,15 @@ func.func @gdr(%q: tensor<1x20x2x4xf32>, %k: tensor<1x20x2x4xf32>, %v: tensor<1x
   expectAllEqual(failuresOf(source, "la",
                             {q.arg(), k.arg(), v.arg(), decay.arg(), o.arg(),
                              s.arg()}),
-                 "mixer.linear_attention: 'log_decay' holds a positive or NaN "
-                 "value; it must be <= 0 everywhere (a log-decay or "
-                 "log-gate)");
+                 "mixer.linear_attention: 'log_decay' holds a positive, "
+                 "infinite or NaN value; it must be finite and <= 0 (a "
+                 "log-decay or log-gate)");
   expectAllEqual(failuresOf(source, "gdr",
                             {q.arg(), k.arg(), v.arg(), decay.arg(),
                              beta.arg(), o.arg(), s.arg()}),
-                 "mixer.gated_delta_rule: 'g' holds a positive or NaN value; "
-                 "it must be <= 0 everywhere (a log-decay or log-gate)");
+                 "mixer.gated_delta_rule: 'g' holds a positive, infinite or "
+                 "NaN value; it must be finite and <= 0 (a log-decay or "
+                 "log-gate)");
   EXPECT_TRUE(o.allEqual(kSentinel) && s.allEqual(kSentinel));
 }
 

@@ -202,19 +202,29 @@ private:
     Type elementType = getElementTypeOrSelf(rule.value.getType());
     switch (rule.rule) {
     case ValueRule::NonPositive: {
-      auto negInf = b.getFloatAttr(
-          elementType, -std::numeric_limits<double>::infinity());
-      Value max = reduceAll(rule.value, {negInf},
-                            [](OpBuilder &nb, Location nloc, Value x,
-                               ValueRange acc) -> SmallVector<Value> {
-                              // maximumf propagates NaN, which then fails.
-                              return {arith::MaximumFOp::create(nb, nloc, x,
-                                                                acc[0])};
-                            })[0];
-      Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0));
-      add(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, max, zero),
-          name + " holds a positive or NaN value; it must be <= 0 "
-                 "everywhere (a log-decay or log-gate)");
+      double inf = std::numeric_limits<double>::infinity();
+      SmallVector<Value> range = reduceAll(
+          rule.value,
+          {b.getFloatAttr(elementType, -inf), b.getFloatAttr(elementType, inf)},
+          [](OpBuilder &nb, Location nloc, Value x,
+             ValueRange acc) -> SmallVector<Value> {
+            // maximumf propagates NaN, which then fails the check.
+            return {arith::MaximumFOp::create(nb, nloc, x, acc[0]),
+                    arith::MinimumFOp::create(nb, nloc, x, acc[1])};
+          });
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0));
+      Value minusInf =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, -inf));
+      // -inf would make the chunked form's segment sums NaN (-inf - -inf).
+      Value ok = arith::AndIOp::create(
+          b, loc,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, range[0],
+                                zero),
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, range[1],
+                                minusInf));
+      add(ok, name + " holds a positive, infinite or NaN value; it must be "
+                     "finite and <= 0 (a log-decay or log-gate)");
       return;
     }
     case ValueRule::Positive: {
