@@ -114,9 +114,10 @@ MIXER_CAPI_EXPORT mixer_status_t mixerModuleCompile(mixer_context_t context,
  * ({T *allocated, *aligned; int64_t offset, sizes[R], strides[R]}, dense
  * row-major, offset 0); for a scalar, a pointer to its value. Before the
  * call, checks the number of arguments and every descriptor against the
- * compiled signature (static sizes, row-major strides); a mismatch is
- * MIXER_ERROR_ARGUMENTS with a message naming the argument, and nothing
- * runs. Outputs are written in
+ * compiled signature (static sizes, row-major strides), and that no output
+ * shares a byte with another tensor argument (input or output; empty
+ * tensors share nothing); a mismatch is MIXER_ERROR_ARGUMENTS with a
+ * message naming the argument(s), and nothing runs. Outputs are written in
  * place. Thread-safe: see "Threads" above. */
 MIXER_CAPI_EXPORT mixer_status_t mixerModuleCall(mixer_module_t module,
                                                  const char *funcName,

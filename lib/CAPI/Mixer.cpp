@@ -287,8 +287,53 @@ static mixer_status_t checkDescriptor(MixerContext *context,
   return MIXER_SUCCESS;
 }
 
+/// The bytes [begin, end) of a tensor argument whose descriptor passed
+/// checkDescriptor.
+struct ByteRange {
+  uintptr_t begin = 0, end = 0;
+
+  bool overlaps(const ByteRange &other) const {
+    // An empty range has no byte to share.
+    return begin < end && other.begin < other.end && begin < other.end &&
+           other.begin < end;
+  }
+};
+
+static ByteRange getByteRange(const ArgumentInfo &arg, const void *descriptor) {
+  auto *pointers = static_cast<void *const *>(descriptor);
+  auto *sizes = reinterpret_cast<const int64_t *>(pointers + 2) + 1;
+  uint64_t numElements = 1;
+  for (int64_t d = 0; d < arg.getRank(); ++d)
+    numElements *= sizes[d];
+  auto begin = reinterpret_cast<uintptr_t>(pointers[1]);
+  return {begin, begin + numElements * getElementKindSize(arg.element)};
+}
+
+/// Rejects an output that shares bytes with another tensor argument: the
+/// generated code reads inputs after it has started writing outputs.
+static mixer_status_t checkNoOverlap(MixerContext *context,
+                                     const CompiledFunction &function,
+                                     void *const *args) {
+  ArrayRef<ArgumentInfo> arguments = function.signature.arguments;
+  for (auto [i, output] : llvm::enumerate(arguments)) {
+    if (!output.isTensor || !output.isOutput)
+      continue;
+    ByteRange written = getByteRange(output, args[i]);
+    for (auto [j, other] : llvm::enumerate(arguments)) {
+      if (j == i || !other.isTensor ||
+          !written.overlaps(getByteRange(other, args[j])))
+        continue;
+      return fail(context, MIXER_ERROR_ARGUMENTS,
+                  describeArgument(function, i) + " overlaps " +
+                      nameArgument(function, j) +
+                      "; outputs must not alias other arguments");
+    }
+  }
+  return MIXER_SUCCESS;
+}
+
 /// Checks `args` against the compiled signature of `function`: the count,
-/// null pointers and every descriptor.
+/// null pointers, every descriptor, and that outputs alias nothing.
 static mixer_status_t checkArguments(MixerContext *context,
                                      const CompiledFunction &function,
                                      void *const *args, int numArgs) {
@@ -310,7 +355,7 @@ static mixer_status_t checkArguments(MixerContext *context,
         return status;
     }
   }
-  return MIXER_SUCCESS;
+  return checkNoOverlap(context, function, args);
 }
 
 mixer_status_t mixerModuleCall(mixer_module_t module, const char *funcName,
