@@ -34,8 +34,6 @@ config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clan
 config.substitutions.append(
     ("%sanitize_flags",
      f"-fsanitize={config.mixer_sanitize}" if config.mixer_sanitize else ""))
-if "thread" in config.mixer_sanitize.split(","):
-    config.available_features.add("tsan")
 # The Python package and the C API library it loads.
 config.substitutions.append(("%mixer_python_dir", os.path.join(config.mixer_src_root, "python")))
 config.substitutions.append(

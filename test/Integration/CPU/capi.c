@@ -2,7 +2,7 @@
 // on caller-owned arrays, and get a status and a message for every kind of
 // bad input without an abort.
 //
-// RUN: %clang -O1 -Wall -Werror -I%mixer_include_dir %s -L%mixer_lib_dir -lMixerCAPI -Wl,-rpath,%mixer_lib_dir -lm -o %t
+// RUN: %clang -O1 -Wall -Werror %sanitize_flags -I%mixer_include_dir %s -L%mixer_lib_dir -lMixerCAPI -Wl,-rpath,%mixer_lib_dir -lm -o %t
 // RUN: %t 2>&1 | FileCheck %s
 
 #include "mixer-c/Mixer.h"
