@@ -7,8 +7,9 @@
  *
  * Threads:
  *  - mixerModuleCall may run on any number of threads at once, on the same
- *    module or on different ones, each call with its own arguments (two
- *    calls that write the same output race in the caller's memory).
+ *    module or on different ones. Concurrent calls may share inputs; an
+ *    output written by one call must not be read or written by another
+ *    running at the same time (that race is in the caller's memory).
  *  - mixerModuleCompile calls on one context are serialized by a mutex of
  *    the context (its MLIRContext is used by one thread at a time); they
  *    may run while other threads call modules of that context. Calls on
