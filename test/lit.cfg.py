@@ -29,6 +29,11 @@ config.substitutions.append(("%unit_bin", os.path.join(config.mixer_obj_root, "b
 # The C compiler of the integration tests: clang links the LLVM OpenMP
 # runtime that compiled objects call.
 config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+# Programs linked with the C API library of a -DMIXER_SANITIZE build must be
+# built with the same sanitizer (its runtime lives in the executable).
+config.substitutions.append(
+    ("%sanitize_flags",
+     f"-fsanitize={config.mixer_sanitize}" if config.mixer_sanitize else ""))
 # The Python package and the C API library it loads.
 config.substitutions.append(("%mixer_python_dir", os.path.join(config.mixer_src_root, "python")))
 config.substitutions.append(

@@ -4,6 +4,26 @@
  * linalg, ...) with the CPU pipeline into machine code in this process, and
  * calls its public functions on caller-owned memory. The library is
  * libMixerCAPI.so; the Python package python/mixer is built on it.
+ *
+ * Threads:
+ *  - mixerModuleCall may run on any number of threads at once, on the same
+ *    module or on different ones. Concurrent calls may share inputs; an
+ *    output written by one call must not be read or written by another
+ *    running at the same time (that race is in the caller's memory).
+ *  - mixerModuleCompile calls on one context are serialized by a mutex of
+ *    the context (its MLIRContext is used by one thread at a time); they
+ *    may run while other threads call modules of that context. Calls on
+ *    different contexts run at once.
+ *  - mixerModuleDestroy takes the same mutex, so it may run while another
+ *    thread compiles in that context. The introspection functions and
+ *    mixerGetLastError may run on any thread.
+ *  - It is the caller's job that mixerModuleDestroy of a module does not
+ *    run while, or before, another thread uses that module, and that
+ *    mixerContextDestroy does not run while, or before, another thread uses
+ *    the context or any of its modules.
+ *  - Error messages are kept per thread: mixerGetLastError(context) is the
+ *    message of the last failing call made by the calling thread on that
+ *    context or its modules.
  */
 
 #ifndef MIXER_C_MIXER_H
@@ -17,8 +37,8 @@ extern "C" {
 
 #define MIXER_CAPI_EXPORT __attribute__((visibility("default")))
 
-/* A compiler context. Owns the modules compiled in it and the message of the
- * last error. A context and its modules are used by one thread at a time. */
+/* A compiler context. Owns the modules compiled in it and, per thread, the
+ * message of the last error. See "Threads" above. */
 typedef struct MixerContext *mixer_context_t;
 /* A compiled module: its public functions, ready to call. */
 typedef struct MixerModule *mixer_module_t;
@@ -65,10 +85,13 @@ typedef struct {
 
 /* Creates a context; null only when out of memory. */
 MIXER_CAPI_EXPORT mixer_context_t mixerContextCreate(void);
-/* Destroys a context and every module still alive in it. */
+/* Destroys a context and every module still alive in it. No other thread
+ * may be using the context or its modules. */
 MIXER_CAPI_EXPORT void mixerContextDestroy(mixer_context_t context);
-/* The message of the last error in `context` or in one of its modules
- * ("" after a success). Valid until the next call on the context. */
+/* The message of the last error of this thread's calls on `context` or on
+ * one of its modules ("" after a success): other threads' failures do not
+ * change it. Valid until this thread's next call on the context or one of
+ * its modules. */
 MIXER_CAPI_EXPORT const char *mixerGetLastError(mixer_context_t context);
 
 /*===----------------------------------------------------------------------===*
@@ -92,14 +115,16 @@ MIXER_CAPI_EXPORT mixer_status_t mixerModuleCompile(mixer_context_t context,
  * ({T *allocated, *aligned; int64_t offset, sizes[R], strides[R]}, dense
  * row-major, offset 0); for a scalar, a pointer to its value. Before the
  * call, checks the number of arguments and every descriptor against the
- * compiled signature (static sizes, row-major strides); a mismatch is
- * MIXER_ERROR_ARGUMENTS with a message naming the argument, and nothing
- * runs. Outputs are written in place. */
+ * compiled signature (static sizes, row-major strides), and that no output
+ * shares a byte with another tensor argument (input or output; empty
+ * tensors share nothing); a mismatch is MIXER_ERROR_ARGUMENTS with a
+ * message naming the argument(s), and nothing runs. Outputs are written in
+ * place. Thread-safe: see "Threads" above. */
 MIXER_CAPI_EXPORT mixer_status_t mixerModuleCall(mixer_module_t module,
                                                  const char *funcName,
                                                  void **args, int numArgs);
 
-/* Destroys a module (null is ignored). */
+/* Destroys a module (null is ignored). No other thread may be using it. */
 MIXER_CAPI_EXPORT void mixerModuleDestroy(mixer_module_t module);
 
 /* Introspection of the compiled signatures. */

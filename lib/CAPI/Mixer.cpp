@@ -2,7 +2,8 @@
 //
 // Every entry point catches bad input itself and reports it as a status and
 // a message; diagnostics of the parser, the verifiers and the pipeline are
-// collected with the source lines they point at.
+// collected with the source lines they point at. Messages are kept per
+// thread, so that calls from several threads each see their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +24,12 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
+#include <mutex>
 #include <set>
+#include <unordered_map>
 
 using namespace mlir;
 using namespace mlir::mixer;
@@ -43,9 +48,16 @@ struct CompiledFunction {
   SmallVector<SmallVector<int64_t>> shapes;
 };
 
+/// Numbers contexts for the per-thread messages: an address may be reused by
+/// a later context, a number is not.
+static std::atomic<uint64_t> nextContextId{1};
+
 struct MixerContext {
+  const uint64_t id = nextContextId++;
   MLIRContext mlir;
-  std::string lastError;
+  /// Held while compiling (an MLIRContext is used by one thread at a time)
+  /// and while `modules` changes.
+  std::mutex mutex;
   std::set<MixerModule *> modules;
 
   explicit MixerContext(const DialectRegistry &registry)
@@ -68,14 +80,19 @@ struct MixerModule {
   }
 };
 
+/// This thread's message of its last failing call, per context id; a success
+/// erases it. Node-based, so that a message stays where it is while other
+/// contexts' messages come and go.
+static thread_local std::unordered_map<uint64_t, std::string> lastErrors;
+
 static mixer_status_t fail(MixerContext *context, mixer_status_t status,
                            const Twine &message) {
-  context->lastError = StringRef(message.str()).rtrim().str();
+  lastErrors[context->id] = StringRef(message.str()).rtrim().str();
   return status;
 }
 
 static mixer_status_t succeed(MixerContext *context) {
-  context->lastError.clear();
+  lastErrors.erase(context->id);
   return MIXER_SUCCESS;
 }
 
@@ -94,11 +111,17 @@ void mixerContextDestroy(mixer_context_t context) {
     return;
   for (MixerModule *module : context->modules)
     delete module;
+  // Other threads' messages about this context stay until they exit; the id
+  // is never reused, so no later context shows them.
+  lastErrors.erase(context->id);
   delete context;
 }
 
 const char *mixerGetLastError(mixer_context_t context) {
-  return context ? context->lastError.c_str() : "null context";
+  if (!context)
+    return "null context";
+  auto it = lastErrors.find(context->id);
+  return it == lastErrors.end() ? "" : it->second.c_str();
 }
 
 //===----------------------------------------------------------------------===//
@@ -115,6 +138,7 @@ mixer_status_t mixerModuleCompile(mixer_context_t context,
   *out = nullptr;
   if (!mlirSource)
     return fail(context, MIXER_ERROR_INVALID_ARGUMENT, "'mlirSource' is null");
+  std::lock_guard<std::mutex> lock(context->mutex);
 
   CpuPipelineOptions pipelineOptions;
   std::string optionError;
@@ -182,6 +206,7 @@ mixer_status_t mixerModuleCompile(mixer_context_t context,
 void mixerModuleDestroy(mixer_module_t module) {
   if (!module)
     return;
+  std::lock_guard<std::mutex> lock(module->context->mutex);
   module->context->modules.erase(module);
   delete module;
 }
@@ -204,13 +229,18 @@ static std::string formatShape(ArrayRef<int64_t> shape,
   return s + "]";
 }
 
-/// "argument #2 ('c') of 'matmul'".
-static std::string describeArgument(const CompiledFunction &function,
-                                    unsigned i) {
+/// "argument #0 ('a')".
+static std::string nameArgument(const CompiledFunction &function, unsigned i) {
   std::string s = "argument #" + std::to_string(i);
   if (!function.argumentNames[i].empty())
     s += " ('" + function.argumentNames[i] + "')";
-  return s + " of '" + function.signature.name + "'";
+  return s;
+}
+
+/// "argument #2 ('c') of 'matmul'".
+static std::string describeArgument(const CompiledFunction &function,
+                                    unsigned i) {
+  return nameArgument(function, i) + " of '" + function.signature.name + "'";
 }
 
 /// Checks the memref descriptor of tensor argument `i` against the compiled
@@ -258,6 +288,77 @@ static mixer_status_t checkDescriptor(MixerContext *context,
   return MIXER_SUCCESS;
 }
 
+/// The bytes [begin, end) of a tensor argument whose descriptor passed
+/// checkDescriptor.
+struct ByteRange {
+  uintptr_t begin = 0, end = 0;
+
+  bool overlaps(const ByteRange &other) const {
+    // An empty range has no byte to share.
+    return begin < end && other.begin < other.end && begin < other.end &&
+           other.begin < end;
+  }
+};
+
+static ByteRange getByteRange(const ArgumentInfo &arg, const void *descriptor) {
+  auto *pointers = static_cast<void *const *>(descriptor);
+  auto *sizes = reinterpret_cast<const int64_t *>(pointers + 2) + 1;
+  uint64_t numElements = 1;
+  for (int64_t d = 0; d < arg.getRank(); ++d)
+    numElements *= sizes[d];
+  auto begin = reinterpret_cast<uintptr_t>(pointers[1]);
+  return {begin, begin + numElements * getElementKindSize(arg.element)};
+}
+
+/// Rejects an output that shares bytes with another tensor argument: the
+/// generated code reads inputs after it has started writing outputs.
+static mixer_status_t checkNoOverlap(MixerContext *context,
+                                     const CompiledFunction &function,
+                                     void *const *args) {
+  ArrayRef<ArgumentInfo> arguments = function.signature.arguments;
+  for (auto [i, output] : llvm::enumerate(arguments)) {
+    if (!output.isTensor || !output.isOutput)
+      continue;
+    ByteRange written = getByteRange(output, args[i]);
+    for (auto [j, other] : llvm::enumerate(arguments)) {
+      if (j == i || !other.isTensor ||
+          !written.overlaps(getByteRange(other, args[j])))
+        continue;
+      return fail(context, MIXER_ERROR_ARGUMENTS,
+                  describeArgument(function, i) + " overlaps " +
+                      nameArgument(function, j) +
+                      "; outputs must not alias other arguments");
+    }
+  }
+  return MIXER_SUCCESS;
+}
+
+/// Checks `args` against the compiled signature of `function`: the count,
+/// null pointers, every descriptor, and that outputs alias nothing.
+static mixer_status_t checkArguments(MixerContext *context,
+                                     const CompiledFunction &function,
+                                     void *const *args, int numArgs) {
+  const FunctionSignature &signature = function.signature;
+  if (numArgs != static_cast<int>(signature.arguments.size()))
+    return fail(context, MIXER_ERROR_ARGUMENTS,
+                "'" + Twine(signature.name) + "' takes " +
+                    Twine(signature.arguments.size()) + " arguments, got " +
+                    Twine(numArgs));
+  if (numArgs > 0 && !args)
+    return fail(context, MIXER_ERROR_INVALID_ARGUMENT, "'args' is null");
+  for (auto [i, arg] : llvm::enumerate(signature.arguments)) {
+    if (!args[i])
+      return fail(context, MIXER_ERROR_ARGUMENTS,
+                  describeArgument(function, i) + " is null");
+    if (arg.isTensor) {
+      mixer_status_t status = checkDescriptor(context, function, i, args[i]);
+      if (status != MIXER_SUCCESS)
+        return status;
+    }
+  }
+  return checkNoOverlap(context, function, args);
+}
+
 mixer_status_t mixerModuleCall(mixer_module_t module, const char *funcName,
                                void **args, int numArgs) {
   if (!module)
@@ -275,24 +376,10 @@ mixer_status_t mixerModuleCall(mixer_module_t module, const char *funcName,
                     "'; the module has " +
                     (names.empty() ? std::string("none") : names));
   }
-  const FunctionSignature &signature = function->signature;
-  if (numArgs != static_cast<int>(signature.arguments.size()))
-    return fail(context, MIXER_ERROR_ARGUMENTS,
-                "'" + Twine(funcName) + "' takes " +
-                    Twine(signature.arguments.size()) + " arguments, got " +
-                    Twine(numArgs));
-  if (numArgs > 0 && !args)
-    return fail(context, MIXER_ERROR_INVALID_ARGUMENT, "'args' is null");
-  for (auto [i, arg] : llvm::enumerate(signature.arguments)) {
-    if (!args[i])
-      return fail(context, MIXER_ERROR_ARGUMENTS,
-                  describeArgument(*function, i) + " is null");
-    if (arg.isTensor) {
-      mixer_status_t status = checkDescriptor(context, *function, i, args[i]);
-      if (status != MIXER_SUCCESS)
-        return status;
-    }
-  }
+  if (mixer_status_t status = checkArguments(context, *function, args, numArgs))
+    return status;
+  // The module is only read here: calls from several threads share nothing.
+  // The failure record of the run-time checks is per thread.
   mixerRuntimeClearCheckFailure();
   if (llvm::Error error =
           module->jit->call(funcName, ArrayRef<void *>(args, numArgs)))

@@ -49,8 +49,13 @@ JitModule::~JitModule() = default;
 
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::create(ModuleOp module, const JitOptions &options) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+  // Once per process, even when modules are created on several threads.
+  static const bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
 
   std::unique_ptr<JitModule> jit(new JitModule());
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
@@ -104,37 +109,35 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   });
   // Runs global constructors once, before any call.
   jit->engine->initialize();
+  // Every wrapper now, so that calls from several threads only read.
+  for (auto &entry : jit->wrappers) {
+    auto packed =
+        jit->engine->lookupPacked((kWrapperPrefix + entry.getKey()).str());
+    if (!packed)
+      return packed.takeError();
+    entry.getValue().packed = *packed;
+  }
   return jit;
 }
 
 void JitModule::dumpToObjectFile(StringRef path) {
-  // Compilation is lazy: look up a wrapper to compile the module. The
-  // engine's own lookups would ask for packed forms of the functions made
-  // internal, which do not exist.
-  if (!wrappers.empty())
-    llvm::consumeError(
-        engine->lookupPacked((kWrapperPrefix + wrappers.begin()->first()).str())
-            .takeError());
+  // create() looked up the wrappers, which compiled the module. The engine's
+  // own lookups would ask for packed forms of the functions made internal,
+  // which do not exist.
   engine->dumpToObjectFile(path);
 }
 
-llvm::Error JitModule::call(StringRef name, ArrayRef<void *> args) {
+llvm::Error JitModule::call(StringRef name, ArrayRef<void *> args) const {
   auto it = wrappers.find(name);
   if (it == wrappers.end())
     return makeError("no public function named '" + name + "' (no " +
                      kWrapperPrefix + name + " in the module)");
-  Wrapper &wrapper = it->second;
+  const Wrapper &wrapper = it->second;
   ArrayRef<bool> byPointer = wrapper.byPointer;
   if (args.size() != byPointer.size())
     return makeError("function '" + name + "' takes " +
                      llvm::Twine(byPointer.size()) + " arguments, got " +
                      llvm::Twine(args.size()));
-  if (!wrapper.packed) {
-    auto packed = engine->lookupPacked((kWrapperPrefix + name).str());
-    if (!packed)
-      return packed.takeError();
-    wrapper.packed = *packed;
-  }
   // The packed wrapper takes the address of each argument of the C wrapper:
   // for a descriptor pointer, the address of a slot holding it.
   SmallVector<void *> slots(args.begin(), args.end());

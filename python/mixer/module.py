@@ -9,7 +9,12 @@ from . import _capi
 
 
 class _Context:
-    """The process-wide compiler context; modules live as long as it."""
+    """The process-wide compiler context; modules live as long as it.
+
+    It needs no lock here: the C API serializes compiling (and destroying
+    modules) per context itself, calls run on any number of threads, and
+    error messages are kept per thread (include/mixer-c/Mixer.h).
+    """
 
     _instance = None
     _lock = threading.Lock()
@@ -18,8 +23,6 @@ class _Context:
         self.handle = _capi.lib.mixerContextCreate()
         if not self.handle:
             raise MemoryError("mixer: cannot create a context")
-        # One thread at a time per context (Mixer.h).
-        self.lock = threading.RLock()
 
     @classmethod
     def get(cls):
@@ -29,6 +32,7 @@ class _Context:
             return cls._instance
 
     def last_error(self):
+        """The message of this thread's last failing call."""
         return _capi.lib.mixerGetLastError(self.handle).decode()
 
 
@@ -174,26 +178,38 @@ class Function:
         keep = []
         pointers = (ctypes.c_void_p * len(values))(
             *[self._pack(arg, value, keep) for arg, value in zip(self.arguments, values)])
-        with self.module.context.lock:
+        # No lock around the kernel: ctypes releases the GIL and the C API
+        # lets any number of threads call at once.
+        handle = self.module._begin_call()
+        try:
             self.module._check(_capi.lib.mixerModuleCall(
-                self.module.handle, self.name.encode(), pointers, len(values)))
+                handle, self.name.encode(), pointers, len(values)))
+        finally:
+            self.module._end_call()
         if allocated is None:
             return None
         return allocated[0] if len(allocated) == 1 else tuple(allocated)
 
 
 class Module:
-    """A compiled module. Use `compile`, which caches."""
+    """A compiled module. Use `compile`, which caches.
+
+    Its functions may be called from several threads at once; `close`
+    waits for the calls running then.
+    """
 
     def __init__(self, source, options=""):
         self.context = _Context.get()
+        # Counts the calls running now, so that close never destroys the
+        # code under one of them.
+        self._calls_done = threading.Condition()
+        self._running_calls = 0
         handle = ctypes.c_void_p()
-        with self.context.lock:
-            status = _capi.lib.mixerModuleCompile(
-                self.context.handle, source.encode(), options.encode(),
-                ctypes.byref(handle))
-            if status != _capi.SUCCESS:
-                raise _capi.error_for(status, self.context.last_error())
+        status = _capi.lib.mixerModuleCompile(
+            self.context.handle, source.encode(), options.encode(),
+            ctypes.byref(handle))
+        if status != _capi.SUCCESS:
+            raise _capi.error_for(status, self.context.last_error())
         self.handle = handle
         self.source, self.options = source, options
         count = _capi.lib.mixerModuleGetNumFunctions(handle)
@@ -201,6 +217,19 @@ class Module:
         for i in range(count):
             name = _capi.lib.mixerModuleGetFunctionName(handle, i).decode()
             self.functions[name] = Function(self, name)
+
+    def _begin_call(self):
+        with self._calls_done:
+            if not self.handle:
+                raise ValueError("mixer: the module is closed")
+            self._running_calls += 1
+            return self.handle
+
+    def _end_call(self):
+        with self._calls_done:
+            self._running_calls -= 1
+            if not self._running_calls:
+                self._calls_done.notify_all()
 
     def _check(self, status):
         if status != _capi.SUCCESS:
@@ -222,10 +251,32 @@ class Module:
     def call(self, name, *args):
         return self[name](*args)
 
-    def __del__(self):
-        handle = getattr(self, "handle", None)
+    def close(self):
+        """Frees the compiled code once the calls running now have returned;
+        later calls raise ValueError, and `compile` compiles the source
+        again."""
+        with _cache_lock:
+            if _cache.get((self.source, self.options)) is self:
+                del _cache[(self.source, self.options)]
+        self._destroy()
+
+    def _destroy(self):
+        calls_done = getattr(self, "_calls_done", None)
+        if calls_done is None:  # __init__ failed before compiling
+            return
+        with calls_done:
+            while self._running_calls:
+                calls_done.wait()
+            handle, self.handle = getattr(self, "handle", None), None
         if handle:
+            # The C API serializes this with compiling in the context.
             _capi.lib.mixerModuleDestroy(handle)
+
+    def __del__(self):
+        # Unreferenced, so no call is running and it is not in the cache
+        # (whose lock must not be taken here: the collector may run while
+        # this thread holds it).
+        self._destroy()
 
 
 _cache = {}

@@ -39,8 +39,8 @@ struct JitOptions {
 class JitModule {
 public:
   /// Translates `module` (LLVM dialect, with `_mlir_ciface_` wrappers) to
-  /// LLVM IR, optimizes and compiles it for the host. The module can be
-  /// discarded afterwards.
+  /// LLVM IR, optimizes and compiles it for the host, and looks up every
+  /// wrapper. The module can be discarded afterwards.
   static llvm::Expected<std::unique_ptr<JitModule>>
   create(ModuleOp module, const JitOptions &options = {});
 
@@ -49,8 +49,9 @@ public:
   /// Calls `_mlir_ciface_NAME`. `args` holds one pointer per argument of the
   /// wrapper: a pointer to the memref descriptor of a tensor argument, a
   /// pointer to the value of a scalar one. Fails without calling if there is
-  /// no such function or the number of arguments differs.
-  llvm::Error call(llvm::StringRef name, llvm::ArrayRef<void *> args);
+  /// no such function or the number of arguments differs. Reads only what
+  /// create() resolved: any number of threads may call at once.
+  llvm::Error call(llvm::StringRef name, llvm::ArrayRef<void *> args) const;
 
   /// Writes the compiled machine code as an object file; needs
   /// JitOptions::enableObjectDump.
@@ -67,7 +68,8 @@ private:
     /// Whether each argument is passed as a pointer (a memref descriptor)
     /// rather than by value.
     llvm::SmallVector<bool> byPointer;
-    /// Its packed form (all arguments through one array), once looked up.
+    /// Its packed form (all arguments through one array), looked up by
+    /// create() so that calls share nothing mutable.
     void (*packed)(void **) = nullptr;
   };
 

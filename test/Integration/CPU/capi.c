@@ -2,7 +2,7 @@
 // on caller-owned arrays, and get a status and a message for every kind of
 // bad input without an abort.
 //
-// RUN: %clang -O1 -Wall -Werror -I%mixer_include_dir %s -L%mixer_lib_dir -lMixerCAPI -Wl,-rpath,%mixer_lib_dir -lm -o %t
+// RUN: %clang -O1 -Wall -Werror %sanitize_flags -I%mixer_include_dir %s -L%mixer_lib_dir -lMixerCAPI -Wl,-rpath,%mixer_lib_dir -lm -o %t
 // RUN: %t 2>&1 | FileCheck %s
 
 #include "mixer-c/Mixer.h"
@@ -146,6 +146,30 @@ int main(void) {
   void *negativeArgs[] = {&negative, &s, &dout};
   expectError(ctx, "negative", mixerModuleCall(module, "scale", negativeArgs, 3));
   // CHECK: negative: status 7: argument #0 ('x') of 'scale' has sizes [-1, 4], expected [?, 4] (dim 0 is -1)
+
+  // An output may not share a byte with another argument.
+  memref2d intoA = make(a + 4, 8, 4);
+  void *intoAArgs[] = {&da, &db, &intoA};
+  expectError(ctx, "alias", mixerModuleCall(module, "matmul", intoAArgs, 3));
+  // CHECK: alias: status 7: argument #2 ('c') of 'matmul' overlaps argument #0 ('a'); outputs must not alias other arguments
+  float buffer[2 * 12];
+  for (int i = 0; i < 24; ++i)
+    buffer[i] = (float)i;
+  memref2d first = make(buffer, 3, 4), lastByOne = make(buffer + 11, 3, 4);
+  void *lastByOneArgs[] = {&first, &s, &lastByOne};
+  expectError(ctx, "one element",
+              mixerModuleCall(module, "scale", lastByOneArgs, 3));
+  // CHECK: one element: status 7: argument #2 ('out') of 'scale' overlaps argument #0 ('x'); outputs must not alias other arguments
+  memref2d next = make(buffer + 12, 3, 4);
+  void *adjacentArgs[] = {&first, &s, &next};
+  status = mixerModuleCall(module, "scale", adjacentArgs, 3);
+  printf("adjacent: status %d, out[1] %g\n", (int)status, buffer[13]);
+  // CHECK: adjacent: status 0, out[1] 2.5
+  memref2d empty = make(buffer, 0, 4);
+  void *emptyArgs[] = {&empty, &s, &empty};
+  printf("empty: status %d\n",
+         (int)mixerModuleCall(module, "scale", emptyArgs, 3));
+  // CHECK: empty: status 0
 
   // Bad modules.
   mixer_module_t bad = NULL;
