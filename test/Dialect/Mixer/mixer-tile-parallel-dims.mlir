@@ -250,3 +250,16 @@ func.func @gated_delta_rule_tiles(%q: tensor<2x40x4x8xf32>, %k: tensor<2x40x4x8x
   %o, %s = mixer.gated_delta_rule chunk_size(32) ins(%q, %k, %v, %g, %beta : tensor<2x40x4x8xf32>, tensor<2x40x4x8xf32>, tensor<2x40x4x16xf32>, tensor<2x40x4xf32>, tensor<2x40x4xf32>) outs(%o0, %s0 : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>
   return %o, %s : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>
 }
+
+// A statically empty sequence has no work to spread: the op stays whole
+// (its lowering's loops run zero times and return the initial state).
+// CHECK-LABEL: func.func @ssd_empty_sequence
+// CHECK-NOT:     scf.forall
+// CHECK:         mixer.ssd
+// CHECK-NEXT:    return
+func.func @ssd_empty_sequence(%x: tensor<1x0x2x4xf32>, %la: tensor<1x0x2xf32>, %b: tensor<1x0x1x8xf32>, %c: tensor<1x0x1x8xf32>, %y0: tensor<1x0x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x0x2x4xf32>, tensor<1x2x4x8xf32>) {
+  %y, %s = mixer.ssd chunk_size(16)
+      ins(%x, %la, %b, %c : tensor<1x0x2x4xf32>, tensor<1x0x2xf32>, tensor<1x0x1x8xf32>, tensor<1x0x1x8xf32>)
+      outs(%y0, %s0 : tensor<1x0x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x0x2x4xf32>, tensor<1x2x4x8xf32>
+  return %y, %s : tensor<1x0x2x4xf32>, tensor<1x2x4x8xf32>
+}

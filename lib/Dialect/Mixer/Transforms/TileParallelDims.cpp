@@ -130,6 +130,16 @@ mlir::mixer::tileParallelDims(RewriterBase &rewriter, TilingInterface op,
   return cast<scf::ForallOp>(tiled->loops.front().getOperation());
 }
 
+/// Whether an operand of `op` is statically empty (a sequence of length 0,
+/// no rows): there is no work to spread, and the lowering's loops run zero
+/// times (tiles would be slices of empty dims at nonzero offsets).
+static bool hasStaticallyEmptyOperand(Operation *op) {
+  return llvm::any_of(op->getOperandTypes(), [](Type type) {
+    auto shaped = dyn_cast<RankedTensorType>(type);
+    return shaped && llvm::is_contained(shaped.getShape(), 0);
+  });
+}
+
 namespace {
 struct MixerTileParallelDimsPass
     : public mixer::impl::MixerTileParallelDimsPassBase<
@@ -145,6 +155,8 @@ struct MixerTileParallelDimsPass
     });
     IRRewriter rewriter(&getContext());
     for (TilingInterface op : ops) {
+      if (hasStaticallyEmptyOperand(op))
+        continue;
       SmallVector<int64_t> sizes = parallelTileSizes(op, rowBlock);
       if (sizes.empty())
         continue;
