@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mixer/Utils/KernelMath.h"
 #include "mixer/Utils/LinalgBuilder.h"
 #include "MixerToLinalgPatterns.h"
 
@@ -35,7 +36,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
-#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -49,12 +49,6 @@ static constexpr int64_t kMaxRowBlock = 128;
 static constexpr int64_t kDefaultRowBlock = 64;
 
 static constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// exp(min(v, 0)).
-static Value expOfNonPositive(ImplicitLocOpBuilder &b, Value v) {
-  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
-  return math::ExpOp::create(b, arith::MinimumFOp::create(b, v, zero));
-}
 
 static Value f32Const(ImplicitLocOpBuilder &b, double value) {
   return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
@@ -145,25 +139,6 @@ struct KernelBlocks {
     return lb.insert(part, dst, {c(0), c(0)}, {c(D), count});
   }
 
-  /// sum over `reduced` (0 or 1) of the squares of a 2-D block.
-  Value squaredNorms(Value block, unsigned reduced) {
-    auto type = cast<RankedTensorType>(block.getType());
-    int64_t kept = type.getDimSize(1 - reduced);
-    Value acc = lb.filled({c(kept)}, b().getF32Type(), 0.0);
-    SmallVector<utils::IteratorType> iterators(2,
-                                               utils::IteratorType::parallel);
-    iterators[reduced] = utils::IteratorType::reduction;
-    auto op = linalg::GenericOp::create(
-        b(), acc.getType(), ValueRange{block}, ValueRange{acc},
-        ArrayRef<AffineMap>{lb.dims(2, {0, 1}), lb.dims(2, {1 - reduced})},
-        iterators, [](OpBuilder &nb, Location loc, ValueRange args) {
-          Value sq = arith::MulFOp::create(nb, loc, args[0], args[0]);
-          linalg::YieldOp::create(
-              nb, loc, arith::AddFOp::create(nb, loc, args[1], sq).getResult());
-        });
-    return op.getResult(0);
-  }
-
   /// Offsets and sizes of rows [r0, r0 + rows) of `out`, whose trailing
   /// dims (static sizes `trailing`) are whole.
   std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
@@ -216,22 +191,6 @@ struct KernelBlocks {
                        Lhs::RowMajor);
   }
 };
-
-/// r^2 = max(|x|^2 + |y|^2 - 2 <x, y>, 0).
-static Value squaredDistance(ImplicitLocOpBuilder &b, Value xn, Value yn,
-                             Value dot) {
-  Value twoDot = arith::AddFOp::create(b, dot, dot);
-  Value r2 = arith::SubFOp::create(b, arith::AddFOp::create(b, xn, yn), twoDot);
-  return arith::MaximumFOp::create(b, r2, f32Const(b, 0.0));
-}
-
-/// m == -inf ? 0 : m: the shift of a row whose terms are all -inf so far, so
-/// that no -inf - -inf is formed.
-static Value lseShift(ImplicitLocOpBuilder &b, Value m) {
-  Value isNegInf = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m,
-                                         f32Const(b, -kInf));
-  return arith::SelectOp::create(b, isNegInf, f32Const(b, 0.0), m);
-}
 
 /// The loops shared by both ops: per batch entry and per block of R rows,
 /// an scf.for over the full blocks of Cb columns and one (of at most one
@@ -352,10 +311,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     KernelKind kind = op.getKernel();
     Value x = op.getX(), y = op.getY(), g = op.getG();
 
-    // s = coef * (r^2 or r) + g: coef = -1/eps, or -1/(2 eps) for gaussian.
+    // s = -c(r^2) / eps + g = coef * (r^2 or r) + g.
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
-    Value coef = arith::DivFOp::create(
-        b, f32Const(b, kind == KernelKind::gaussian ? -0.5 : -1.0), eps);
+    Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
@@ -377,7 +335,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                                      {cb.getIndexAttr(Cb), cb.getIndexAttr(*D)},
                                      true),
                        {Cb, *D});
-      Value yn = blk.squaredNorms(yb, /*reduced=*/1);
+      Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
       Value gb;
       if (g)
         gb = blk.packVector(g, batch, j0, count, ragged, -kInf);
@@ -405,11 +363,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
       }
       Value s = clb.map(
           ins, maps, dotT, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-            Value r2 = squaredDistance(ib, args[0], args[1], args.back());
-            Value c = kind == KernelKind::laplacian
-                          ? math::SqrtOp::create(ib, r2).getResult()
-                          : r2;
-            Value v = arith::MulFOp::create(ib, coef, c);
+            Value r2 = squaredDistanceFromDot(ib, ib.getLoc(), args[0],
+                                              args[1], args.back());
+            Value v = negScaledCost(ib, ib.getLoc(), kind, coef, r2);
             return gb ? arith::AddFOp::create(ib, v, args[2]).getResult() : v;
           });
       SmallVector<utils::IteratorType> overColumns = {
@@ -434,9 +390,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
           {m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
           [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             Value mNew = arith::MaximumFOp::create(ib, args[0], args[1]);
-            Value shift = lseShift(ib, mNew);
-            Value scale =
-                expOfNonPositive(ib, arith::SubFOp::create(ib, args[0], shift));
+            Value shift = logSumExpShift(ib, ib.getLoc(), mNew);
+            Value scale = expOfNonPositive(
+                ib, ib.getLoc(), arith::SubFOp::create(ib, args[0], shift));
             return arith::MulFOp::create(ib, args[2], scale).getResult();
           });
       m = clb.map(
@@ -453,8 +409,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                 [&](OpBuilder &nb, Location loc, ValueRange args) {
                   ImplicitLocOpBuilder ib(loc, nb);
                   Value e = expOfNonPositive(
-                      ib, arith::SubFOp::create(ib, args[0],
-                                                lseShift(ib, args[1])));
+                      ib, loc,
+                      arith::SubFOp::create(
+                          ib, args[0], logSumExpShift(ib, loc, args[1])));
                   linalg::YieldOp::create(
                       ib, arith::AddFOp::create(ib, args[2], e).getResult());
                 })
@@ -470,7 +427,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
       // x_blk^T [D, R]: the right-hand side of every block's contraction.
       Value xT = rlb.transpose(
           blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0));
-      Value xn = blk.squaredNorms(xT, /*reduced=*/0);
+      Value xn = squaredNorms(rlb, xT, /*reducedDim=*/0);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
       SmallVector<Value> state = loops.overColumns(
@@ -532,50 +489,12 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
     Value x = op.getX(), y = op.getY(), v = op.getV();
     bool distance = isDistanceBased(kind);
 
-    // The kernel as a function of r^2 with one run-time coefficient a:
-    //   gaussian  exp(min(a r^2, 0)),          a = -1 / (2 h^2)
-    //   laplacian exp(min(a r, 0)),            a = -1 / h
-    //   matern32  (1 + a r) exp(min(-a r, 0)), a = sqrt(3) / h
-    //   inverse_multiquadric 1 / sqrt(1 + a r^2), a = 1 / h^2
+    // The kernel as a function of r^2 with one run-time coefficient.
     Value coef;
     if (distance) {
       Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
-      Value h2 = arith::MulFOp::create(b, h, h);
-      switch (kind) {
-      case KernelKind::gaussian:
-        coef = arith::DivFOp::create(b, f32Const(b, -0.5), h2);
-        break;
-      case KernelKind::laplacian:
-        coef = arith::DivFOp::create(b, f32Const(b, -1.0), h);
-        break;
-      case KernelKind::matern32:
-        coef = arith::DivFOp::create(b, f32Const(b, std::sqrt(3.0)), h);
-        break;
-      default:
-        coef = arith::DivFOp::create(b, f32Const(b, 1.0), h2);
-        break;
-      }
+      coef = kernelCoefficient(b, b.getLoc(), kind, h);
     }
-    auto kernelOf = [&](ImplicitLocOpBuilder &ib, Value r2) -> Value {
-      Value one = f32Const(ib, 1.0);
-      switch (kind) {
-      case KernelKind::gaussian:
-        return expOfNonPositive(ib, arith::MulFOp::create(ib, coef, r2));
-      case KernelKind::laplacian:
-        return expOfNonPositive(
-            ib, arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2)));
-      case KernelKind::matern32: {
-        Value s = arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2));
-        Value e = expOfNonPositive(ib, arith::NegFOp::create(ib, s));
-        return arith::MulFOp::create(ib, arith::AddFOp::create(ib, one, s), e);
-      }
-      default: {
-        Value q =
-            arith::AddFOp::create(ib, one, arith::MulFOp::create(ib, coef, r2));
-        return arith::DivFOp::create(ib, one, math::SqrtOp::create(ib, q));
-      }
-      }
-    };
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc += K v[block], K the R x Cb kernel block.
@@ -599,11 +518,13 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       }
       Value K = blk.dots(xb, yT);
       if (distance) {
-        Value yn = blk.squaredNorms(yT, /*reduced=*/0);
+        Value yn = squaredNorms(clb, yT, /*reducedDim=*/0);
         K = clb.map({xn, yn}, {clb.dims(2, {0}), clb.dims(2, {1})}, K,
                     [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      return kernelOf(
-                          ib, squaredDistance(ib, args[0], args[1], args[2]));
+                      Value r2 = squaredDistanceFromDot(
+                          ib, ib.getLoc(), args[0], args[1], args[2]);
+                      return kernelOfSquaredDistance(ib, ib.getLoc(), kind,
+                                                     coef, r2);
                     });
       }
       return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
@@ -614,7 +535,7 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       ImplicitLocOpBuilder &rb = rlb.builder();
       KernelBlocks blk{rlb, x, y, batched, *D, R};
       Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
-      Value xn = distance ? blk.squaredNorms(xb, /*reduced=*/1) : Value();
+      Value xn = distance ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
       // The output block accumulates in place in `out` when the block is
       // whole (its rows are contiguous), else in a local buffer whose valid
       // rows are copied out once.

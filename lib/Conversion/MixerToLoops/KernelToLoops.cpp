@@ -10,19 +10,20 @@
 //   kernel_mv:  for b, i:  out[b, i, :] = 0
 //                 for j:  k = k(x_i, y_j);  out[b, i, :] += k v[b, j, :]
 //
-// with r^2 = sum_d (x_id - y_jd)^2 summed directly (no norm expansion). The
-// shift of the log-sum-exp is 0 while every term so far is -inf, so that
-// -inf - -inf never occurs. Results are written into the `outs` tensors.
+// with r^2 = sum_d (x_id - y_jd)^2 summed directly (no norm expansion) and
+// k, c the formulas of mixer/Utils/KernelMath.h. The shift of the
+// log-sum-exp is 0 while every term so far is -inf, so that -inf - -inf
+// never occurs. Results are written into the `outs` tensors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoopBuilder.h"
 #include "MixerToLoopsPatterns.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Utils/KernelMath.h"
 
 #include "mlir/IR/PatternMatch.h"
 
-#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -44,10 +45,8 @@ static Value squaredDistance(OpBuilder &b, Location loc, bool batched, Value bi,
                              Value x, Value i, Value y, Value j, Value dims,
                              Value zero) {
   return buildSum(b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
-    ScalarBuilder s(b, loc);
-    Value diff = s.sub(load(b, loc, x, at(batched, bi, {i, d})),
-                       load(b, loc, y, at(batched, bi, {j, d})));
-    return s.mul(diff, diff);
+    return squaredDifference(b, loc, load(b, loc, x, at(batched, bi, {i, d})),
+                             load(b, loc, y, at(batched, bi, {j, d})));
   });
 }
 
@@ -67,6 +66,7 @@ struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
 
     ScalarBuilder s(rewriter, loc);
     Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+    Value coef = negCostCoefficient(rewriter, loc, kind, eps);
     Value zero = s.constant(0.0, f32);
     Value negInf = s.constant(-std::numeric_limits<double>::infinity(), f32);
     SmallVector<Value> ubs;
@@ -90,19 +90,11 @@ struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
                 Value j = jv[0];
                 Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
                                            dims, zero);
-                Value c = r2;
-                if (kind == KernelKind::gaussian)
-                  c = s.mul(r2, s.constant(0.5, f32));
-                else if (kind == KernelKind::laplacian)
-                  c = s.sqrt(r2);
-                Value a = s.neg(s.div(c, eps));
+                Value a = negScaledCost(b, loc, kind, coef, r2);
                 if (g)
                   a = s.add(a, load(b, loc, g, at(batched, bi, {j})));
                 Value m = s.max(acc[0], a);
-                Value allNegInf = arith::CmpFOp::create(
-                    b, loc, arith::CmpFPredicate::OEQ, m, negInf);
-                Value shift =
-                    arith::SelectOp::create(b, loc, allNegInf, zero, m);
+                Value shift = logSumExpShift(b, loc, m);
                 Value sum = s.add(s.mul(acc[1], s.exp(s.sub(acc[0], shift))),
                                   s.exp(s.sub(a, shift)));
                 return {m, sum};
@@ -129,7 +121,11 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
     KernelKind kind = op.getKernel();
 
     ScalarBuilder s(rewriter, loc);
-    Value h = load(rewriter, loc, op.getBandwidth(), ValueRange{});
+    Value coef;
+    if (isDistanceBased(kind))
+      coef = kernelCoefficient(rewriter, loc, kind,
+                               load(rewriter, loc, op.getBandwidth(),
+                                    ValueRange{}));
     Value zero = s.constant(0.0, f32);
     SmallVector<Value> ubs;
     if (batched)
@@ -139,10 +135,9 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
     Value dims = dimSize(rewriter, loc, x, rowDim + 1);
     Value channels = dimSize(rewriter, loc, v, rowDim + 1);
 
-    // k(x_i, y_j), written as in the op definition.
+    // k(x_i, y_j).
     auto kernel = [&](OpBuilder &b, Location loc, Value bi, Value i,
                       Value j) -> Value {
-      ScalarBuilder s(b, loc);
       if (kind == KernelKind::linear)
         return buildSum(
             b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
@@ -151,20 +146,7 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
                            load(b, loc, y, at(batched, bi, {j, d})));
             });
       Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
-      Value one = s.constant(1.0, f32);
-      switch (kind) {
-      case KernelKind::gaussian:
-        return s.exp(
-            s.neg(s.div(r2, s.mul(s.constant(2.0, f32), s.mul(h, h)))));
-      case KernelKind::laplacian:
-        return s.exp(s.neg(s.div(s.sqrt(r2), h)));
-      case KernelKind::matern32: {
-        Value t = s.div(s.mul(s.constant(std::sqrt(3.0), f32), s.sqrt(r2)), h);
-        return s.mul(s.add(one, t), s.exp(s.neg(t)));
-      }
-      default:
-        return s.div(one, s.sqrt(s.add(one, s.div(r2, s.mul(h, h)))));
-      }
+      return kernelOfSquaredDistance(b, loc, kind, coef, r2);
     };
 
     SmallVector<Value> results = buildLoopNest(

@@ -22,7 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-// The lowering's block builders (a private header of MixerToLinalg).
+#include "mixer/Utils/KernelMath.h"
 #include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -79,41 +79,18 @@ Value pointCost(ImplicitLocOpBuilder &b, KernelKind kind, Value x, Value i,
           b, c0, dims, c1, ValueRange{zero},
           [&](OpBuilder &nb, Location loc, Value d, ValueRange acc) {
             ImplicitLocOpBuilder ib(loc, nb);
-            Value diff = arith::SubFOp::create(
-                ib, tensor::ExtractOp::create(ib, x, ValueRange{i, d}),
+            Value sq = squaredDifference(
+                ib, loc, tensor::ExtractOp::create(ib, x, ValueRange{i, d}),
                 tensor::ExtractOp::create(ib, y, ValueRange{j, d}));
             scf::YieldOp::create(
-                ib, ValueRange{arith::AddFOp::create(
-                        ib, acc[0], arith::MulFOp::create(ib, diff, diff))});
+                ib, ValueRange{arith::AddFOp::create(ib, acc[0], sq)});
           })
           .getResult(0);
-  switch (kind) {
-  case KernelKind::gaussian:
-    return arith::MulFOp::create(
-        b, r2, arith::ConstantOp::create(b, b.getF32FloatAttr(0.5)));
-  case KernelKind::laplacian:
-    return math::SqrtOp::create(b, r2);
-  default:
-    return r2;
-  }
+  return costOfSquaredDistance(b, b.getLoc(), kind, r2);
 }
 
 /// Rows and columns per block of the transport-cost pass.
 constexpr int64_t kCostBlock = 64;
-
-/// cost(r2) of `kind` for a squared distance.
-Value costOfSquaredDistance(ImplicitLocOpBuilder &b, KernelKind kind,
-                            Value r2) {
-  switch (kind) {
-  case KernelKind::gaussian:
-    return arith::MulFOp::create(
-        b, r2, arith::ConstantOp::create(b, b.getF32FloatAttr(0.5)));
-  case KernelKind::laplacian:
-    return math::SqrtOp::create(b, r2);
-  default:
-    return r2;
-  }
-}
 
 /// rowCosts[i] = sum_j exp(fa_i + gb_j - C_ij / eps) C_ij for x [N, D] with
 /// a static D, fa = f / eps + log_a [N], gb = g / eps + log_b [M]: an
@@ -155,25 +132,6 @@ Value blockedRowCosts(ImplicitLocOpBuilder &b, KernelKind kind, Value x,
     SmallVector<OpFoldResult> zeros(offsets.size(), c0);
     return l.insert(l.slice(src, offsets, sizes, shape), dst, zeros, sizes);
   };
-  auto squaredNorms = [&](LinalgBuilder &l, Value block, unsigned reduced) {
-    int64_t kept =
-        cast<RankedTensorType>(block.getType()).getDimSize(1 - reduced);
-    Value acc = l.filled({l.builder().getIndexAttr(kept)}, f32, 0.0);
-    SmallVector<utils::IteratorType> iterators(2,
-                                               utils::IteratorType::parallel);
-    iterators[reduced] = utils::IteratorType::reduction;
-    return linalg::GenericOp::create(
-               l.builder(), acc.getType(), ValueRange{block}, ValueRange{acc},
-               ArrayRef<AffineMap>{l.dims(2, {0, 1}), l.dims(2, {1 - reduced})},
-               iterators,
-               [](OpBuilder &nb, Location loc, ValueRange args) {
-                 Value sq = arith::MulFOp::create(nb, loc, args[0], args[0]);
-                 linalg::YieldOp::create(
-                     nb, loc,
-                     arith::AddFOp::create(nb, loc, args[1], sq).getResult());
-               })
-        .getResult(0);
-  };
 
   auto forall = scf::ForallOp::create(
       b, ArrayRef<OpFoldResult>{blocks}, ValueRange{rowCosts}, std::nullopt,
@@ -209,14 +167,9 @@ Value blockedRowCosts(ImplicitLocOpBuilder &b, KernelKind kind, Value x,
                          utils::IteratorType::parallel},
                      [&](OpBuilder &gb2, Location gl, ValueRange a) {
                        ImplicitLocOpBuilder g(gl, gb2);
-                       Value twoDot = arith::AddFOp::create(g, a[0], a[0]);
-                       Value r2 = arith::MaximumFOp::create(
-                           g,
-                           arith::SubFOp::create(
-                               g, arith::AddFOp::create(g, a[1], a[2]), twoDot),
-                           arith::ConstantOp::create(g,
-                                                     g.getF32FloatAttr(0.0)));
-                       Value c = costOfSquaredDistance(g, kind, r2);
+                       Value r2 =
+                           squaredDistanceFromDot(g, gl, a[1], a[2], a[0]);
+                       Value c = costOfSquaredDistance(g, gl, kind, r2);
                        Value arg = arith::SubFOp::create(
                            g, arith::AddFOp::create(g, a[4], a[3]),
                            arith::MulFOp::create(g, c, invEps));
