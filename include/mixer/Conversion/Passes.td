@@ -62,6 +62,14 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     sort followed by row copies, combine a weighted row update per
     dispatched row.
 
+    Every mixer op is lowered or the pass fails: the blocked algorithms
+    need the per-head, per-channel and per-point sizes static (batch,
+    sequence and point counts may be dynamic), and composite ops are
+    expanded by `mixer-decompose-composites` first. Each op that cannot be
+    lowered is reported with the reason, e.g.
+    `'mixer.ssd' op cannot be lowered: the head count (dim 2 of 'x') must
+    be static`, and nothing is rewritten.
+
     ```mlir
     // mixer-opt --convert-mixer-to-linalg
     %y, %s = mixer.ssd chunk_size(64) ins(...) outs(...) -> ...
@@ -88,6 +96,17 @@ def ConvertMixerToLoopsPass : Pass<"convert-mixer-to-loops", "func::FuncOp"> {
     (token-by-token recurrences, dense sums) with `scf.for` over tensors. It
     is deliberately naive: a second oracle for the optimized lowering, and the
     "naive compiled" baseline of mixer-bench.
+
+    Every mixer op is lowered or the pass fails: any sizes are accepted, and
+    a composite op (expanded by `mixer-decompose-composites` first) is
+    reported as `'mixer.sinkhorn' op cannot be lowered: it is a composite
+    op: run mixer-decompose-composites first`.
+
+    ```mlir
+    // mixer-opt --convert-mixer-to-loops
+    %r = mixer.kernel_lse kernel(gaussian) ins(...) outs(...) -> ...
+    // becomes an scf.for over the rows of x of an scf.for over the rows of y.
+    ```
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -283,12 +283,9 @@ struct BlockLoops {
   Value c0, c1, cR, cCb, N, M, fullEnd;
 };
 
-/// The static D of x (and y), or failure.
-static FailureOr<int64_t> staticPointDim(Value x, bool batched) {
-  int64_t D = cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
-  if (ShapedType::isDynamic(D))
-    return failure();
-  return D;
+/// The D of x (and y), static after getLinalgLoweringBlocker.
+static int64_t pointDim(Value x, bool batched) {
+  return cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -300,10 +297,10 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
 
   LogicalResult matchAndRewrite(KernelLseOp op,
                                 PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
     bool batched = op.isBatched();
-    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
-    if (failed(D))
-      return rewriter.notifyMatchFailure(op, "needs a static D");
+    int64_t D = pointDim(op.getX(), batched);
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
@@ -324,17 +321,17 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, *D, R};
+      KernelBlocks blk{clb, x, y, batched, D, R};
       Value m = state[0], sum = state[1];
       // Padded columns are zero points with g = -inf: their terms vanish.
       Value yb =
-          ragged ? blk.packRows(y, batch, j0, count, Cb, *D, true, 0.0)
+          ragged ? blk.packRows(y, batch, j0, count, Cb, D, true, 0.0)
                  : clb.slice(
                        y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
                        blk.withBatch(batch,
-                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(*D)},
+                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(D)},
                                      true),
-                       {Cb, *D});
+                       {Cb, D});
       Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
       Value gb;
       if (g)
@@ -423,10 +420,10 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, *D, R};
+      KernelBlocks blk{rlb, x, y, batched, D, R};
       // x_blk^T [D, R]: the right-hand side of every block's contraction.
       Value xT = rlb.transpose(
-          blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0));
+          blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0));
       Value xn = squaredNorms(rlb, xT, /*reducedDim=*/0);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
@@ -475,12 +472,12 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
 
   LogicalResult matchAndRewrite(KernelMvOp op,
                                 PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
     bool batched = op.isBatched();
-    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
+    int64_t D = pointDim(op.getX(), batched);
     int64_t C =
         cast<RankedTensorType>(op.getV().getType()).getDimSize(batched ? 2 : 1);
-    if (failed(D) || ShapedType::isDynamic(C))
-      return rewriter.notifyMatchFailure(op, "needs static D and C");
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
@@ -502,7 +499,7 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, *D, R};
+      KernelBlocks blk{clb, x, y, batched, D, R};
       Value yT = blk.packColumnsT(batch, j0, count, ragged);
       // Padded rows of v are zero: the (finite) kernel values of the padded
       // columns add nothing.
@@ -533,8 +530,8 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, *D, R};
-      Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
+      KernelBlocks blk{rlb, x, y, batched, D, R};
+      Value xb = blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0);
       Value xn = distance ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
       // The output block accumulates in place in `out` when the block is
       // whole (its rows are contiguous), else in a local buffer whose valid
