@@ -44,12 +44,13 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     contraction reads k^T S and q^T S, and the state is updated in place as
     exp(g) S + k w^T with w = beta (v - exp(g) S^T k).
 
-    `mixer.kernel_lse` and `mixer.kernel_mv` become, per block of rows of x,
-    an `scf.for` over static blocks of 64 columns of y (the last one padded):
-    squared distances from a contraction with the block of y^T plus the
-    squared norms, then the cost or kernel, then an online log-sum-exp
-    (running max and sum) or a contraction with the block of v. The N x M
-    matrix is never formed.
+    `mixer.kernel_lse`, `mixer.kernel_mv` and `mixer.transport_cost` become,
+    per block of rows of x, an `scf.for` over static blocks of 64 columns of
+    y (the last one padded): squared distances from a contraction with the
+    block of y^T plus the squared norms, then the cost or kernel, then an
+    online log-sum-exp (running max and sum), a contraction with the block
+    of v, or the sum of the plan entries times the costs. The N x M matrix
+    is never formed.
 
     `mixer.grouped_matmul` and `mixer.grouped_swiglu` walk the experts with
     a running row offset (the prefix sum of the run-time group sizes) and

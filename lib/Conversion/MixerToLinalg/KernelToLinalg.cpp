@@ -1,7 +1,8 @@
 //===- KernelToLinalg.cpp - kernel reductions as blocked linalg -----------===//
 //
-// mixer.kernel_lse and mixer.kernel_mv, per batch entry and per block of R
-// rows of x (one block per tile after mixer-tile-parallel-dims):
+// mixer.kernel_lse, mixer.kernel_mv and mixer.transport_cost, per batch
+// entry and per block of R rows of x (one block per tile after
+// mixer-tile-parallel-dims):
 //
 //   xb = the R rows of x, packed (zero-padded when the block is ragged)
 //   for each block of Cb columns of y (full blocks, then one padded tail):
@@ -12,13 +13,16 @@
 //       m' = max(m, max_j s), sum = sum exp(m - m') + sum_j exp(s - m')
 //     kernel_mv: K[i, j] = k(r2) (linear: the dot itself) from x_blk y_blk^T,
 //       acc += K v[block]
+//     transport_cost: the block transposed as for kernel_lse,
+//       acc[i] += sum_j exp(u_i + v_j - c(r2) / eps) c(r2)
 //
 // The N x M cost or kernel matrix is never formed: only R x Cb blocks. Every
 // shape inside the column loop is static, so that mixer-vectorize-cpu turns
 // the contractions into FMAs and the maps and row reductions into vector
-// rows. The tail block pads y with zero points and g with -inf (kernel_lse)
-// or v with zero rows (kernel_mv), so padded columns add nothing. Every exp
-// is of a value clamped to <= 0.
+// rows. The tail block pads y with zero points and g or log_v with -inf
+// (kernel_lse, transport_cost) or v with zero rows (kernel_mv), so padded
+// columns add nothing. The exps of kernel_lse and kernel_mv are of values
+// clamped to <= 0; those of transport_cost are entries of the plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,14 +115,14 @@ struct KernelBlocks {
     return lb.insert(part, dst, {c(0), c(0)}, {rows, c(width)});
   }
 
-  /// Entries [j0, j0 + count) of a [(Bt,) M] operand as a static [Cb]
+  /// Entries [j0, j0 + count) of a [(Bt,) *] operand as a static [size]
   /// block, `pad` past `count` when `ragged`.
-  Value packVector(Value src, Value batch, Value j0, Value count, bool ragged,
-                   double pad) {
+  Value packVector(Value src, Value batch, Value j0, Value count, int64_t size,
+                   bool ragged, double pad) {
     if (!ragged)
       return lb.slice(src, withBatch(batch, {j0}, false),
-                      withBatch(batch, {c(Cb)}, true), {Cb});
-    Value dst = lb.filled({c(Cb)}, b().getF32Type(), pad);
+                      withBatch(batch, {c(size)}, true), {size});
+    Value dst = lb.filled({c(size)}, b().getF32Type(), pad);
     Value part =
         lb.slice(src, withBatch(batch, {j0}, false),
                  withBatch(batch, {count}, true), {ShapedType::kDynamic});
@@ -335,7 +339,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
       Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
       Value gb;
       if (g)
-        gb = blk.packVector(g, batch, j0, count, ragged, -kInf);
+        gb = blk.packVector(g, batch, j0, count, Cb, ragged, -kInf);
       else if (ragged)
         gb = clb.map({}, {}, clb.empty({cb.getIndexAttr(Cb)}, f32),
                      [&](ImplicitLocOpBuilder &ib, ValueRange) {
@@ -556,8 +560,111 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// transport_cost
+//===----------------------------------------------------------------------===//
+
+struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransportCostOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
+    bool batched = op.isBatched();
+    int64_t D = pointDim(op.getX(), batched);
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    Type f32 = b.getF32Type();
+    KernelKind kind = op.getCost();
+    Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
+          logV = op.getLogV();
+    Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
+    Value invEps = arith::DivFOp::create(b, f32Const(b, 1.0), eps);
+    BlockLoops loops(b, x, y, batched, R, Cb);
+
+    // One block of columns: acc[i] += sum_j exp(u_i + v_j - C_ij / eps) C_ij.
+    // As in kernel_lse the block is formed transposed, [Cb, R], so that the
+    // sum over the columns j runs over its outer dim.
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xT, Value xn,
+                          Value ub, Value j0, Value count, bool ragged,
+                          ValueRange state) -> SmallVector<Value> {
+      ImplicitLocOpBuilder &cb = clb.builder();
+      KernelBlocks blk{clb, x, y, batched, D, R};
+      // Padded columns are zero points with log_v = -inf: their terms vanish.
+      Value yb =
+          ragged ? blk.packRows(y, batch, j0, count, Cb, D, true, 0.0)
+                 : clb.slice(
+                       y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
+                       blk.withBatch(batch,
+                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(D)},
+                                     true),
+                       {Cb, D});
+      Value vb = blk.packVector(logV, batch, j0, count, Cb, ragged, -kInf);
+      Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
+      Value dotT = clb.contract(
+          yb, xT,
+          clb.filled({cb.getIndexAttr(Cb), cb.getIndexAttr(R)}, f32, 0.0),
+          Lhs::RowMajor);
+      Value acc = state[0];
+      return {linalg::GenericOp::create(
+                  cb, acc.getType(), ValueRange{dotT, yn, xn, vb, ub},
+                  ValueRange{acc},
+                  ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {0}),
+                                      clb.dims(2, {1}), clb.dims(2, {0}),
+                                      clb.dims(2, {1}), clb.dims(2, {1})},
+                  ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
+                                                utils::IteratorType::parallel},
+                  [&](OpBuilder &nb, Location loc, ValueRange a) {
+                    ImplicitLocOpBuilder ib(loc, nb);
+                    Value r2 = squaredDistanceFromDot(ib, loc, a[1], a[2], a[0]);
+                    Value c = costOfSquaredDistance(ib, loc, kind, r2);
+                    Value arg = arith::SubFOp::create(
+                        ib, arith::AddFOp::create(ib, a[4], a[3]),
+                        arith::MulFOp::create(ib, c, invEps));
+                    Value term = arith::MulFOp::create(
+                        ib, math::ExpOp::create(ib, arg), c);
+                    linalg::YieldOp::create(
+                        ib, arith::AddFOp::create(ib, a[5], term).getResult());
+                  })
+                  .getResult(0)};
+    };
+
+    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
+                       OpFoldResult rowCount, Value out) -> Value {
+      ImplicitLocOpBuilder &rb = rlb.builder();
+      KernelBlocks blk{rlb, x, y, batched, D, R};
+      Value xT = rlb.transpose(
+          blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0));
+      Value xn = squaredNorms(rlb, xT, /*reducedDim=*/0);
+      // Padded rows get log_u = -inf: their terms vanish.
+      Value ub =
+          blk.packVector(logU, batch, r0, rows, R, loops.raggedRows, -kInf);
+      // Accumulated in place in `out` when the block is whole, else in a
+      // local block whose valid rows are copied out once.
+      Value acc = loops.raggedRows
+                      ? rlb.filled({rb.getIndexAttr(R)}, f32, 0.0)
+                      : rlb.fill(blk.outRows(out, batch, r0, {}), 0.0);
+      acc = loops.overColumns(rb, {acc},
+                              [&](LinalgBuilder &clb, Value j0, Value count,
+                                  bool ragged, ValueRange state) {
+                                return columnStep(clb, batch, xT, xn, ub, j0,
+                                                  count, ragged, state);
+                              })[0];
+      if (!loops.raggedRows)
+        return blk.insertRows(acc, out, batch, r0, {});
+      return blk.writeRaggedRows(acc, out, batch, r0, rowCount, {});
+    };
+
+    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateKernelToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<KernelLseToLinalg, KernelMvToLinalg>(patterns.getContext());
+  patterns.add<KernelLseToLinalg, KernelMvToLinalg, TransportCostToLinalg>(
+      patterns.getContext());
 }

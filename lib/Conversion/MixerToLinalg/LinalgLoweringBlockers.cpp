@@ -59,6 +59,10 @@ mlir::mixer::getLinalgLoweringBlocker(Operation *op) {
         unsigned pointDim = lse.isBatched() ? 2 : 1;
         return firstDynamic({{lse.getX(), pointDim, "point dim", "x"}});
       })
+      .Case([](TransportCostOp cost) {
+        unsigned pointDim = cost.isBatched() ? 2 : 1;
+        return firstDynamic({{cost.getX(), pointDim, "point dim", "x"}});
+      })
       .Case([](KernelMvOp mv) {
         unsigned pointDim = mv.isBatched() ? 2 : 1;
         return firstDynamic({{mv.getX(), pointDim, "point dim", "x"},

@@ -18,8 +18,8 @@ namespace mixer {
 /// (LinalgLoweringBlockers.cpp).
 std::optional<std::string> getLinalgLoweringBlocker(Operation *op);
 
-/// mixer.kernel_lse and mixer.kernel_mv -> blocked kernel sums
-/// (KernelToLinalg.cpp).
+/// mixer.kernel_lse, mixer.kernel_mv and mixer.transport_cost -> blocked
+/// kernel sums (KernelToLinalg.cpp).
 void populateKernelToLinalgPatterns(RewritePatternSet &patterns);
 
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,

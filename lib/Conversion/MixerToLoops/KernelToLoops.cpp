@@ -9,6 +9,8 @@
 //                 out[b, i] = m + log(s)
 //   kernel_mv:  for b, i:  out[b, i, :] = 0
 //                 for j:  k = k(x_i, y_j);  out[b, i, :] += k v[b, j, :]
+//   transport_cost: for b, i:
+//                 out[b, i] = sum_j exp(u_i + v_j - c(x_i, y_j) / eps) c
 //
 // with r^2 = sum_d (x_id - y_jd)^2 summed directly (no norm expansion) and
 // k, c the formulas of mixer/Utils/KernelMath.h. The shift of the
@@ -188,8 +190,55 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
   }
 };
 
+struct TransportCostToLoops : public OpRewritePattern<TransportCostOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransportCostOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool batched = op.isBatched();
+    unsigned rowDim = batched ? 1 : 0;
+    Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
+          logV = op.getLogV();
+    KernelKind kind = op.getCost();
+
+    ScalarBuilder s(rewriter, loc);
+    Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+    Value zero = s.constant(0.0, rewriter.getF32Type());
+    SmallVector<Value> ubs;
+    if (batched)
+      ubs.push_back(dimSize(rewriter, loc, x, 0));
+    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
+    Value M = dimSize(rewriter, loc, y, rowDim);
+    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+
+    SmallVector<Value> results = buildLoopNest(
+        rewriter, loc, ubs, op.getOuts()[0],
+        [&](OpBuilder &b, Location loc, ValueRange ivs,
+            ValueRange outer) -> SmallVector<Value> {
+          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
+          Value ui = load(b, loc, logU, at(batched, bi, {i}));
+          // sum_j exp(u_i + v_j - C_ij / eps) C_ij.
+          Value sum = buildSum(
+              b, loc, M, zero, [&](OpBuilder &b, Location loc, Value j) {
+                ScalarBuilder s(b, loc);
+                Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
+                                           dims, zero);
+                Value c = costOfSquaredDistance(b, loc, kind, r2);
+                Value vj = load(b, loc, logV, at(batched, bi, {j}));
+                Value plan = s.exp(s.sub(s.add(ui, vj), s.div(c, eps)));
+                return s.mul(plan, c);
+              });
+          return {store(b, loc, sum, outer[0], at(batched, bi, {i}))};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateKernelToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<KernelLseToLoops, KernelMvToLoops>(patterns.getContext());
+  patterns.add<KernelLseToLoops, KernelMvToLoops, TransportCostToLoops>(
+      patterns.getContext());
 }

@@ -78,3 +78,11 @@ func.func @two_blocked(%x: tensor<16x?xf32>, %y: tensor<100x?xf32>, %eps: tensor
   %r2 = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %eps : tensor<16x?xf32>, tensor<100x?xf32>, tensor<f32>) outs(%r : tensor<16xf32>) -> tensor<16xf32>
   return %r2 : tensor<16xf32>
 }
+
+// -----
+
+func.func @transport_cost_dynamic_point_dim(%x: tensor<16x?xf32>, %y: tensor<100x?xf32>, %u: tensor<16xf32>, %v: tensor<100xf32>, %eps: tensor<f32>, %o: tensor<16xf32>) -> tensor<16xf32> {
+  // expected-error @+1 {{'mixer.transport_cost' op cannot be lowered: the point dim (dim 1 of 'x') must be static}}
+  %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %eps : tensor<16x?xf32>, tensor<100x?xf32>, tensor<16xf32>, tensor<100xf32>, tensor<f32>) outs(%o : tensor<16xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}

@@ -1,7 +1,8 @@
 //===- KernelOps.cpp - verifiers, builders and tiling of kernel ops -------===//
 //
-// mixer.kernel_mv, mixer.kernel_lse and the composite mixer.sinkhorn, plus
-// the kernel-kind helpers and the `kernel(<kind>)` assembly directive.
+// mixer.kernel_mv, mixer.kernel_lse, mixer.transport_cost and the composite
+// mixer.sinkhorn, plus the kernel-kind helpers and the `kernel(<kind>)`
+// assembly directive.
 //
 //===----------------------------------------------------------------------===//
 
@@ -258,6 +259,93 @@ KernelLseOp::getTiledImplementation(OpBuilder &b,
 }
 
 LogicalResult KernelLseOp::getResultTilePosition(
+    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+    SmallVector<OpFoldResult> &resultSizes) {
+  // The iteration domain is the shape of the result.
+  resultOffsets.assign(offsets.begin(), offsets.end());
+  resultSizes.assign(sizes.begin(), sizes.end());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TransportCostOp
+//===----------------------------------------------------------------------===//
+
+void TransportCostOp::build(OpBuilder &builder, OperationState &state,
+                            KernelKind cost, Value x, Value y, Value logU,
+                            Value logV, Value eps, Value outInit) {
+  build(builder, state, outInit.getType(),
+        KernelKindAttr::get(builder.getContext(), cost), x, y, logU, logV, eps,
+        ValueRange{outInit});
+}
+
+LogicalResult TransportCostOp::verify() {
+  KernelKind kind = getCost();
+  if (!isLogDomainCost(kind))
+    return emitOpError() << "attribute 'cost' must be a cost (sqeuclidean, "
+                            "gaussian or laplacian), got "
+                         << stringifyKernelKind(kind);
+  FailureOr<bool> batched = batchedFromX(*this, getX());
+  if (failed(batched))
+    return failure();
+  ShapeVerifier v(*this);
+  auto dims = [&](std::initializer_list<StringRef> d) {
+    return dimsOf(*batched, d);
+  };
+  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
+      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
+      failed(v.check(getLogU(), "log_u", dims({"N"}))) ||
+      failed(v.check(getLogV(), "log_v", dims({"M"}))) ||
+      failed(v.checkScalar(getEps(), "eps")))
+    return failure();
+  if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
+      failed(v.check(getOuts()[0], "out", dims({"N"}))))
+    return failure();
+  return success();
+}
+
+// Iteration domain: ((Bt,) N), all parallel: the shape of `out`. A tile reads
+// its rows of x and log_u and all of y and log_v.
+SmallVector<utils::IteratorType> TransportCostOp::getLoopIteratorTypes() {
+  return SmallVector<utils::IteratorType>(isBatched() ? 2 : 1,
+                                          utils::IteratorType::parallel);
+}
+
+SmallVector<Range> TransportCostOp::getIterationDomain(OpBuilder &b) {
+  if (isBatched())
+    return iterationDomainOf(b, getLoc(), getOuts()[0], {0, 1});
+  return iterationDomainOf(b, getLoc(), getOuts()[0], {0});
+}
+
+FailureOr<TilingResult>
+TransportCostOp::getTiledImplementation(OpBuilder &b,
+                                        ArrayRef<OpFoldResult> offsets,
+                                        ArrayRef<OpFoldResult> sizes) {
+  Location loc = getLoc();
+  unsigned first = isBatched() ? 1 : 0;
+  std::optional<DimTile> batch;
+  if (isBatched())
+    batch = DimTile{offsets[0], sizes[0]};
+  DimTile rows{offsets[first], sizes[first]};
+
+  SmallVector<Operation *> slices;
+  auto tile = [&](Value v, const OperandTile &t) {
+    return tileOrWhole(b, loc, v, t, slices);
+  };
+  Value x = tile(getX(), withBatch(batch, {rows, std::nullopt}));
+  Value y = tile(getY(), withBatch(batch, {std::nullopt, std::nullopt}));
+  Value logU = tile(getLogU(), withBatch(batch, {rows}));
+  Value logV = tile(getLogV(), withBatch(batch, {std::nullopt}));
+  Value outInit = tile(getOuts()[0], withBatch(batch, {rows}));
+  // eps is a 0-d tensor shared by every tile.
+  auto tiled = TransportCostOp::create(b, loc, getCost(), x, y, logU, logV,
+                                       getEps(), outInit);
+  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
+                      slices};
+}
+
+LogicalResult TransportCostOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
