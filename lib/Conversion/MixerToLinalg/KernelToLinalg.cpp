@@ -194,6 +194,31 @@ struct KernelBlocks {
     return lb.contract(xb, yT, lb.filled({c(R), c(Cb)}, b().getF32Type(), 0.0),
                        Lhs::RowMajor);
   }
+
+  /// The same block transposed, dotT[j, i] = <yb_j, xT_i>, [Cb, R]: the
+  /// form of the row reductions, whose sums over j run over the outer dim.
+  Value dotsT(Value yb, Value xT) {
+    return lb.contract(yb, xT, lb.filled({c(Cb), c(R)}, b().getF32Type(), 0.0),
+                       Lhs::RowMajor);
+  }
+
+  /// Rows [j0, j0 + count) of y as a static [Cb, D] block (zero points past
+  /// `count` when `ragged`).
+  Value yRows(Value batch, Value j0, Value count, bool ragged) {
+    if (ragged)
+      return packRows(y, batch, j0, count, Cb, D, /*ragged=*/true, 0.0);
+    return lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                    withBatch(batch, {c(Cb), c(D)}, true), {Cb, D});
+  }
+
+  /// x_blk^T [D, R] of rows [r0, r0 + rows) of x (zero-padded when
+  /// `ragged`) and the squared norms of its columns.
+  std::pair<Value, Value> xRowsTransposed(Value batch, Value r0, Value rows,
+                                          bool ragged) {
+    Value xT =
+        lb.transpose(packRows(x, batch, r0, rows, R, D, ragged, /*pad=*/0.0));
+    return {xT, squaredNorms(lb, xT, /*reducedDim=*/0)};
+  }
 };
 
 /// The loops shared by both ops: per batch entry and per block of R rows,
@@ -328,14 +353,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
       KernelBlocks blk{clb, x, y, batched, D, R};
       Value m = state[0], sum = state[1];
       // Padded columns are zero points with g = -inf: their terms vanish.
-      Value yb =
-          ragged ? blk.packRows(y, batch, j0, count, Cb, D, true, 0.0)
-                 : clb.slice(
-                       y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
-                       blk.withBatch(batch,
-                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(D)},
-                                     true),
-                       {Cb, D});
+      Value yb = blk.yRows(batch, j0, count, ragged);
       Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
       Value gb;
       if (g)
@@ -352,10 +370,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                            .getResult();
                      });
       // s^T[j, i], computed in place of the dot block y_blk x_blk^T.
-      Value dotT = clb.contract(
-          yb, xT,
-          clb.filled({cb.getIndexAttr(Cb), cb.getIndexAttr(R)}, f32, 0.0),
-          Lhs::RowMajor);
+      Value dotT = blk.dotsT(yb, xT);
       SmallVector<Value> ins = {yn, xn};
       SmallVector<AffineMap> maps = {clb.dims(2, {0}), clb.dims(2, {1})};
       if (gb) {
@@ -426,9 +441,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
       ImplicitLocOpBuilder &rb = rlb.builder();
       KernelBlocks blk{rlb, x, y, batched, D, R};
       // x_blk^T [D, R]: the right-hand side of every block's contraction.
-      Value xT = rlb.transpose(
-          blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0));
-      Value xn = squaredNorms(rlb, xT, /*reducedDim=*/0);
+      Value xT, xn;
+      std::tie(xT, xn) =
+          blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
       SmallVector<Value> state = loops.overColumns(
@@ -593,20 +608,10 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
       ImplicitLocOpBuilder &cb = clb.builder();
       KernelBlocks blk{clb, x, y, batched, D, R};
       // Padded columns are zero points with log_v = -inf: their terms vanish.
-      Value yb =
-          ragged ? blk.packRows(y, batch, j0, count, Cb, D, true, 0.0)
-                 : clb.slice(
-                       y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
-                       blk.withBatch(batch,
-                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(D)},
-                                     true),
-                       {Cb, D});
+      Value yb = blk.yRows(batch, j0, count, ragged);
       Value vb = blk.packVector(logV, batch, j0, count, Cb, ragged, -kInf);
       Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
-      Value dotT = clb.contract(
-          yb, xT,
-          clb.filled({cb.getIndexAttr(Cb), cb.getIndexAttr(R)}, f32, 0.0),
-          Lhs::RowMajor);
+      Value dotT = blk.dotsT(yb, xT);
       Value acc = state[0];
       return {linalg::GenericOp::create(
                   cb, acc.getType(), ValueRange{dotT, yn, xn, vb, ub},
@@ -635,9 +640,9 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
       KernelBlocks blk{rlb, x, y, batched, D, R};
-      Value xT = rlb.transpose(
-          blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0));
-      Value xn = squaredNorms(rlb, xT, /*reducedDim=*/0);
+      Value xT, xn;
+      std::tie(xT, xn) =
+          blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
       // Padded rows get log_u = -inf: their terms vanish.
       Value ub =
           blk.packVector(logU, batch, r0, rows, R, loops.raggedRows, -kInf);

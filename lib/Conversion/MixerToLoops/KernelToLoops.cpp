@@ -53,6 +53,23 @@ static Value squaredDistance(OpBuilder &b, Location loc, bool batched, Value bi,
 }
 
 namespace {
+/// The bounds of the loops over the points: the rows of x (after the batch
+/// when batched), the M rows of y and the D coordinates.
+struct PointLoopSizes {
+  PointLoopSizes(OpBuilder &b, Location loc, bool batched, Value x, Value y) {
+    unsigned rowDim = batched ? 1 : 0;
+    if (batched)
+      rows.push_back(dimSize(b, loc, x, 0));
+    rows.push_back(dimSize(b, loc, x, rowDim));
+    M = dimSize(b, loc, y, rowDim);
+    dims = dimSize(b, loc, x, rowDim + 1);
+  }
+  SmallVector<Value> rows;
+  Value M, dims;
+};
+} // namespace
+
+namespace {
 
 struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -61,7 +78,6 @@ struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     bool batched = op.isBatched();
-    unsigned rowDim = batched ? 1 : 0;
     Value x = op.getX(), y = op.getY(), g = op.getG();
     Type f32 = rewriter.getF32Type();
     KernelKind kind = op.getKernel();
@@ -71,15 +87,11 @@ struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
     Value coef = negCostCoefficient(rewriter, loc, kind, eps);
     Value zero = s.constant(0.0, f32);
     Value negInf = s.constant(-std::numeric_limits<double>::infinity(), f32);
-    SmallVector<Value> ubs;
-    if (batched)
-      ubs.push_back(dimSize(rewriter, loc, x, 0));
-    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
-    Value M = dimSize(rewriter, loc, y, rowDim);
-    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+    PointLoopSizes sizes(rewriter, loc, batched, x, y);
+    Value M = sizes.M, dims = sizes.dims;
 
     SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, ubs, op.getOuts()[0],
+        rewriter, loc, sizes.rows, op.getOuts()[0],
         [&](OpBuilder &b, Location loc, ValueRange ivs,
             ValueRange outer) -> SmallVector<Value> {
           Value bi = batched ? ivs[0] : Value(), i = ivs.back();
@@ -129,12 +141,8 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
                                load(rewriter, loc, op.getBandwidth(),
                                     ValueRange{}));
     Value zero = s.constant(0.0, f32);
-    SmallVector<Value> ubs;
-    if (batched)
-      ubs.push_back(dimSize(rewriter, loc, x, 0));
-    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
-    Value M = dimSize(rewriter, loc, y, rowDim);
-    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+    PointLoopSizes sizes(rewriter, loc, batched, x, y);
+    Value M = sizes.M, dims = sizes.dims;
     Value channels = dimSize(rewriter, loc, v, rowDim + 1);
 
     // k(x_i, y_j).
@@ -152,7 +160,7 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
     };
 
     SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, ubs, op.getOuts()[0],
+        rewriter, loc, sizes.rows, op.getOuts()[0],
         [&](OpBuilder &b, Location loc, ValueRange ivs,
             ValueRange outer) -> SmallVector<Value> {
           Value bi = batched ? ivs[0] : Value(), i = ivs.back();
@@ -197,7 +205,6 @@ struct TransportCostToLoops : public OpRewritePattern<TransportCostOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     bool batched = op.isBatched();
-    unsigned rowDim = batched ? 1 : 0;
     Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
           logV = op.getLogV();
     KernelKind kind = op.getCost();
@@ -205,15 +212,11 @@ struct TransportCostToLoops : public OpRewritePattern<TransportCostOp> {
     ScalarBuilder s(rewriter, loc);
     Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
     Value zero = s.constant(0.0, rewriter.getF32Type());
-    SmallVector<Value> ubs;
-    if (batched)
-      ubs.push_back(dimSize(rewriter, loc, x, 0));
-    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
-    Value M = dimSize(rewriter, loc, y, rowDim);
-    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+    PointLoopSizes sizes(rewriter, loc, batched, x, y);
+    Value M = sizes.M, dims = sizes.dims;
 
     SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, ubs, op.getOuts()[0],
+        rewriter, loc, sizes.rows, op.getOuts()[0],
         [&](OpBuilder &b, Location loc, ValueRange ivs,
             ValueRange outer) -> SmallVector<Value> {
           Value bi = batched ? ivs[0] : Value(), i = ivs.back();

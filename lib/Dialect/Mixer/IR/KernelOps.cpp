@@ -97,6 +97,54 @@ static Value tileOrWhole(OpBuilder &b, Location loc, Value value,
   return extractTile(b, loc, value, tile, slices);
 }
 
+/// The check of a log-domain cost attribute (kernel_lse, transport_cost,
+/// sinkhorn).
+static LogicalResult verifyLogDomainCost(Operation *op, StringRef attrName,
+                                         KernelKind kind) {
+  if (isLogDomainCost(kind))
+    return success();
+  return op->emitOpError() << "attribute '" << attrName
+                           << "' must be a cost (sqeuclidean, gaussian or "
+                              "laplacian), got "
+                           << stringifyKernelKind(kind);
+}
+
+/// The iteration domain ((Bt,) N) of the row reductions kernel_lse and
+/// transport_cost: all parallel, the shape of `out`.
+static SmallVector<utils::IteratorType> rowIteratorTypes(bool batched) {
+  return SmallVector<utils::IteratorType>(batched ? 2 : 1,
+                                          utils::IteratorType::parallel);
+}
+
+static SmallVector<Range> rowIterationDomain(OpBuilder &b, Location loc,
+                                             Value out, bool batched) {
+  if (batched)
+    return iterationDomainOf(b, loc, out, {0, 1});
+  return iterationDomainOf(b, loc, out, {0});
+}
+
+/// The batch tile (when batched) and the row tile of a ((Bt,) N, ...) tile.
+static std::pair<std::optional<DimTile>, DimTile>
+batchAndRows(bool batched, ArrayRef<OpFoldResult> offsets,
+             ArrayRef<OpFoldResult> sizes) {
+  unsigned first = batched ? 1 : 0;
+  std::optional<DimTile> batch;
+  if (batched)
+    batch = DimTile{offsets[0], sizes[0]};
+  return {batch, DimTile{offsets[first], sizes[first]}};
+}
+
+/// The result tile of an op whose iteration domain is its result's shape.
+static LogicalResult
+resultTileIsTheDomainTile(ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes,
+                          SmallVector<OpFoldResult> &resultOffsets,
+                          SmallVector<OpFoldResult> &resultSizes) {
+  resultOffsets.assign(offsets.begin(), offsets.end());
+  resultSizes.assign(sizes.begin(), sizes.end());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // KernelMvOp
 //===----------------------------------------------------------------------===//
@@ -150,12 +198,9 @@ FailureOr<TilingResult>
 KernelMvOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
                                    ArrayRef<OpFoldResult> sizes) {
   Location loc = getLoc();
-  unsigned first = isBatched() ? 1 : 0;
-  std::optional<DimTile> batch;
-  if (isBatched())
-    batch = DimTile{offsets[0], sizes[0]};
-  DimTile rows{offsets[first], sizes[first]},
-      cols{offsets[first + 1], sizes[first + 1]};
+  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
+  unsigned colDim = isBatched() ? 2 : 1;
+  DimTile cols{offsets[colDim], sizes[colDim]};
 
   SmallVector<Operation *> slices;
   auto tile = [&](Value v, const OperandTile &t) {
@@ -176,10 +221,8 @@ LogicalResult KernelMvOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
-  // The iteration domain is the shape of the result.
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
-  return success();
+  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
+                                   resultSizes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -195,11 +238,8 @@ void KernelLseOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult KernelLseOp::verify() {
-  KernelKind kind = getKernel();
-  if (!isLogDomainCost(kind))
-    return emitOpError() << "attribute 'kernel' must be a cost (sqeuclidean, "
-                            "gaussian or laplacian), got "
-                         << stringifyKernelKind(kind);
+  if (failed(verifyLogDomainCost(*this, "kernel", getKernel())))
+    return failure();
   FailureOr<bool> batched = batchedFromX(*this, getX());
   if (failed(batched))
     return failure();
@@ -222,14 +262,11 @@ LogicalResult KernelLseOp::verify() {
 // Iteration domain: ((Bt,) N), all parallel: the shape of `out`. A tile reads
 // its rows of x and all of y and g; the sum over M stays inside the op.
 SmallVector<utils::IteratorType> KernelLseOp::getLoopIteratorTypes() {
-  return SmallVector<utils::IteratorType>(isBatched() ? 2 : 1,
-                                          utils::IteratorType::parallel);
+  return rowIteratorTypes(isBatched());
 }
 
 SmallVector<Range> KernelLseOp::getIterationDomain(OpBuilder &b) {
-  if (isBatched())
-    return iterationDomainOf(b, getLoc(), getOuts()[0], {0, 1});
-  return iterationDomainOf(b, getLoc(), getOuts()[0], {0});
+  return rowIterationDomain(b, getLoc(), getOuts()[0], isBatched());
 }
 
 FailureOr<TilingResult>
@@ -237,11 +274,7 @@ KernelLseOp::getTiledImplementation(OpBuilder &b,
                                     ArrayRef<OpFoldResult> offsets,
                                     ArrayRef<OpFoldResult> sizes) {
   Location loc = getLoc();
-  unsigned first = isBatched() ? 1 : 0;
-  std::optional<DimTile> batch;
-  if (isBatched())
-    batch = DimTile{offsets[0], sizes[0]};
-  DimTile rows{offsets[first], sizes[first]};
+  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
 
   SmallVector<Operation *> slices;
   auto tile = [&](Value v, const OperandTile &t) {
@@ -262,10 +295,8 @@ LogicalResult KernelLseOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
-  // The iteration domain is the shape of the result.
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
-  return success();
+  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
+                                   resultSizes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -281,11 +312,8 @@ void TransportCostOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult TransportCostOp::verify() {
-  KernelKind kind = getCost();
-  if (!isLogDomainCost(kind))
-    return emitOpError() << "attribute 'cost' must be a cost (sqeuclidean, "
-                            "gaussian or laplacian), got "
-                         << stringifyKernelKind(kind);
+  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
+    return failure();
   FailureOr<bool> batched = batchedFromX(*this, getX());
   if (failed(batched))
     return failure();
@@ -308,14 +336,11 @@ LogicalResult TransportCostOp::verify() {
 // Iteration domain: ((Bt,) N), all parallel: the shape of `out`. A tile reads
 // its rows of x and log_u and all of y and log_v.
 SmallVector<utils::IteratorType> TransportCostOp::getLoopIteratorTypes() {
-  return SmallVector<utils::IteratorType>(isBatched() ? 2 : 1,
-                                          utils::IteratorType::parallel);
+  return rowIteratorTypes(isBatched());
 }
 
 SmallVector<Range> TransportCostOp::getIterationDomain(OpBuilder &b) {
-  if (isBatched())
-    return iterationDomainOf(b, getLoc(), getOuts()[0], {0, 1});
-  return iterationDomainOf(b, getLoc(), getOuts()[0], {0});
+  return rowIterationDomain(b, getLoc(), getOuts()[0], isBatched());
 }
 
 FailureOr<TilingResult>
@@ -323,11 +348,7 @@ TransportCostOp::getTiledImplementation(OpBuilder &b,
                                         ArrayRef<OpFoldResult> offsets,
                                         ArrayRef<OpFoldResult> sizes) {
   Location loc = getLoc();
-  unsigned first = isBatched() ? 1 : 0;
-  std::optional<DimTile> batch;
-  if (isBatched())
-    batch = DimTile{offsets[0], sizes[0]};
-  DimTile rows{offsets[first], sizes[first]};
+  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
 
   SmallVector<Operation *> slices;
   auto tile = [&](Value v, const OperandTile &t) {
@@ -349,10 +370,8 @@ LogicalResult TransportCostOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
-  // The iteration domain is the shape of the result.
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
-  return success();
+  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
+                                   resultSizes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -371,11 +390,8 @@ void SinkhornOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult SinkhornOp::verify() {
-  KernelKind kind = getCost();
-  if (!isLogDomainCost(kind))
-    return emitOpError() << "attribute 'cost' must be a cost (sqeuclidean, "
-                            "gaussian or laplacian), got "
-                         << stringifyKernelKind(kind);
+  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
+    return failure();
   if (getIterations() <= 0)
     return emitOpError() << "attribute 'iterations' must be positive, got "
                          << getIterations();
