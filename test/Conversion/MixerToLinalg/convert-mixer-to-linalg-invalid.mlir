@@ -86,3 +86,75 @@ func.func @transport_cost_dynamic_point_dim(%x: tensor<16x?xf32>, %y: tensor<100
   %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %eps : tensor<16x?xf32>, tensor<100x?xf32>, tensor<16xf32>, tensor<100xf32>, tensor<f32>) outs(%o : tensor<16xf32>) -> tensor<16xf32>
   return %r : tensor<16xf32>
 }
+
+// -----
+
+func.func @ssd_dynamic_head_dim(%x: tensor<2x16x2x?xf32>, %la: tensor<2x16x2xf32>, %b: tensor<2x16x1x8xf32>, %c: tensor<2x16x1x8xf32>, %y0: tensor<2x16x2x?xf32>, %s0: tensor<2x2x?x8xf32>) -> tensor<2x16x2x?xf32> {
+  // expected-error @+1 {{'mixer.ssd' op cannot be lowered: the head dim (dim 3 of 'x') must be static}}
+  %y, %s = mixer.ssd chunk_size(8) ins(%x, %la, %b, %c : tensor<2x16x2x?xf32>, tensor<2x16x2xf32>, tensor<2x16x1x8xf32>, tensor<2x16x1x8xf32>) outs(%y0, %s0 : tensor<2x16x2x?xf32>, tensor<2x2x?x8xf32>) -> tensor<2x16x2x?xf32>, tensor<2x2x?x8xf32>
+  return %y : tensor<2x16x2x?xf32>
+}
+
+// -----
+
+func.func @ssd_dynamic_groups(%x: tensor<2x16x2x4xf32>, %la: tensor<2x16x2xf32>, %b: tensor<2x16x?x8xf32>, %c: tensor<2x16x?x8xf32>, %y0: tensor<2x16x2x4xf32>, %s0: tensor<2x2x4x8xf32>) -> tensor<2x16x2x4xf32> {
+  // expected-error @+1 {{'mixer.ssd' op cannot be lowered: the group count (dim 2 of 'b') must be static}}
+  %y, %s = mixer.ssd chunk_size(8) ins(%x, %la, %b, %c : tensor<2x16x2x4xf32>, tensor<2x16x2xf32>, tensor<2x16x?x8xf32>, tensor<2x16x?x8xf32>) outs(%y0, %s0 : tensor<2x16x2x4xf32>, tensor<2x2x4x8xf32>) -> tensor<2x16x2x4xf32>, tensor<2x2x4x8xf32>
+  return %y : tensor<2x16x2x4xf32>
+}
+
+// -----
+
+func.func @selective_scan_dynamic_groups(%u: tensor<1x8x4xf32>, %dt: tensor<1x8x4xf32>, %A: tensor<4x4xf32>, %b: tensor<1x8x?x4xf32>, %c: tensor<1x8x?x4xf32>, %y0: tensor<1x8x4xf32>, %s0: tensor<1x4x4xf32>) -> tensor<1x8x4xf32> {
+  // expected-error @+1 {{'mixer.selective_scan' op cannot be lowered: the group count (dim 2 of 'b') must be static}}
+  %y, %s = mixer.selective_scan ins(%u, %dt, %A, %b, %c : tensor<1x8x4xf32>, tensor<1x8x4xf32>, tensor<4x4xf32>, tensor<1x8x?x4xf32>, tensor<1x8x?x4xf32>) outs(%y0, %s0 : tensor<1x8x4xf32>, tensor<1x4x4xf32>) -> tensor<1x8x4xf32>, tensor<1x4x4xf32>
+  return %y : tensor<1x8x4xf32>
+}
+
+// -----
+
+func.func @selective_scan_dynamic_state_dim(%u: tensor<1x8x4xf32>, %dt: tensor<1x8x4xf32>, %A: tensor<4x?xf32>, %b: tensor<1x8x1x?xf32>, %c: tensor<1x8x1x?xf32>, %y0: tensor<1x8x4xf32>, %s0: tensor<1x4x?xf32>) -> tensor<1x8x4xf32> {
+  // expected-error @+1 {{'mixer.selective_scan' op cannot be lowered: the state dim (dim 3 of 'b') must be static}}
+  %y, %s = mixer.selective_scan ins(%u, %dt, %A, %b, %c : tensor<1x8x4xf32>, tensor<1x8x4xf32>, tensor<4x?xf32>, tensor<1x8x1x?xf32>, tensor<1x8x1x?xf32>) outs(%y0, %s0 : tensor<1x8x4xf32>, tensor<1x4x?xf32>) -> tensor<1x8x4xf32>, tensor<1x4x?xf32>
+  return %y : tensor<1x8x4xf32>
+}
+
+// -----
+
+func.func @linear_attention_dynamic_heads(%q: tensor<2x8x?x16xf32>, %k: tensor<2x8x?x16xf32>, %v: tensor<2x8x?x8xf32>, %o0: tensor<2x8x?x8xf32>, %s0: tensor<2x?x16x8xf32>) -> tensor<2x8x?x8xf32> {
+  // expected-error @+1 {{'mixer.linear_attention' op cannot be lowered: the head count (dim 2 of 'q') must be static}}
+  %o, %s = mixer.linear_attention chunk_size(16) ins(%q, %k, %v : tensor<2x8x?x16xf32>, tensor<2x8x?x16xf32>, tensor<2x8x?x8xf32>) outs(%o0, %s0 : tensor<2x8x?x8xf32>, tensor<2x?x16x8xf32>) -> tensor<2x8x?x8xf32>, tensor<2x?x16x8xf32>
+  return %o : tensor<2x8x?x8xf32>
+}
+
+// -----
+
+func.func @linear_attention_dynamic_key_dim(%q: tensor<2x8x2x?xf32>, %k: tensor<2x8x2x?xf32>, %v: tensor<2x8x2x8xf32>, %o0: tensor<2x8x2x8xf32>, %s0: tensor<2x2x?x8xf32>) -> tensor<2x8x2x8xf32> {
+  // expected-error @+1 {{'mixer.linear_attention' op cannot be lowered: the key dim (dim 3 of 'q') must be static}}
+  %o, %s = mixer.linear_attention chunk_size(16) ins(%q, %k, %v : tensor<2x8x2x?xf32>, tensor<2x8x2x?xf32>, tensor<2x8x2x8xf32>) outs(%o0, %s0 : tensor<2x8x2x8xf32>, tensor<2x2x?x8xf32>) -> tensor<2x8x2x8xf32>, tensor<2x2x?x8xf32>
+  return %o : tensor<2x8x2x8xf32>
+}
+
+// -----
+
+func.func @gated_delta_rule_dynamic_heads(%q: tensor<2x8x?x4xf32>, %k: tensor<2x8x?x4xf32>, %v: tensor<2x8x?x4xf32>, %g: tensor<2x8x?xf32>, %beta: tensor<2x8x?xf32>, %o0: tensor<2x8x?x4xf32>, %s0: tensor<2x?x4x4xf32>) -> tensor<2x8x?x4xf32> {
+  // expected-error @+1 {{'mixer.gated_delta_rule' op cannot be lowered: the head count (dim 2 of 'q') must be static}}
+  %o, %s = mixer.gated_delta_rule chunk_size(8) ins(%q, %k, %v, %g, %beta : tensor<2x8x?x4xf32>, tensor<2x8x?x4xf32>, tensor<2x8x?x4xf32>, tensor<2x8x?xf32>, tensor<2x8x?xf32>) outs(%o0, %s0 : tensor<2x8x?x4xf32>, tensor<2x?x4x4xf32>) -> tensor<2x8x?x4xf32>, tensor<2x?x4x4xf32>
+  return %o : tensor<2x8x?x4xf32>
+}
+
+// -----
+
+func.func @gated_delta_rule_dynamic_value_dim(%q: tensor<2x8x1x4xf32>, %k: tensor<2x8x1x4xf32>, %v: tensor<2x8x1x?xf32>, %g: tensor<2x8x1xf32>, %beta: tensor<2x8x1xf32>, %o0: tensor<2x8x1x?xf32>, %s0: tensor<2x1x4x?xf32>) -> tensor<2x8x1x?xf32> {
+  // expected-error @+1 {{'mixer.gated_delta_rule' op cannot be lowered: the value dim (dim 3 of 'v') must be static}}
+  %o, %s = mixer.gated_delta_rule chunk_size(8) ins(%q, %k, %v, %g, %beta : tensor<2x8x1x4xf32>, tensor<2x8x1x4xf32>, tensor<2x8x1x?xf32>, tensor<2x8x1xf32>, tensor<2x8x1xf32>) outs(%o0, %s0 : tensor<2x8x1x?xf32>, tensor<2x1x4x?xf32>) -> tensor<2x8x1x?xf32>, tensor<2x1x4x?xf32>
+  return %o : tensor<2x8x1x?xf32>
+}
+
+// -----
+
+func.func @kernel_mv_dynamic_point_dim(%x: tensor<16x?xf32>, %y: tensor<100x?xf32>, %v: tensor<100x4xf32>, %h: tensor<f32>, %o: tensor<16x4xf32>) -> tensor<16x4xf32> {
+  // expected-error @+1 {{'mixer.kernel_mv' op cannot be lowered: the point dim (dim 1 of 'x') must be static}}
+  %r = mixer.kernel_mv kernel(laplacian) ins(%x, %y, %v, %h : tensor<16x?xf32>, tensor<100x?xf32>, tensor<100x4xf32>, tensor<f32>) outs(%o : tensor<16x4xf32>) -> tensor<16x4xf32>
+  return %r : tensor<16x4xf32>
+}
