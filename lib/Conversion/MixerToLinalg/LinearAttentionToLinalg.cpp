@@ -254,9 +254,8 @@ LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
   auto vType = cast<RankedTensorType>(op.getV().getType());
   int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
           Dv = vType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(Dk) ||
-      ShapedType::isDynamic(Dv))
-    return rewriter.notifyMatchFailure(op, "needs static H, Dk and Dv");
+  if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+    return rewriter.notifyMatchFailure(op, *blocker);
 
   ImplicitLocOpBuilder b(op.getLoc(), rewriter);
   LinalgBuilder lb(b);

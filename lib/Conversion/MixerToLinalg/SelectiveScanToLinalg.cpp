@@ -197,9 +197,8 @@ SelectiveScanToLinalg::matchAndRewrite(SelectiveScanOp op,
   auto bType = cast<RankedTensorType>(op.getB().getType());
   int64_t D = uType.getDimSize(2), G = bType.getDimSize(2),
           N = bType.getDimSize(3);
-  if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) ||
-      ShapedType::isDynamic(N))
-    return rewriter.notifyMatchFailure(op, "needs static D, G and N");
+  if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+    return rewriter.notifyMatchFailure(op, *blocker);
 
   ImplicitLocOpBuilder b(op.getLoc(), rewriter);
   LinalgBuilder lb(b);

@@ -202,9 +202,8 @@ LogicalResult SsdToLinalg::matchAndRewrite(SsdOp op,
   auto bType = cast<RankedTensorType>(op.getB().getType());
   int64_t H = xType.getDimSize(2), P = xType.getDimSize(3);
   int64_t G = bType.getDimSize(2), N = bType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(P) ||
-      ShapedType::isDynamic(G) || ShapedType::isDynamic(N))
-    return rewriter.notifyMatchFailure(op, "needs static H, P, G and N");
+  if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+    return rewriter.notifyMatchFailure(op, *blocker);
 
   ImplicitLocOpBuilder b(op.getLoc(), rewriter);
   LinalgBuilder lb(b);

@@ -1,7 +1,8 @@
 //===- KernelOps.cpp - verifiers, builders and tiling of kernel ops -------===//
 //
-// mixer.kernel_mv, mixer.kernel_lse and the composite mixer.sinkhorn, plus
-// the kernel-kind helpers and the `kernel(<kind>)` assembly directive.
+// mixer.kernel_mv, mixer.kernel_lse, mixer.transport_cost and the composite
+// mixer.sinkhorn, plus the kernel-kind helpers and the `kernel(<kind>)`
+// assembly directive.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +97,54 @@ static Value tileOrWhole(OpBuilder &b, Location loc, Value value,
   return extractTile(b, loc, value, tile, slices);
 }
 
+/// The check of a log-domain cost attribute (kernel_lse, transport_cost,
+/// sinkhorn).
+static LogicalResult verifyLogDomainCost(Operation *op, StringRef attrName,
+                                         KernelKind kind) {
+  if (isLogDomainCost(kind))
+    return success();
+  return op->emitOpError() << "attribute '" << attrName
+                           << "' must be a cost (sqeuclidean, gaussian or "
+                              "laplacian), got "
+                           << stringifyKernelKind(kind);
+}
+
+/// The iteration domain ((Bt,) N) of the row reductions kernel_lse and
+/// transport_cost: all parallel, the shape of `out`.
+static SmallVector<utils::IteratorType> rowIteratorTypes(bool batched) {
+  return SmallVector<utils::IteratorType>(batched ? 2 : 1,
+                                          utils::IteratorType::parallel);
+}
+
+static SmallVector<Range> rowIterationDomain(OpBuilder &b, Location loc,
+                                             Value out, bool batched) {
+  if (batched)
+    return iterationDomainOf(b, loc, out, {0, 1});
+  return iterationDomainOf(b, loc, out, {0});
+}
+
+/// The batch tile (when batched) and the row tile of a ((Bt,) N, ...) tile.
+static std::pair<std::optional<DimTile>, DimTile>
+batchAndRows(bool batched, ArrayRef<OpFoldResult> offsets,
+             ArrayRef<OpFoldResult> sizes) {
+  unsigned first = batched ? 1 : 0;
+  std::optional<DimTile> batch;
+  if (batched)
+    batch = DimTile{offsets[0], sizes[0]};
+  return {batch, DimTile{offsets[first], sizes[first]}};
+}
+
+/// The result tile of an op whose iteration domain is its result's shape.
+static LogicalResult
+resultTileIsTheDomainTile(ArrayRef<OpFoldResult> offsets,
+                          ArrayRef<OpFoldResult> sizes,
+                          SmallVector<OpFoldResult> &resultOffsets,
+                          SmallVector<OpFoldResult> &resultSizes) {
+  resultOffsets.assign(offsets.begin(), offsets.end());
+  resultSizes.assign(sizes.begin(), sizes.end());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // KernelMvOp
 //===----------------------------------------------------------------------===//
@@ -151,12 +200,9 @@ FailureOr<TilingResult>
 KernelMvOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
                                    ArrayRef<OpFoldResult> sizes) {
   Location loc = getLoc();
-  unsigned first = isBatched() ? 1 : 0;
-  std::optional<DimTile> batch;
-  if (isBatched())
-    batch = DimTile{offsets[0], sizes[0]};
-  DimTile rows{offsets[first], sizes[first]},
-      cols{offsets[first + 1], sizes[first + 1]};
+  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
+  unsigned colDim = isBatched() ? 2 : 1;
+  DimTile cols{offsets[colDim], sizes[colDim]};
 
   SmallVector<Operation *> slices;
   auto tile = [&](Value v, const OperandTile &t) {
@@ -177,10 +223,8 @@ LogicalResult KernelMvOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
-  // The iteration domain is the shape of the result.
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
-  return success();
+  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
+                                   resultSizes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -196,11 +240,8 @@ void KernelLseOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult KernelLseOp::verify() {
-  KernelKind kind = getKernel();
-  if (!isLogDomainCost(kind))
-    return emitOpError() << "attribute 'kernel' must be a cost (sqeuclidean, "
-                            "gaussian or laplacian), got "
-                         << stringifyKernelKind(kind);
+  if (failed(verifyLogDomainCost(*this, "kernel", getKernel())))
+    return failure();
   FailureOr<bool> batched = batchedFromX(*this, getX());
   if (failed(batched))
     return failure();
@@ -224,14 +265,11 @@ LogicalResult KernelLseOp::verify() {
 // Iteration domain: ((Bt,) N), all parallel: the shape of `out`. A tile reads
 // its rows of x and all of y and g; the sum over M stays inside the op.
 SmallVector<utils::IteratorType> KernelLseOp::getLoopIteratorTypes() {
-  return SmallVector<utils::IteratorType>(isBatched() ? 2 : 1,
-                                          utils::IteratorType::parallel);
+  return rowIteratorTypes(isBatched());
 }
 
 SmallVector<Range> KernelLseOp::getIterationDomain(OpBuilder &b) {
-  if (isBatched())
-    return iterationDomainOf(b, getLoc(), getOuts()[0], {0, 1});
-  return iterationDomainOf(b, getLoc(), getOuts()[0], {0});
+  return rowIterationDomain(b, getLoc(), getOuts()[0], isBatched());
 }
 
 FailureOr<TilingResult>
@@ -239,11 +277,7 @@ KernelLseOp::getTiledImplementation(OpBuilder &b,
                                     ArrayRef<OpFoldResult> offsets,
                                     ArrayRef<OpFoldResult> sizes) {
   Location loc = getLoc();
-  unsigned first = isBatched() ? 1 : 0;
-  std::optional<DimTile> batch;
-  if (isBatched())
-    batch = DimTile{offsets[0], sizes[0]};
-  DimTile rows{offsets[first], sizes[first]};
+  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
 
   SmallVector<Operation *> slices;
   auto tile = [&](Value v, const OperandTile &t) {
@@ -264,10 +298,83 @@ LogicalResult KernelLseOp::getResultTilePosition(
     OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
     ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
     SmallVector<OpFoldResult> &resultSizes) {
-  // The iteration domain is the shape of the result.
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
+  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
+                                   resultSizes);
+}
+
+//===----------------------------------------------------------------------===//
+// TransportCostOp
+//===----------------------------------------------------------------------===//
+
+void TransportCostOp::build(OpBuilder &builder, OperationState &state,
+                            KernelKind cost, Value x, Value y, Value logU,
+                            Value logV, Value eps, Value outInit) {
+  build(builder, state, outInit.getType(),
+        KernelKindAttr::get(builder.getContext(), cost), x, y, logU, logV, eps,
+        ValueRange{outInit});
+}
+
+LogicalResult TransportCostOp::verify() {
+  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
+    return failure();
+  FailureOr<bool> batched = batchedFromX(*this, getX());
+  if (failed(batched))
+    return failure();
+  ShapeVerifier v(*this);
+  auto dims = [&](std::initializer_list<StringRef> d) {
+    return dimsOf(*batched, d);
+  };
+  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
+      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
+      failed(v.check(getLogU(), "log_u", dims({"N"}))) ||
+      failed(v.check(getLogV(), "log_v", dims({"M"}))) ||
+      failed(v.checkScalar(getEps(), "eps")))
+    return failure();
+  if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
+      failed(v.check(getOuts()[0], "out", dims({"N"}))))
+    return failure();
   return success();
+}
+
+// Iteration domain: ((Bt,) N), all parallel: the shape of `out`. A tile reads
+// its rows of x and log_u and all of y and log_v.
+SmallVector<utils::IteratorType> TransportCostOp::getLoopIteratorTypes() {
+  return rowIteratorTypes(isBatched());
+}
+
+SmallVector<Range> TransportCostOp::getIterationDomain(OpBuilder &b) {
+  return rowIterationDomain(b, getLoc(), getOuts()[0], isBatched());
+}
+
+FailureOr<TilingResult>
+TransportCostOp::getTiledImplementation(OpBuilder &b,
+                                        ArrayRef<OpFoldResult> offsets,
+                                        ArrayRef<OpFoldResult> sizes) {
+  Location loc = getLoc();
+  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
+
+  SmallVector<Operation *> slices;
+  auto tile = [&](Value v, const OperandTile &t) {
+    return tileOrWhole(b, loc, v, t, slices);
+  };
+  Value x = tile(getX(), withBatch(batch, {rows, std::nullopt}));
+  Value y = tile(getY(), withBatch(batch, {std::nullopt, std::nullopt}));
+  Value logU = tile(getLogU(), withBatch(batch, {rows}));
+  Value logV = tile(getLogV(), withBatch(batch, {std::nullopt}));
+  Value outInit = tile(getOuts()[0], withBatch(batch, {rows}));
+  // eps is a 0-d tensor shared by every tile.
+  auto tiled = TransportCostOp::create(b, loc, getCost(), x, y, logU, logV,
+                                       getEps(), outInit);
+  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
+                      slices};
+}
+
+LogicalResult TransportCostOp::getResultTilePosition(
+    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
+    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
+    SmallVector<OpFoldResult> &resultSizes) {
+  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
+                                   resultSizes);
 }
 
 //===----------------------------------------------------------------------===//
@@ -286,11 +393,8 @@ void SinkhornOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult SinkhornOp::verify() {
-  KernelKind kind = getCost();
-  if (!isLogDomainCost(kind))
-    return emitOpError() << "attribute 'cost' must be a cost (sqeuclidean, "
-                            "gaussian or laplacian), got "
-                         << stringifyKernelKind(kind);
+  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
+    return failure();
   if (getIterations() <= 0)
     return emitOpError() << "attribute 'iterations' must be positive, got "
                          << getIterations();

@@ -75,6 +75,9 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   if (auto lse = dyn_cast<KernelLseOp>(op))
     return lse.isBatched() ? SmallVector<int64_t>{1, rowBlock}
                            : SmallVector<int64_t>{rowBlock};
+  if (auto cost = dyn_cast<TransportCostOp>(op))
+    return cost.isBatched() ? SmallVector<int64_t>{1, rowBlock}
+                            : SmallVector<int64_t>{rowBlock};
   if (auto mv = dyn_cast<KernelMvOp>(op))
     return mv.isBatched() ? SmallVector<int64_t>{1, rowBlock, 0}
                           : SmallVector<int64_t>{rowBlock, 0};
