@@ -330,6 +330,7 @@ LogicalResult TransportCostOp::verify() {
       failed(v.check(getLogV(), "log_v", dims({"M"}))) ||
       failed(v.checkScalar(getEps(), "eps")))
     return failure();
+  v.require(getEps(), "eps", ValueRule::Positive);
   if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
       failed(v.check(getOuts()[0], "out", dims({"N"}))))
     return failure();
