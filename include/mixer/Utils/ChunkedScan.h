@@ -82,9 +82,9 @@ struct ChunkedScanSpec {
   bool reverse = false;
   /// When not empty, the driver also returns the states at the chunk
   /// boundaries, one tensor per carried state whose type is listed here:
-  /// [batches, heads, fullChunks + 1, state dims...], row c holding the
-  /// state at token c * chunkSize, i.e. having scanned the tokens before it
-  /// (after them in reverse); row fullChunks is the state at the tail. Only
+  /// [batches, heads, fullChunks + 1, state dims...]. Row c holds the state
+  /// at token c * chunkSize (the last row: where the tail starts), having
+  /// scanned the tokens before it, or in reverse the tokens from it on. Only
   /// with a single segment.
   SmallVector<RankedTensorType> boundaryStates;
 };

@@ -49,7 +49,7 @@ public:
         betaIn(op.getBeta()), Dk(Dk), Dv(Dv), C(op.getChunkSize()),
         scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
 
-  void init(LinalgBuilder &lb, Value batch, Value head,
+  void init(LinalgBuilder &lb, Value batchIv, Value headIv,
             ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override;

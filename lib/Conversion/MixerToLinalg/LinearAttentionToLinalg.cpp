@@ -58,7 +58,7 @@ public:
         scaleFactor(static_cast<double>(op.getScale().convertToFloat())),
         prefixEnd(prefixEnd) {}
 
-  void init(LinalgBuilder &lb, Value batch, Value head,
+  void init(LinalgBuilder &lb, Value batchIv, Value headIv,
             ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned segment, Value s0,
                  ScanCarry &carry) override;

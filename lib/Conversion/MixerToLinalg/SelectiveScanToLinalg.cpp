@@ -47,7 +47,7 @@ public:
   /// Tokens per chunk: the dt and output maps are vectorized over [T, Db].
   static constexpr int64_t T = 16;
 
-  void init(LinalgBuilder &lb, Value batch, Value block,
+  void init(LinalgBuilder &lb, Value batchIv, Value blockIv,
             ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
@@ -83,13 +83,14 @@ struct SelectiveScanToLinalg : public OpRewritePattern<SelectiveScanOp> {
 
 } // namespace
 
-void SelectiveScan::init(LinalgBuilder &lb, Value batchIv, Value block,
+void SelectiveScan::init(LinalgBuilder &lb, Value batchIv, Value blockIv,
                          ScanCarry &carry) {
   ImplicitLocOpBuilder &ib = lb.builder();
   OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
   OpFoldResult db = ib.getIndexAttr(Db), n = ib.getIndexAttr(N);
   batch = batchIv;
-  d0 = arith::MulIOp::create(ib, block, arith::ConstantIndexOp::create(ib, Db));
+  d0 = arith::MulIOp::create(ib, blockIv,
+                             arith::ConstantIndexOp::create(ib, Db));
   auto channels = [&](Value x) -> Value {
     return x ? lb.slice(x, {d0}, {db}, {Db}) : Value();
   };

@@ -43,7 +43,7 @@ public:
         cIn(op.getC()), P(P), N(N), headsPerGroup(headsPerGroup),
         Q(op.getChunkSize()) {}
 
-  void init(LinalgBuilder &lb, Value batch, Value head,
+  void init(LinalgBuilder &lb, Value batchIv, Value headIv,
             ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override;
