@@ -19,6 +19,45 @@ int64_t mlir::mixer::selectiveScanChannelBlock(int64_t channelsPerGroup) {
   return 1;
 }
 
+/// The sizes of `slice` in its [..., rows, cols] tensor.
+static SmallVector<OpFoldResult> sliceSizes(OpBuilder &b,
+                                            const StateSlice &slice) {
+  SmallVector<OpFoldResult> sizes(slice.offsets.size() - 2, b.getIndexAttr(1));
+  sizes.push_back(b.getIndexAttr(slice.rows));
+  sizes.push_back(b.getIndexAttr(slice.cols));
+  return sizes;
+}
+
+Value mlir::mixer::initialState(LinalgBuilder &lb, Value init,
+                                const StateSlice &slice) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  int64_t rows = slice.rows, cols = slice.cols;
+  if (!init) {
+    if (slice.transposed)
+      std::swap(rows, cols);
+    return lb.filled({b.getIndexAttr(rows), b.getIndexAttr(cols)},
+                     b.getF32Type(), 0.0);
+  }
+  Value own = lb.slice(init, slice.offsets, sliceSizes(b, slice), {rows, cols});
+  // A transpose writes a fresh tensor already.
+  return slice.transposed ? lb.transpose(own) : lb.copyToNew(own);
+}
+
+Value mlir::mixer::insertFinalState(LinalgBuilder &lb, Value state, Value dest,
+                                    const StateSlice &slice) {
+  return lb.insert(slice.transposed ? lb.transpose(state) : state, dest,
+                   slice.offsets, sliceSizes(lb.builder(), slice));
+}
+
+LogicalResult mlir::mixer::requireStaticSizes(RewriterBase &rewriter,
+                                              Operation *op,
+                                              ArrayRef<int64_t> sizes,
+                                              StringRef names) {
+  if (llvm::none_of(sizes, ShapedType::isDynamic))
+    return success();
+  return rewriter.notifyMatchFailure(op, "needs static " + names);
+}
+
 namespace {
 
 /// One segment's split, computed once before the loops.
@@ -258,7 +297,8 @@ SmallVector<Value> ChunkedScanBuilder::buildHead(LinalgBuilder &lb,
   unsigned numOuts = spec.steppedOuts;
   ScanCarry carry;
   carry.outs.assign(outs.begin(), outs.begin() + numOuts);
-  hooks.init(lb, batch, head, carry);
+  hooks.setHead(batch, head);
+  hooks.init(lb, carry);
   SmallVector<Value> rest(outs.drop_front(numOuts));
   MutableArrayRef<Value> finalOuts(rest);
   MutableArrayRef<Value> boundaries =

@@ -17,6 +17,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -30,18 +31,17 @@ struct ScanCarry {
   SmallVector<Value> states;
 };
 
-/// The math of one scan. The driver calls `init` once per (batch, head),
+/// The math of one scan. For each (batch, head) the driver calls `init`,
 /// then the steps in scan order, then `finalize`; every hook builds at the
 /// insertion point of `lb` and updates what it is given in place.
 class ChunkedScanHooks {
 public:
   virtual ~ChunkedScanHooks();
 
-  /// Starts the (batch, head): keeps the indices and slices that its steps
-  /// share, and pushes the initial states (a fresh copy of the op's init,
-  /// or zeros) onto `carry.states`.
-  virtual void init(LinalgBuilder &lb, Value batch, Value head,
-                    ScanCarry &carry) = 0;
+  /// Starts the (batch, head) `batch`, `head` (the driver sets them first):
+  /// keeps the slices and indices its steps share, and pushes the initial
+  /// states (a fresh copy of the op's init, or zeros) onto `carry.states`.
+  virtual void init(LinalgBuilder &lb, ScanCarry &carry) = 0;
   /// The chunked form on the full chunk of tokens [t0, t0 + chunkSize) of
   /// segment `segment`.
   virtual void chunkStep(LinalgBuilder &lb, unsigned segment, Value t0,
@@ -53,6 +53,16 @@ public:
   /// (all of them, the stepped ones already updated).
   virtual void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
                         MutableArrayRef<Value> outs) = 0;
+
+  /// Sets the indices of the (batch, head) being built.
+  void setHead(Value batchIv, Value headIv) {
+    batch = batchIv;
+    head = headIv;
+  }
+
+protected:
+  /// The indices of the (batch, head) being built.
+  Value batch, head;
 };
 
 /// A range of tokens [begin, end) scanned as full chunks then a tail.
@@ -94,6 +104,29 @@ struct ChunkedScanSpec {
 SmallVector<Value> buildChunkedScan(ImplicitLocOpBuilder &b,
                                     const ChunkedScanSpec &spec,
                                     ValueRange outs, ChunkedScanHooks &hooks);
+
+/// Where one (batch, head)'s state lies in the op's init and final state
+/// ([..., rows, cols]): at `offsets`, one element in every leading dim. The
+/// steps carry it as [rows, cols], or as [cols, rows] when `transposed`.
+struct StateSlice {
+  SmallVector<OpFoldResult> offsets;
+  int64_t rows, cols;
+  bool transposed = false;
+};
+
+/// The state a (batch, head) starts from, as a fresh tensor that the steps
+/// may update in place: its slice of the op's `init`, or zeros when the op
+/// has none.
+Value initialState(LinalgBuilder &lb, Value init, const StateSlice &slice);
+
+/// The final `state` of a (batch, head) inserted into its slice of `dest`.
+Value insertFinalState(LinalgBuilder &lb, Value state, Value dest,
+                       const StateSlice &slice);
+
+/// Returns a match failure naming `names` ("H, P and N") when one of
+/// `sizes` is dynamic: the lowerings need them static.
+LogicalResult requireStaticSizes(RewriterBase &rewriter, Operation *op,
+                                 ArrayRef<int64_t> sizes, StringRef names);
 
 /// Channels per block of mixer.selective_scan, the "head" of its scan and
 /// the tile of mixer-tile-parallel-dims: the largest power of two up to 64

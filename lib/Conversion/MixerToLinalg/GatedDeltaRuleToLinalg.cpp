@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
@@ -44,13 +45,12 @@ namespace {
 /// The math of mixer.gated_delta_rule for the chunked-scan driver.
 class GatedDeltaRuleScan final : public ChunkedScanHooks {
 public:
-  GatedDeltaRuleScan(GatedDeltaRuleOp op, int64_t Dk, int64_t Dv)
-      : op(op), q(op.getQ()), k(op.getK()), v(op.getV()), g(op.getG()),
-        betaIn(op.getBeta()), Dk(Dk), Dv(Dv), C(op.getChunkSize()),
-        scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
+  using Op = GatedDeltaRuleOp;
+  static FailureOr<GatedDeltaRuleScan> match(GatedDeltaRuleOp op,
+                                             PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-  void init(LinalgBuilder &lb, Value batchIv, Value headIv,
-            ScanCarry &carry) override;
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned, Value t,
@@ -59,47 +59,52 @@ public:
                 MutableArrayRef<Value> outs) override;
 
 private:
+  GatedDeltaRuleScan(GatedDeltaRuleOp op, int64_t H, int64_t Dk, int64_t Dv)
+      : op(op), q(op.getQ()), k(op.getK()), v(op.getV()), g(op.getG()),
+        betaIn(op.getBeta()), H(H), Dk(Dk), Dv(Dv), C(op.getChunkSize()),
+        scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
+
+  StateSlice stateSlice(OpBuilder &b) const;
+
   GatedDeltaRuleOp op;
   Value q, k, v, g, betaIn; // the op's inputs
-  int64_t Dk, Dv, C;
+  int64_t H, Dk, Dv, C;
   double scaleFactor;
-  Value batch, head; // of the current (batch, head)
-};
-
-struct GatedDeltaRuleToLinalg : public OpRewritePattern<GatedDeltaRuleOp> {
-  GatedDeltaRuleToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
-      : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
-
-  LogicalResult matchAndRewrite(GatedDeltaRuleOp op,
-                                PatternRewriter &rewriter) const override;
-
-private:
-  int64_t recurrentThreshold;
 };
 
 } // namespace
 
-void GatedDeltaRuleScan::init(LinalgBuilder &lb, Value batchIv, Value headIv,
-                              ScanCarry &carry) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  batch = batchIv;
-  head = headIv;
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  OpFoldResult dk = ib.getIndexAttr(Dk), dv = ib.getIndexAttr(Dv);
-  // The state is updated in place: a fresh copy of init, or zeros.
+FailureOr<GatedDeltaRuleScan>
+GatedDeltaRuleScan::match(GatedDeltaRuleOp op, PatternRewriter &rewriter) {
+  auto qType = cast<RankedTensorType>(op.getQ().getType());
+  auto vType = cast<RankedTensorType>(op.getV().getType());
+  int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
+          Dv = vType.getDimSize(3);
+  if (failed(requireStaticSizes(rewriter, op, {H, Dk, Dv}, "H, Dk and Dv")))
+    return failure();
+  return GatedDeltaRuleScan(op, H, Dk, Dv);
+}
+
+void GatedDeltaRuleScan::configure(ImplicitLocOpBuilder &b,
+                                   ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, H);
+  spec.chunkSize = C;
+}
+
+void GatedDeltaRuleScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   carry.states.push_back(
-      op.getInit()
-          ? lb.copyToNew(lb.slice(op.getInit(), {batch, head, zero, zero},
-                                  {one, one, dk, dv}, {Dk, Dv}))
-          : lb.filled({dk, dv}, ib.getF32Type(), 0.0));
+      initialState(lb, op.getInit(), stateSlice(lb.builder())));
 }
 
 void GatedDeltaRuleScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
                                   MutableArrayRef<Value> outs) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  outs[1] = lb.insert(states[0], outs[1], {batch, head, zero, zero},
-                      {one, one, ib.getIndexAttr(Dk), ib.getIndexAttr(Dv)});
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
+
+/// The state S [Dk, Dv] of the head, in its natural layout.
+StateSlice GatedDeltaRuleScan::stateSlice(OpBuilder &b) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, Dk, Dv};
 }
 
 /// Token t.
@@ -341,31 +346,8 @@ void GatedDeltaRuleScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   carry.states[0] = st;
 }
 
-LogicalResult
-GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
-                                        PatternRewriter &rewriter) const {
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  auto vType = cast<RankedTensorType>(op.getV().getType());
-  int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
-          Dv = vType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(Dk) ||
-      ShapedType::isDynamic(Dv))
-    return rewriter.notifyMatchFailure(op, "needs static H, Dk and Dv");
-
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  ChunkedScanSpec spec;
-  spec.batches = tensor::DimOp::create(b, op.getQ(), 0);
-  spec.length = tensor::DimOp::create(b, op.getQ(), 1);
-  spec.heads = arith::ConstantIndexOp::create(b, H);
-  spec.chunkSize = op.getChunkSize();
-  spec.recurrentThreshold = recurrentThreshold;
-  GatedDeltaRuleScan scan(op, Dk, Dv);
-  rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), scan));
-  return success();
-}
-
 void mlir::mixer::populateGatedDeltaRuleToLinalgPatterns(
     RewritePatternSet &patterns, int64_t recurrentThreshold) {
-  patterns.add<GatedDeltaRuleToLinalg>(patterns.getContext(),
-                                       recurrentThreshold);
+  patterns.add<ChunkedScanLowering<GatedDeltaRuleScan>>(patterns.getContext(),
+                                                        recurrentThreshold);
 }

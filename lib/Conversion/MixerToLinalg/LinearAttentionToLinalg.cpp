@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
@@ -50,16 +51,12 @@ namespace {
 /// keys, which only the state sees.
 class LinearAttentionScan final : public ChunkedScanHooks {
 public:
-  LinearAttentionScan(LinearAttentionOp op, int64_t Dk, int64_t Dv,
-                      int64_t shift, Value prefixEnd)
-      : op(op), qIn(op.getQ()), k(op.getK()), v(op.getV()),
-        logDecay(op.getLogDecay()), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
-        shift(shift),
-        scaleFactor(static_cast<double>(op.getScale().convertToFloat())),
-        prefixEnd(prefixEnd) {}
+  using Op = LinearAttentionOp;
+  static FailureOr<LinearAttentionScan> match(LinearAttentionOp op,
+                                              PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-  void init(LinalgBuilder &lb, Value batchIv, Value headIv,
-            ScanCarry &carry) override;
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned segment, Value s0,
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned segment, Value s,
@@ -68,29 +65,24 @@ public:
                 MutableArrayRef<Value> outs) override;
 
 private:
+  LinearAttentionScan(LinearAttentionOp op, int64_t H, int64_t Dk, int64_t Dv)
+      : op(op), qIn(op.getQ()), k(op.getK()), v(op.getV()),
+        logDecay(op.getLogDecay()), H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
+        shift(op.getWindow() == 0 ? 0 : op.getWindow() + 1),
+        scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
+
+  StateSlice stateSlice(OpBuilder &b) const;
   /// o_t = scale * S^T q_t, written into row t of `o`.
   Value readOut(LinalgBuilder &lb, Value t, Value o, Value st);
 
   LinearAttentionOp op;
   Value qIn, k, v, logDecay; // the op's inputs; logDecay null when absent
-  int64_t Dk, Dv, Q;
+  int64_t H, Dk, Dv, Q;
   /// Tokens between a key and the query that first sees it (0 or w + 1).
   int64_t shift;
   double scaleFactor;
   /// The outputs [0, prefixEnd) read the initial state.
   Value prefixEnd;
-  Value batch, head; // of the current (batch, head)
-};
-
-struct LinearAttentionToLinalg : public OpRewritePattern<LinearAttentionOp> {
-  LinearAttentionToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
-      : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
-
-  LogicalResult matchAndRewrite(LinearAttentionOp op,
-                                PatternRewriter &rewriter) const override;
-
-private:
-  int64_t recurrentThreshold;
 };
 
 } // namespace
@@ -271,22 +263,14 @@ void LinearAttentionScan::tokenStep(LinalgBuilder &lb, unsigned segment,
   carry.states[0] = st;
 }
 
-void LinearAttentionScan::init(LinalgBuilder &lb, Value batchIv, Value headIv,
-                               ScanCarry &carry) {
+void LinearAttentionScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   ImplicitLocOpBuilder &ib = lb.builder();
-  batch = batchIv;
-  head = headIv;
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  OpFoldResult dk = ib.getIndexAttr(Dk), dv = ib.getIndexAttr(Dv);
-  // The state is updated in place: a fresh copy of init, or zeros.
-  Value st =
-      op.getInit()
-          ? lb.copyToNew(lb.slice(op.getInit(), {batch, head, zero, zero},
-                                  {one, one, dk, dv}, {Dk, Dv}))
-          : lb.filled({dk, dv}, ib.getF32Type(), 0.0);
+  Value st = initialState(lb, op.getInit(), stateSlice(ib));
   carry.states.push_back(st);
   if (shift == 0)
     return;
+  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
+  OpFoldResult dv = ib.getIndexAttr(Dv);
   // Outputs before the first key leaves the window.
   Value c0 = arith::ConstantIndexOp::create(ib, 0);
   Value c1 = arith::ConstantIndexOp::create(ib, 1);
@@ -312,54 +296,47 @@ void LinearAttentionScan::init(LinalgBuilder &lb, Value batchIv, Value headIv,
 
 void LinearAttentionScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
                                    MutableArrayRef<Value> outs) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  outs[1] = lb.insert(states[0], outs[1], {batch, head, zero, zero},
-                      {one, one, ib.getIndexAttr(Dk), ib.getIndexAttr(Dv)});
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
 }
 
-LogicalResult
-LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
-                                         PatternRewriter &rewriter) const {
+/// The state S [Dk, Dv] of the head, in its natural layout.
+StateSlice LinearAttentionScan::stateSlice(OpBuilder &b) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, Dk, Dv};
+}
+
+FailureOr<LinearAttentionScan>
+LinearAttentionScan::match(LinearAttentionOp op, PatternRewriter &rewriter) {
   auto qType = cast<RankedTensorType>(op.getQ().getType());
   auto vType = cast<RankedTensorType>(op.getV().getType());
   int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
           Dv = vType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(Dk) ||
-      ShapedType::isDynamic(Dv))
-    return rewriter.notifyMatchFailure(op, "needs static H, Dk and Dv");
+  if (failed(requireStaticSizes(rewriter, op, {H, Dk, Dv}, "H, Dk and Dv")))
+    return failure();
+  return LinearAttentionScan(op, H, Dk, Dv);
+}
 
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  int64_t window = op.getWindow();
-  int64_t shift = window == 0 ? 0 : window + 1;
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value cShift = arith::ConstantIndexOp::create(b, shift);
-  ChunkedScanSpec spec;
-  spec.batches = tensor::DimOp::create(b, op.getQ(), 0);
-  spec.length = tensor::DimOp::create(b, op.getQ(), 1);
+void LinearAttentionScan::configure(ImplicitLocOpBuilder &b,
+                                    ChunkedScanSpec &spec) {
   spec.heads = arith::ConstantIndexOp::create(b, H);
-  spec.chunkSize = op.getChunkSize();
-  spec.recurrentThreshold = recurrentThreshold;
-
+  spec.chunkSize = Q;
   // Keys with an output: [0, outKeys), outKeys = max(L - shift, 0). The
   // first L - outKeys outputs read the initial state.
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value cShift = arith::ConstantIndexOp::create(b, shift);
   Value length = spec.length;
   Value outKeys = arith::SelectOp::create(
       b, arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, length, cShift),
       arith::SubIOp::create(b, length, cShift), c0);
   spec.segments.push_back({c0, outKeys});
-  Value prefixEnd;
   if (shift > 0) {
     spec.segments.push_back({outKeys, length});
     prefixEnd = arith::SubIOp::create(b, length, outKeys);
   }
-  LinearAttentionScan scan(op, Dk, Dv, shift, prefixEnd);
-  rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), scan));
-  return success();
 }
 
 void mlir::mixer::populateLinearAttentionToLinalgPatterns(
     RewritePatternSet &patterns, int64_t recurrentThreshold) {
-  patterns.add<LinearAttentionToLinalg>(patterns.getContext(),
-                                        recurrentThreshold);
+  patterns.add<ChunkedScanLowering<LinearAttentionScan>>(patterns.getContext(),
+                                                         recurrentThreshold);
 }

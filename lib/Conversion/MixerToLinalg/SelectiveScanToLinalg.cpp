@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
@@ -36,19 +37,19 @@ using namespace mlir::mixer;
 namespace {
 
 /// The math of mixer.selective_scan for the chunked-scan driver: the
-/// "heads" are the channel blocks, the "chunks" blocks of T tokens.
+/// "heads" are the channel blocks, the "chunks" blocks of T tokens, and
+/// every sequence is scanned in chunks (no recurrent threshold).
 class SelectiveScan final : public ChunkedScanHooks {
 public:
-  SelectiveScan(SelectiveScanOp op, int64_t Db, int64_t N, int64_t perGroup)
-      : op(op), u(op.getU()), delta(op.getDelta()), bIn(op.getB()),
-        cIn(op.getC()), z(op.getZ()), Db(Db), N(N), perGroup(perGroup),
-        softplus(op.getDeltaSoftplus()) {}
+  using Op = SelectiveScanOp;
+  static FailureOr<SelectiveScan> match(SelectiveScanOp op,
+                                        PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
   /// Tokens per chunk: the dt and output maps are vectorized over [T, Db].
   static constexpr int64_t T = 16;
 
-  void init(LinalgBuilder &lb, Value batchIv, Value blockIv,
-            ScanCarry &carry) override;
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
     tokenBlock(lb, T, t0, carry);
@@ -61,36 +62,50 @@ public:
                 MutableArrayRef<Value> outs) override;
 
 private:
+  SelectiveScan(SelectiveScanOp op, int64_t D, int64_t G, int64_t N)
+      : op(op), u(op.getU()), delta(op.getDelta()), bIn(op.getB()),
+        cIn(op.getC()), z(op.getZ()), D(D), N(N), perGroup(D / G),
+        Db(selectiveScanChannelBlock(perGroup)),
+        softplus(op.getDeltaSoftplus()) {}
+
+  StateSlice stateSlice(OpBuilder &b) const;
   /// The tokens t0 .. t0 + T - 1 of the channel block.
   void tokenBlock(LinalgBuilder &lb, int64_t T, Value t0, ScanCarry &carry);
 
   SelectiveScanOp op;
   Value u, delta, bIn, cIn, z; // the op's [B, L, ...] operands (z optional)
-  int64_t Db, N, perGroup;
+  int64_t D, N, perGroup, Db;
   bool softplus;
-  // Of the current (batch, channel block):
+  // Of the current channel block (`head`):
   Value At;          // [N, Db]
   Value bias, dSkip; // [Db] slices, null when absent
-  Value batch, d0, group;
-};
-
-struct SelectiveScanToLinalg : public OpRewritePattern<SelectiveScanOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(SelectiveScanOp op,
-                                PatternRewriter &rewriter) const override;
+  Value d0, group;
 };
 
 } // namespace
 
-void SelectiveScan::init(LinalgBuilder &lb, Value batchIv, Value blockIv,
-                         ScanCarry &carry) {
+FailureOr<SelectiveScan> SelectiveScan::match(SelectiveScanOp op,
+                                              PatternRewriter &rewriter) {
+  auto uType = cast<RankedTensorType>(op.getU().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  int64_t D = uType.getDimSize(2), G = bType.getDimSize(2),
+          N = bType.getDimSize(3);
+  if (failed(requireStaticSizes(rewriter, op, {D, G, N}, "D, G and N")))
+    return failure();
+  return SelectiveScan(op, D, G, N);
+}
+
+void SelectiveScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, D / Db);
+  spec.chunkSize = T;
+  spec.recurrentThreshold = std::nullopt;
+}
+
+void SelectiveScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   ImplicitLocOpBuilder &ib = lb.builder();
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
+  OpFoldResult zero = ib.getIndexAttr(0);
   OpFoldResult db = ib.getIndexAttr(Db), n = ib.getIndexAttr(N);
-  batch = batchIv;
-  d0 = arith::MulIOp::create(ib, blockIv,
-                             arith::ConstantIndexOp::create(ib, Db));
+  d0 = arith::MulIOp::create(ib, head, arith::ConstantIndexOp::create(ib, Db));
   auto channels = [&](Value x) -> Value {
     return x ? lb.slice(x, {d0}, {db}, {Db}) : Value();
   };
@@ -99,19 +114,17 @@ void SelectiveScan::init(LinalgBuilder &lb, Value batchIv, Value blockIv,
   dSkip = channels(op.getDSkip());
   group = arith::DivUIOp::create(ib, d0,
                                  arith::ConstantIndexOp::create(ib, perGroup));
-  // hT = init^T (a fresh tensor, updated in place) or zeros.
-  carry.states.push_back(
-      op.getInit() ? lb.transpose(lb.slice(op.getInit(), {batch, d0, zero},
-                                           {one, db, n}, {Db, N}))
-                   : lb.filled({n, db}, ib.getF32Type(), 0.0));
+  carry.states.push_back(initialState(lb, op.getInit(), stateSlice(ib)));
 }
 
 void SelectiveScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
                              MutableArrayRef<Value> outs) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  outs[1] = lb.insert(lb.transpose(states[0]), outs[1], {batch, d0, zero},
-                      {one, ib.getIndexAttr(Db), ib.getIndexAttr(N)});
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
+
+/// The state [Db, N] of the channel block, carried transposed as hT [N, Db].
+StateSlice SelectiveScan::stateSlice(OpBuilder &b) const {
+  return {{batch, d0, b.getIndexAttr(0)}, Db, N, /*transposed=*/true};
 }
 
 void SelectiveScan::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
@@ -235,31 +248,8 @@ void SelectiveScan::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
   carry.states[0] = hT;
 }
 
-LogicalResult
-SelectiveScanToLinalg::matchAndRewrite(SelectiveScanOp op,
-                                       PatternRewriter &rewriter) const {
-  auto uType = cast<RankedTensorType>(op.getU().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t D = uType.getDimSize(2), G = bType.getDimSize(2),
-          N = bType.getDimSize(3);
-  if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) ||
-      ShapedType::isDynamic(N))
-    return rewriter.notifyMatchFailure(op, "needs static D, G and N");
-
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  int64_t perGroup = D / G;
-  int64_t Db = selectiveScanChannelBlock(perGroup);
-  ChunkedScanSpec spec;
-  spec.batches = tensor::DimOp::create(b, op.getU(), 0);
-  spec.length = tensor::DimOp::create(b, op.getU(), 1);
-  spec.heads = arith::ConstantIndexOp::create(b, D / Db);
-  spec.chunkSize = SelectiveScan::T;
-  SelectiveScan scan(op, Db, N, perGroup);
-  rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), scan));
-  return success();
-}
-
 void mlir::mixer::populateSelectiveScanToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SelectiveScanToLinalg>(patterns.getContext());
+  patterns.add<ChunkedScanLowering<SelectiveScan>>(patterns.getContext(),
+                                                   std::nullopt);
 }

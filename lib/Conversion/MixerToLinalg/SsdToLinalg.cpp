@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
@@ -38,13 +39,11 @@ namespace {
 /// The math of mixer.ssd for the chunked-scan driver.
 class SsdScan final : public ChunkedScanHooks {
 public:
-  SsdScan(SsdOp op, int64_t P, int64_t N, int64_t headsPerGroup)
-      : op(op), x(op.getX()), logA(op.getLogA()), bIn(op.getB()),
-        cIn(op.getC()), P(P), N(N), headsPerGroup(headsPerGroup),
-        Q(op.getChunkSize()) {}
+  using Op = SsdOp;
+  static FailureOr<SsdScan> match(SsdOp op, PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-  void init(LinalgBuilder &lb, Value batchIv, Value headIv,
-            ScanCarry &carry) override;
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned, Value t,
@@ -53,49 +52,52 @@ public:
                 MutableArrayRef<Value> outs) override;
 
 private:
+  SsdScan(SsdOp op, int64_t H, int64_t P, int64_t G, int64_t N)
+      : op(op), x(op.getX()), logA(op.getLogA()), bIn(op.getB()),
+        cIn(op.getC()), H(H), P(P), N(N), headsPerGroup(H / G),
+        Q(op.getChunkSize()) {}
+
   SsdOp op;
   Value x, logA, bIn, cIn; // the op's inputs
-  int64_t P, N, headsPerGroup, Q;
-  Value batch, head, group; // of the current (batch, head)
-};
+  int64_t H, P, N, headsPerGroup, Q;
+  StateSlice stateSlice(OpBuilder &b) const;
 
-struct SsdToLinalg : public OpRewritePattern<SsdOp> {
-  SsdToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
-      : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
-
-  LogicalResult matchAndRewrite(SsdOp op,
-                                PatternRewriter &rewriter) const override;
-
-private:
-  int64_t recurrentThreshold;
+  Value group; // of the current head
 };
 
 } // namespace
 
-void SsdScan::init(LinalgBuilder &lb, Value batchIv, Value headIv,
-                   ScanCarry &carry) {
+FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &rewriter) {
+  auto xType = cast<RankedTensorType>(op.getX().getType());
+  auto bType = cast<RankedTensorType>(op.getB().getType());
+  int64_t H = xType.getDimSize(2), P = xType.getDimSize(3);
+  int64_t G = bType.getDimSize(2), N = bType.getDimSize(3);
+  if (failed(requireStaticSizes(rewriter, op, {H, P, G, N}, "H, P, G and N")))
+    return failure();
+  return SsdScan(op, H, P, G, N);
+}
+
+void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, H);
+  spec.chunkSize = Q;
+}
+
+void SsdScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   ImplicitLocOpBuilder &ib = lb.builder();
-  batch = batchIv;
-  head = headIv;
   group = arith::DivUIOp::create(
       ib, head, arith::ConstantIndexOp::create(ib, headsPerGroup));
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  OpFoldResult p = ib.getIndexAttr(P), n = ib.getIndexAttr(N);
-  // The state St is carried transposed: init^T, or zeros.
-  carry.states.push_back(
-      op.getInit()
-          ? lb.transpose(lb.slice(op.getInit(), {batch, head, zero, zero},
-                                  {one, one, p, n}, {P, N}))
-          : lb.filled({n, p}, ib.getF32Type(), 0.0));
+  carry.states.push_back(initialState(lb, op.getInit(), stateSlice(ib)));
 }
 
 void SsdScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
                        MutableArrayRef<Value> outs) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  outs[1] =
-      lb.insert(lb.transpose(states[0]), outs[1], {batch, head, zero, zero},
-                {one, one, ib.getIndexAttr(P), ib.getIndexAttr(N)});
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
+
+/// The state of the head, [P, N], carried transposed as St [N, P].
+StateSlice SsdScan::stateSlice(OpBuilder &b) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, P, N, /*transposed=*/true};
 }
 
 void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
@@ -221,29 +223,8 @@ void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
   carry.states[0] = newSt;
 }
 
-LogicalResult SsdToLinalg::matchAndRewrite(SsdOp op,
-                                           PatternRewriter &rewriter) const {
-  auto xType = cast<RankedTensorType>(op.getX().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t H = xType.getDimSize(2), P = xType.getDimSize(3);
-  int64_t G = bType.getDimSize(2), N = bType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(P) ||
-      ShapedType::isDynamic(G) || ShapedType::isDynamic(N))
-    return rewriter.notifyMatchFailure(op, "needs static H, P, G and N");
-
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  ChunkedScanSpec spec;
-  spec.batches = tensor::DimOp::create(b, op.getX(), 0);
-  spec.length = tensor::DimOp::create(b, op.getX(), 1);
-  spec.heads = arith::ConstantIndexOp::create(b, H);
-  spec.chunkSize = op.getChunkSize();
-  spec.recurrentThreshold = recurrentThreshold;
-  SsdScan scan(op, P, N, H / G);
-  rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), scan));
-  return success();
-}
-
 void mlir::mixer::populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                               int64_t recurrentThreshold) {
-  patterns.add<SsdToLinalg>(patterns.getContext(), recurrentThreshold);
+  patterns.add<ChunkedScanLowering<SsdScan>>(patterns.getContext(),
+                                             recurrentThreshold);
 }

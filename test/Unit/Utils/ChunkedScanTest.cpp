@@ -47,8 +47,7 @@ public:
       : out(RankedTensorType::get({4}, Float32Type::get(ctx))),
         state(RankedTensorType::get({2}, Float32Type::get(ctx))) {}
 
-  void init(LinalgBuilder &lb, Value batch, Value head,
-            ScanCarry &carry) override {
+  void init(LinalgBuilder &lb, ScanCarry &carry) override {
     carry.states.push_back(call(lb.builder(), "init", state, {batch, head})[0]);
   }
   void chunkStep(LinalgBuilder &lb, unsigned segment, Value t0,
