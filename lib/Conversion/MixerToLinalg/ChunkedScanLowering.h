@@ -17,6 +17,11 @@
 
 namespace mlir::mixer {
 
+/// The size of dim `dim` of the ranked tensor `value` (maybe dynamic).
+inline int64_t dimSize(Value value, unsigned dim) {
+  return cast<RankedTensorType>(value.getType()).getDimSize(dim);
+}
+
 /// Lowers `Scan::Op` with the hooks class `Scan`, which provides
 ///   static FailureOr<Scan> match(Scan::Op, PatternRewriter &)
 ///     (the hooks, or a match failure naming the sizes that must be static;

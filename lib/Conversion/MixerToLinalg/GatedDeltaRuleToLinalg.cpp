@@ -76,10 +76,8 @@ private:
 
 FailureOr<GatedDeltaRuleScan>
 GatedDeltaRuleScan::match(GatedDeltaRuleOp op, PatternRewriter &rewriter) {
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  auto vType = cast<RankedTensorType>(op.getV().getType());
-  int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
-          Dv = vType.getDimSize(3);
+  int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
+  int64_t Dv = dimSize(op.getV(), 3);
   if (failed(requireStaticSizes(rewriter, op, {H, Dk, Dv}, "H, Dk and Dv")))
     return failure();
   return GatedDeltaRuleScan(op, H, Dk, Dv);

@@ -307,10 +307,8 @@ StateSlice LinearAttentionScan::stateSlice(OpBuilder &b) const {
 
 FailureOr<LinearAttentionScan>
 LinearAttentionScan::match(LinearAttentionOp op, PatternRewriter &rewriter) {
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  auto vType = cast<RankedTensorType>(op.getV().getType());
-  int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
-          Dv = vType.getDimSize(3);
+  int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3),
+          Dv = dimSize(op.getV(), 3);
   if (failed(requireStaticSizes(rewriter, op, {H, Dk, Dv}, "H, Dk and Dv")))
     return failure();
   return LinearAttentionScan(op, H, Dk, Dv);

@@ -86,10 +86,8 @@ private:
 
 FailureOr<SelectiveScan> SelectiveScan::match(SelectiveScanOp op,
                                               PatternRewriter &rewriter) {
-  auto uType = cast<RankedTensorType>(op.getU().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t D = uType.getDimSize(2), G = bType.getDimSize(2),
-          N = bType.getDimSize(3);
+  int64_t D = dimSize(op.getU(), 2);
+  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
   if (failed(requireStaticSizes(rewriter, op, {D, G, N}, "D, G and N")))
     return failure();
   return SelectiveScan(op, D, G, N);

@@ -68,10 +68,8 @@ private:
 } // namespace
 
 FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &rewriter) {
-  auto xType = cast<RankedTensorType>(op.getX().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t H = xType.getDimSize(2), P = xType.getDimSize(3);
-  int64_t G = bType.getDimSize(2), N = bType.getDimSize(3);
+  int64_t H = dimSize(op.getX(), 2), P = dimSize(op.getX(), 3);
+  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
   if (failed(requireStaticSizes(rewriter, op, {H, P, G, N}, "H, P, G and N")))
     return failure();
   return SsdScan(op, H, P, G, N);
