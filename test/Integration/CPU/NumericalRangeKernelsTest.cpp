@@ -4,7 +4,8 @@
 // reference where f32 is most likely to fail: bandwidths and eps of 1e-3
 // and 1e3, all-equal and duplicated points (exact zero distances), and
 // sinkhorn with eps down to 1e-3. Each case prints its error and checks
-// that every output is finite.
+// that every output is finite and within the tolerances of KernelTest
+// (kernel sums 1e-5, sinkhorn 1e-4).
 //
 // Points are drawn in [-s, s]^D. With s = 1 and a tiny bandwidth most kernel
 // values lie far below f32's range, so the cases also scale the points with
@@ -105,7 +106,8 @@ std::pair<Buffer, Buffer> points(Points layout, int64_t N, int64_t M, int64_t D,
   Buffer x{{N, D}, ref::toFloats(rng.uniformTensor({N, D}, -scale, scale))};
   Buffer y{{M, D}, ref::toFloats(rng.uniformTensor({M, D}, -scale, scale))};
   if (layout == Points::AllEqual) {
-    // Values that round in f32, so that no distance is zero by luck.
+    // Coordinates that are not exact in f32, so that norms and dot
+    // products round.
     const double p[3] = {0.3, -0.7, 0.9};
     for (int64_t i = 0; i < N * D; ++i)
       x.data[i] = static_cast<float>(scale * p[i % D % 3]);
