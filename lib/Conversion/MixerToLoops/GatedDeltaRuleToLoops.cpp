@@ -36,75 +36,62 @@ struct GatedDeltaRuleToLoops : public OpRewritePattern<GatedDeltaRuleOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value q = op.getQ(), k = op.getK(), v = op.getV(), g = op.getG(),
-          betaIn = op.getBeta(), init = op.getInit();
-    Value oOut = op.getOuts()[0], stateOut = op.getOuts()[1];
+          betaIn = op.getBeta();
     Type elemType = getElementTypeOrSelf(q.getType());
-    if (!isa<FloatType>(elemType))
-      return rewriter.notifyMatchFailure(op, "expected a float element type");
 
     ScalarBuilder s(rewriter, loc);
-    Value batch = dimSize(rewriter, loc, q, 0);
-    Value length = dimSize(rewriter, loc, q, 1);
-    Value heads = dimSize(rewriter, loc, q, 2);
     Value keyDim = dimSize(rewriter, loc, q, 3);
-    Value valueDim = dimSize(rewriter, loc, v, 3);
     Value zero = s.constant(0.0, elemType);
     Value scale = s.constant(op.getScale().convertToFloat(), elemType);
 
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, {batch, heads, valueDim}, {oOut, stateOut},
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outer) -> SmallVector<Value> {
-          Value bi = ivs[0], h = ivs[1], j = ivs[2];
-
-          // S_{-1}[:, j] = init[b, h, :, j] or 0.
-          Value state0 = initState(b, loc, keyDim, outer[1], init, zero,
-                                   [&](Value i) -> SmallVector<Value> {
-                                     return {bi, h, i, j};
-                                   });
-
-          // for t in [0, L): carries (o, S).
-          return buildLoopNest(
-              b, loc, length, {outer[0], state0},
-              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange args) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value t = ivs[0];
-                Value gate = s.exp(load(b, loc, g, {bi, t, h}));
-                Value beta = load(b, loc, betaIn, {bi, t, h});
-                Value vj = load(b, loc, v, {bi, t, h, j});
-                Value kS = buildSum(
-                    b, loc, keyDim, zero,
-                    [&](OpBuilder &b, Location loc, Value i) -> Value {
-                      ScalarBuilder s(b, loc);
-                      return s.mul(load(b, loc, k, {bi, t, h, i}),
-                                   load(b, loc, args[1], {bi, h, i, j}));
-                    });
-                Value state = buildLoopNest(
-                    b, loc, keyDim, args[1],
-                    [&](OpBuilder &b, Location loc, ValueRange ivs,
-                        ValueRange inner) -> SmallVector<Value> {
-                      ScalarBuilder s(b, loc);
-                      SmallVector<Value> at = {bi, h, ivs[0], j};
-                      Value ki = load(b, loc, k, {bi, t, h, ivs[0]});
-                      Value bk = s.mul(beta, ki);
-                      Value prev = load(b, loc, inner[0], at);
-                      Value next =
-                          s.add(s.mul(gate, s.sub(prev, s.mul(bk, kS))),
-                                s.mul(bk, vj));
-                      return {store(b, loc, next, inner[0], at)};
-                    })[0];
-                Value sum =
-                    buildSum(b, loc, keyDim, zero,
-                             [&](OpBuilder &b, Location loc, Value i) -> Value {
-                               ScalarBuilder s(b, loc);
-                               return s.mul(load(b, loc, state, {bi, h, i, j}),
-                                            load(b, loc, q, {bi, t, h, i}));
-                             });
-                Value o =
-                    store(b, loc, s.mul(scale, sum), args[0], {bi, t, h, j});
-                return {o, state};
-              });
+    // Per (b, h, j): the column S[:, j] from init[b, h, :, j] or 0; per token
+    // the delta-rule update below.
+    SmallVector<Value> results = buildScalarScan(
+        rewriter, loc,
+        {dimSize(rewriter, loc, q, 0), dimSize(rewriter, loc, q, 2),
+         dimSize(rewriter, loc, v, 3)},
+        dimSize(rewriter, loc, q, 1), op.getOuts()[0], op.getOuts()[1], keyDim,
+        op.getInit(), zero,
+        [](ValueRange bhj, Value i) -> SmallVector<Value> {
+          return {bhj[0], bhj[1], i, bhj[2]};
+        },
+        [&](OpBuilder &b, Location loc, ValueRange bhj, Value t,
+            ValueRange args) -> SmallVector<Value> {
+          Value bi = bhj[0], h = bhj[1], j = bhj[2];
+          ScalarBuilder s(b, loc);
+          Value gate = s.exp(load(b, loc, g, {bi, t, h}));
+          Value beta = load(b, loc, betaIn, {bi, t, h});
+          Value vj = load(b, loc, v, {bi, t, h, j});
+          Value kS =
+              buildSum(b, loc, keyDim, zero,
+                       [&](OpBuilder &b, Location loc, Value i) -> Value {
+                         ScalarBuilder s(b, loc);
+                         return s.mul(load(b, loc, k, {bi, t, h, i}),
+                                      load(b, loc, args[1], {bi, h, i, j}));
+                       });
+          Value state =
+              buildLoopNest(b, loc, keyDim, args[1],
+                            [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                ValueRange inner) -> SmallVector<Value> {
+                              ScalarBuilder s(b, loc);
+                              SmallVector<Value> at = {bi, h, ivs[0], j};
+                              Value ki = load(b, loc, k, {bi, t, h, ivs[0]});
+                              Value bk = s.mul(beta, ki);
+                              Value prev = load(b, loc, inner[0], at);
+                              Value next =
+                                  s.add(s.mul(gate, s.sub(prev, s.mul(bk, kS))),
+                                        s.mul(bk, vj));
+                              return {store(b, loc, next, inner[0], at)};
+                            })[0];
+          Value sum =
+              buildSum(b, loc, keyDim, zero,
+                       [&](OpBuilder &b, Location loc, Value i) -> Value {
+                         ScalarBuilder s(b, loc);
+                         return s.mul(load(b, loc, state, {bi, h, i, j}),
+                                      load(b, loc, q, {bi, t, h, i}));
+                       });
+          Value o = store(b, loc, s.mul(scale, sum), args[0], {bi, t, h, j});
+          return {o, state};
         });
     rewriter.replaceOp(op, results);
     return success();

@@ -38,18 +38,11 @@ struct LinearAttentionToLoops : public OpRewritePattern<LinearAttentionOp> {
     Location loc = op.getLoc();
     Value q = op.getQ(), k = op.getK(), v = op.getV(),
           logDecay = op.getLogDecay(), init = op.getInit();
-    Value oOut = op.getOuts()[0], stateOut = op.getOuts()[1];
     Type elemType = getElementTypeOrSelf(q.getType());
-    if (!isa<FloatType>(elemType))
-      return rewriter.notifyMatchFailure(op, "expected a float element type");
     int64_t window = op.getWindow();
 
     ScalarBuilder s(rewriter, loc);
-    Value batch = dimSize(rewriter, loc, q, 0);
-    Value length = dimSize(rewriter, loc, q, 1);
-    Value heads = dimSize(rewriter, loc, q, 2);
     Value keyDim = dimSize(rewriter, loc, q, 3);
-    Value valueDim = dimSize(rewriter, loc, v, 3);
     Value zero = s.constant(0.0, elemType);
     Value scale = s.constant(op.getScale().convertToFloat(), elemType);
 
@@ -87,74 +80,63 @@ struct LinearAttentionToLoops : public OpRewritePattern<LinearAttentionOp> {
                       });
     };
 
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, {batch, heads, valueDim}, {oOut, stateOut},
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outer) -> SmallVector<Value> {
-          ScalarBuilder s(b, loc);
-          Value bi = ivs[0], h = ivs[1], j = ivs[2];
-          auto inState = [&](Value i) -> SmallVector<Value> {
-            return {bi, h, i, j};
-          };
-          auto inLag = [&](Value i) -> SmallVector<Value> { return {i}; };
+    auto inState = [](ValueRange bhj, Value i) -> SmallVector<Value> {
+      return {bhj[0], bhj[1], i, bhj[2]};
+    };
+    auto inLag = [](Value i) -> SmallVector<Value> { return {i}; };
 
-          // S_{-1}[:, j] = init[b, h, :, j] or 0, and the same in `lag`.
-          SmallVector<Value> iterArgs = {outer[1]};
-          if (window > 0)
-            iterArgs.push_back(tensor::EmptyOp::create(
-                b, loc, ArrayRef<OpFoldResult>{keyDim}, elemType));
-          SmallVector<Value> start = buildLoopNest(
-              b, loc, keyDim, iterArgs,
+    // Per (b, h, j): the column S[:, j] from init[b, h, :, j] or 0; with a
+    // window w, `lag` holds the column of S_{t-w-1}, starting the same.
+    SmallVector<Value> results = buildScalarScan(
+        rewriter, loc,
+        {dimSize(rewriter, loc, q, 0), dimSize(rewriter, loc, q, 2),
+         dimSize(rewriter, loc, v, 3)},
+        dimSize(rewriter, loc, q, 1), op.getOuts()[0], op.getOuts()[1], keyDim,
+        init, zero, inState,
+        [&](OpBuilder &b, Location loc, ValueRange bhj, Value t,
+            ValueRange args) -> SmallVector<Value> {
+          ScalarBuilder s(b, loc);
+          Value bi = bhj[0], h = bhj[1], j = bhj[2];
+          auto at = [&](Value i) { return inState(bhj, i); };
+          Value state = update(b, loc, args[1], bi, h, j, t, at);
+          if (window == 0) {
+            Value sum = readOut(b, loc, state, bi, h, t, at);
+            return {store(b, loc, s.mul(scale, sum), args[0], {bi, t, h, j}),
+                    state};
+          }
+          // lag = S_{t-w-1} once token t - w - 1 exists.
+          Value lagged = s.index(window + 1);
+          Value seen = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             t, lagged);
+          auto ifOp = scf::IfOp::create(
+              b, loc, seen,
+              [&](OpBuilder &b, Location loc) {
+                Value tl = arith::SubIOp::create(b, loc, t, lagged);
+                scf::YieldOp::create(
+                    b, loc, update(b, loc, args[2], bi, h, j, tl, inLag));
+              },
+              [&](OpBuilder &b, Location loc) {
+                scf::YieldOp::create(b, loc, args[2]);
+              });
+          Value lag = ifOp.getResult(0);
+          Value sum = readOut(b, loc, lag, bi, h, t, inLag);
+          return {store(b, loc, s.mul(scale, sum), args[0], {bi, t, h, j}),
+                  state, lag};
+        },
+        /*derived=*/nullptr,
+        [&](OpBuilder &b, Location loc, ValueRange bhj) -> SmallVector<Value> {
+          if (window == 0)
+            return {};
+          Value lag = tensor::EmptyOp::create(
+              b, loc, ArrayRef<OpFoldResult>{keyDim}, elemType);
+          return {buildLoopNest(
+              b, loc, keyDim, lag,
               [&](OpBuilder &b, Location loc, ValueRange ivs,
                   ValueRange args) -> SmallVector<Value> {
                 Value i = ivs[0];
-                Value val = init ? load(b, loc, init, inState(i)) : zero;
-                SmallVector<Value> next = {
-                    store(b, loc, val, args[0], inState(i))};
-                if (window > 0)
-                  next.push_back(store(b, loc, val, args[1], inLag(i)));
-                return next;
-              });
-
-          // for t in [0, L): carries (o, S[, lag]).
-          SmallVector<Value> timeArgs = {outer[0]};
-          timeArgs.append(start.begin(), start.end());
-          SmallVector<Value> done = buildLoopNest(
-              b, loc, length, timeArgs,
-              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange args) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value t = ivs[0];
-                Value state = update(b, loc, args[1], bi, h, j, t, inState);
-                Value sum;
-                SmallVector<Value> next = {Value(), state};
-                if (window == 0) {
-                  sum = readOut(b, loc, state, bi, h, t, inState);
-                } else {
-                  // lag = S_{t-w-1} once token t - w - 1 exists.
-                  Value lagged = s.index(window + 1);
-                  Value seen = arith::CmpIOp::create(
-                      b, loc, arith::CmpIPredicate::uge, t, lagged);
-                  auto ifOp = scf::IfOp::create(
-                      b, loc, seen,
-                      [&](OpBuilder &b, Location loc) {
-                        Value tl = arith::SubIOp::create(b, loc, t, lagged);
-                        scf::YieldOp::create(
-                            b, loc,
-                            update(b, loc, args[2], bi, h, j, tl, inLag));
-                      },
-                      [&](OpBuilder &b, Location loc) {
-                        scf::YieldOp::create(b, loc, args[2]);
-                      });
-                  Value lag = ifOp.getResult(0);
-                  sum = readOut(b, loc, lag, bi, h, t, inLag);
-                  next.push_back(lag);
-                }
-                next[0] =
-                    store(b, loc, s.mul(scale, sum), args[0], {bi, t, h, j});
-                return next;
-              });
-          return {done[0], done[1]};
+                Value val = init ? load(b, loc, init, inState(bhj, i)) : zero;
+                return {store(b, loc, val, args[0], inLag(i))};
+              })[0]};
         });
     rewriter.replaceOp(op, results);
     return success();

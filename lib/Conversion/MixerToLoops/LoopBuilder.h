@@ -97,18 +97,64 @@ inline Value initState(OpBuilder &b, Location loc, Value ub, Value state,
                        })[0];
 }
 
+/// One token of a scalar scan: given the indices of the column being
+/// scanned, token `t` and the carried (output, state, extras...), returns
+/// their new values.
+using ScalarTokenStep = function_ref<SmallVector<Value>(
+    OpBuilder &b, Location loc, ValueRange column, Value t,
+    ValueRange carried)>;
+
+/// Values derived once per column from its loop indices (a head's group).
+using ScalarColumnValues = function_ref<SmallVector<Value>(
+    OpBuilder &b, Location loc, ValueRange indices)>;
+
+/// The loops of every scan's scalar oracle: for each point of the loops
+/// over `columns` (batch, head, ...), `column` is its indices followed by
+/// what `derived` computes from them; the column's state starts as `init` or
+/// `zero` (element i in [0, stateDim) at `stateAt(column, i)`), then a loop
+/// over the `length` tokens carries the output, the state and whatever
+/// `extras(column)` adds, updated by `step`. Returns the output and the
+/// final state.
+inline SmallVector<Value> buildScalarScan(
+    OpBuilder &b, Location loc, ArrayRef<Value> columns, Value length,
+    Value out, Value stateOut, Value stateDim, Value init, Value zero,
+    function_ref<SmallVector<Value>(ValueRange column, Value i)> stateAt,
+    ScalarTokenStep step, ScalarColumnValues derived = nullptr,
+    ScalarColumnValues extras = nullptr) {
+  return buildLoopNest(
+      b, loc, columns, {out, stateOut},
+      [&](OpBuilder &nb, Location nloc, ValueRange indices,
+          ValueRange outer) -> SmallVector<Value> {
+        SmallVector<Value> column(indices);
+        if (derived)
+          llvm::append_range(column, derived(nb, nloc, indices));
+        Value state0 = initState(
+            nb, nloc, stateDim, outer[1], init, zero,
+            [&](Value i) -> SmallVector<Value> { return stateAt(column, i); });
+        SmallVector<Value> carried = {outer[0], state0};
+        if (extras)
+          llvm::append_range(carried, extras(nb, nloc, column));
+        SmallVector<Value> done =
+            buildLoopNest(nb, nloc, length, carried,
+                          [&](OpBuilder &tb, Location tloc, ValueRange token,
+                              ValueRange args) -> SmallVector<Value> {
+                            return step(tb, tloc, column, token[0], args);
+                          });
+        return {done[0], done[1]};
+      });
+}
+
 /// The scalar sum init + sum_{i in [0, ub)} term(i), as an scf.for with one
 /// scalar iter_arg.
-inline Value buildSum(
-    OpBuilder &b, Location loc, Value ub, Value init,
-    function_ref<Value(OpBuilder &b, Location loc, Value iv)> term) {
-  return buildLoopNest(
-      b, loc, ub, init,
-      [&](OpBuilder &nb, Location nloc, ValueRange ivs,
-          ValueRange args) -> SmallVector<Value> {
-        Value t = term(nb, nloc, ivs[0]);
-        return {arith::AddFOp::create(nb, nloc, args[0], t)};
-      })[0];
+inline Value
+buildSum(OpBuilder &b, Location loc, Value ub, Value init,
+         function_ref<Value(OpBuilder &b, Location loc, Value iv)> term) {
+  return buildLoopNest(b, loc, ub, init,
+                       [&](OpBuilder &nb, Location nloc, ValueRange ivs,
+                           ValueRange args) -> SmallVector<Value> {
+                         Value t = term(nb, nloc, ivs[0]);
+                         return {arith::AddFOp::create(nb, nloc, args[0], t)};
+                       })[0];
 }
 
 /// Scalar arithmetic at one insertion point, so that the definitions read
@@ -130,8 +176,7 @@ struct ScalarBuilder {
 
   /// A float constant of type `type`.
   Value constant(double value, Type type) {
-    return arith::ConstantOp::create(b, loc, type,
-                                     b.getFloatAttr(type, value));
+    return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
   }
   /// An index constant.
   Value index(int64_t value) {

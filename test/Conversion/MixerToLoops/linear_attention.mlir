@@ -58,12 +58,14 @@ func.func @la_plain(%q: tensor<2x5x2x3xf32>, %k: tensor<2x5x2x3xf32>, %v: tensor
 // CHECK:       scf.for %[[BI:[a-z0-9]+]] =
 // CHECK:         scf.for %[[H:[a-z0-9]+]] =
 // CHECK:           scf.for %[[J:[a-z0-9]+]] =
-// CHECK:             %[[LAG0:.+]] = tensor.empty(%[[C3]]) : tensor<?xf32>
-// CHECK:             %[[START:.+]]:2 = scf.for %[[I0:[a-z0-9]+]] = {{.*}} iter_args(%[[SF:.+]] = %{{.+}}, %[[LF:.+]] = %[[LAG0]])
+// CHECK:             %[[FILLED:.+]] = scf.for %[[I0:[a-z0-9]+]] = {{.*}} iter_args(%[[SF:.+]] = %{{.+}})
 // CHECK:               %[[IV:.+]] = tensor.extract %[[INIT]][%[[BI]], %[[H]], %[[I0]], %[[J]]]
 // CHECK:               tensor.insert %[[IV]] into %[[SF]][%[[BI]], %[[H]], %[[I0]], %[[J]]]
-// CHECK:               tensor.insert %[[IV]] into %[[LF]][%[[I0]]]
-// CHECK:             scf.for %[[T:[a-z0-9]+]] = {{.*}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %[[START]]#0, %[[LAG:.+]] = %[[START]]#1)
+// CHECK:             %[[LAG0:.+]] = tensor.empty(%[[C3]]) : tensor<?xf32>
+// CHECK:             %[[LAGSTART:.+]] = scf.for %[[I1:[a-z0-9]+]] = {{.*}} iter_args(%[[LF:.+]] = %[[LAG0]])
+// CHECK:               %[[IV1:.+]] = tensor.extract %[[INIT]][%[[BI]], %[[H]], %[[I1]], %[[J]]]
+// CHECK:               tensor.insert %[[IV1]] into %[[LF]][%[[I1]]]
+// CHECK:             scf.for %[[T:[a-z0-9]+]] = {{.*}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %[[FILLED]], %[[LAG:.+]] = %[[LAGSTART]])
 // CHECK:               %[[A:.+]] = tensor.extract %[[LD]][%[[BI]], %[[T]], %[[H]]]
 // CHECK:               math.exp %[[A]] : f32
 // CHECK:               %[[SEEN:.+]] = arith.cmpi uge, %[[T]], %[[C3]] : index
