@@ -51,13 +51,14 @@ static SmallVector<Value> buildRange(OpBuilder &b, Location loc, Value lb,
   return SmallVector<Value>(loop.getResults());
 }
 
-/// The rows of each group in turn: `row(b, loc, e, r, out)` writes row r of
-/// group e; then every row past the sum of the sizes is zeroed.
-static Value forEachGroupRow(
+/// The rows of each group in turn: out[r, n] = element(b, loc, e, r, n) for
+/// row r of group e and every column n; then every row past the sum of the
+/// sizes is zeroed.
+static Value forEachGroupElement(
     OpBuilder &b, Location loc, Value groupSizes, Value rows, Value cols,
     Value out,
-    function_ref<Value(OpBuilder &, Location, Value e, Value r, Value out)>
-        row) {
+    function_ref<Value(OpBuilder &, Location, Value e, Value r, Value n)>
+        element) {
   ScalarBuilder s(b, loc);
   Value experts = dimSize(b, loc, groupSizes, 0);
   SmallVector<Value> groups = buildLoopNest(
@@ -65,33 +66,41 @@ static Value forEachGroupRow(
       [&](OpBuilder &b, Location loc, ValueRange ivs,
           ValueRange args) -> SmallVector<Value> {
         Value e = ivs[0];
-        Value size = arith::IndexCastOp::create(
-            b, loc, b.getIndexType(), load(b, loc, groupSizes, e));
+        Value size = arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                load(b, loc, groupSizes, e));
         // A negative size counts as 0; no group reaches past the last row.
         size = arith::MinSIOp::create(
             b, loc, arith::MaxSIOp::create(b, loc, size, s.index(0)),
             arith::SubIOp::create(b, loc, rows, args[1]));
         Value end = arith::AddIOp::create(b, loc, args[1], size);
-        Value done = buildRange(b, loc, args[1], end, args[0],
-                                [&](OpBuilder &b, Location loc, ValueRange ivs,
-                                    ValueRange acc) -> SmallVector<Value> {
-                                  return {row(b, loc, e, ivs[0], acc[0])};
-                                })[0];
+        Value done =
+            buildRange(b, loc, args[1], end, args[0],
+                       [&](OpBuilder &b, Location loc, ValueRange ivs,
+                           ValueRange acc) -> SmallVector<Value> {
+                         Value r = ivs[0];
+                         return buildLoopNest(
+                             b, loc, cols, acc[0],
+                             [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                 ValueRange inner) -> SmallVector<Value> {
+                               Value n = ivs[0];
+                               return {store(b, loc, element(b, loc, e, r, n),
+                                             inner[0], {r, n})};
+                             });
+                       })[0];
         return {done, end};
       });
   Value zero = s.constant(0.0, getElementTypeOrSelf(out.getType()));
-  return buildRange(
-      b, loc, groups[1], rows, groups[0],
-      [&](OpBuilder &b, Location loc, ValueRange ivs,
-          ValueRange acc) -> SmallVector<Value> {
-        Value r = ivs[0];
-        return buildLoopNest(b, loc, cols, acc[0],
-                             [&](OpBuilder &b, Location loc, ValueRange ivs,
-                                 ValueRange inner) -> SmallVector<Value> {
-                               return {store(b, loc, zero, inner[0],
-                                             {r, ivs[0]})};
-                             });
-      })[0];
+  return buildRange(b, loc, groups[1], rows, groups[0],
+                    [&](OpBuilder &b, Location loc, ValueRange ivs,
+                        ValueRange acc) -> SmallVector<Value> {
+                      Value r = ivs[0];
+                      return buildLoopNest(
+                          b, loc, cols, acc[0],
+                          [&](OpBuilder &b, Location loc, ValueRange ivs,
+                              ValueRange inner) -> SmallVector<Value> {
+                            return {store(b, loc, zero, inner[0], {r, ivs[0]})};
+                          });
+                    })[0];
 }
 
 /// sum_k lhs[r, k] w[e, k, n].
@@ -120,18 +129,10 @@ struct GroupedMatmulToLoops : public OpRewritePattern<GroupedMatmulOp> {
     Value cols = dimSize(rewriter, loc, rhs, 2);
     Value zero = ScalarBuilder(rewriter, loc).constant(0.0, elemType);
 
-    Value out = forEachGroupRow(
+    Value out = forEachGroupElement(
         rewriter, loc, op.getGroupSizes(), rows, cols, op.getOuts()[0],
-        [&](OpBuilder &b, Location loc, Value e, Value r, Value out) -> Value {
-          return buildLoopNest(
-              b, loc, cols, out,
-              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange acc) -> SmallVector<Value> {
-                Value n = ivs[0];
-                Value v =
-                    rowTimesColumn(b, loc, lhs, rhs, e, r, n, depth, zero);
-                return {store(b, loc, v, acc[0], {r, n})};
-              })[0];
+        [&](OpBuilder &b, Location loc, Value e, Value r, Value n) {
+          return rowTimesColumn(b, loc, lhs, rhs, e, r, n, depth, zero);
         });
     rewriter.replaceOp(op, out);
     return success();
@@ -151,22 +152,16 @@ struct GroupedSwigluToLoops : public OpRewritePattern<GroupedSwigluOp> {
     Value cols = dimSize(rewriter, loc, wGate, 2);
     Value zero = ScalarBuilder(rewriter, loc).constant(0.0, elemType);
 
-    Value out = forEachGroupRow(
+    Value out = forEachGroupElement(
         rewriter, loc, op.getGroupSizes(), rows, cols, op.getOuts()[0],
-        [&](OpBuilder &b, Location loc, Value e, Value r, Value out) -> Value {
-          return buildLoopNest(
-              b, loc, cols, out,
-              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange acc) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value n = ivs[0];
-                Value g = rowTimesColumn(b, loc, x, wGate, e, r, n, depth, zero);
-                Value u = rowTimesColumn(b, loc, x, wUp, e, r, n, depth, zero);
-                // silu(g) = g / (1 + exp(-g)).
-                Value one = s.constant(1.0, elemType);
-                Value silu = s.div(g, s.add(one, s.exp(s.neg(g))));
-                return {store(b, loc, s.mul(silu, u), acc[0], {r, n})};
-              })[0];
+        [&](OpBuilder &b, Location loc, Value e, Value r, Value n) {
+          ScalarBuilder s(b, loc);
+          Value g = rowTimesColumn(b, loc, x, wGate, e, r, n, depth, zero);
+          Value u = rowTimesColumn(b, loc, x, wUp, e, r, n, depth, zero);
+          // silu(g) = g / (1 + exp(-g)).
+          Value one = s.constant(1.0, elemType);
+          Value silu = s.div(g, s.add(one, s.exp(s.neg(g))));
+          return s.mul(silu, u);
         });
     rewriter.replaceOp(op, out);
     return success();
@@ -202,15 +197,14 @@ struct TopkRouterToLoops : public OpRewritePattern<TopkRouterOp> {
             return load(b, loc, logits, {t, e});
           };
           // Softmax over E, shifted by the max logit: p_e = exp(l_e - m) / z.
-          Value max =
-              buildLoopNest(b, loc, experts,
-                            s.constant(-std::numeric_limits<double>::infinity(),
-                                       f32),
-                            [&](OpBuilder &b, Location loc, ValueRange ivs,
-                                ValueRange acc) -> SmallVector<Value> {
-                              return {ScalarBuilder(b, loc).max(
-                                  acc[0], logit(b, loc, ivs[0]))};
-                            })[0];
+          Value max = buildLoopNest(
+              b, loc, experts,
+              s.constant(-std::numeric_limits<double>::infinity(), f32),
+              [&](OpBuilder &b, Location loc, ValueRange ivs,
+                  ValueRange acc) -> SmallVector<Value> {
+                return {
+                    ScalarBuilder(b, loc).max(acc[0], logit(b, loc, ivs[0]))};
+              })[0];
           Value z = buildSum(b, loc, experts, s.constant(0.0, f32),
                              [&](OpBuilder &b, Location loc, Value e) {
                                ScalarBuilder s(b, loc);
@@ -267,15 +261,15 @@ struct TopkRouterToLoops : public OpRewritePattern<TopkRouterOp> {
               });
           Value weights = picked[0];
           if (normalize)
-            weights = buildLoopNest(
-                b, loc, s.index(k), weights,
-                [&](OpBuilder &b, Location loc, ValueRange ivs,
-                    ValueRange acc) -> SmallVector<Value> {
-                  ScalarBuilder s(b, loc);
-                  Value w = load(b, loc, acc[0], {t, ivs[0]});
-                  return {store(b, loc, s.div(w, picked[4]), acc[0],
-                                {t, ivs[0]})};
-                })[0];
+            weights =
+                buildLoopNest(b, loc, s.index(k), weights,
+                              [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                  ValueRange acc) -> SmallVector<Value> {
+                                ScalarBuilder s(b, loc);
+                                Value w = load(b, loc, acc[0], {t, ivs[0]});
+                                return {store(b, loc, s.div(w, picked[4]),
+                                              acc[0], {t, ivs[0]})};
+                              })[0];
           return {weights, picked[1]};
         });
     rewriter.replaceOp(op, results);
@@ -318,8 +312,8 @@ struct MoeDispatchToLoops : public OpRewritePattern<MoeDispatchOp> {
             ValueRange acc) -> SmallVector<Value> {
           Value e = expertOf(b, loc, ivs[0]);
           Value n = load(b, loc, acc[0], e);
-          return {store(b, loc, arith::AddIOp::create(b, loc, n, one64),
-                        acc[0], e)};
+          return {store(b, loc, arith::AddIOp::create(b, loc, n, one64), acc[0],
+                        e)};
         })[0];
 
     // next[e]: the first row of group e (exclusive prefix sum), then the
@@ -376,30 +370,30 @@ struct MoeCombineToLoops : public OpRewritePattern<MoeCombineOp> {
     Value cols = dimSize(rewriter, loc, expertOut, 1);
 
     // out[t, :] = sum over the rows r of token t of w[t, j] expert_out[r, :].
-    Value out = fill(rewriter, loc,
-                     ScalarBuilder(rewriter, loc).constant(0.0, f32),
-                     op.getOuts()[0]);
-    out = buildLoopNest(
-        rewriter, loc, slots, out,
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange acc) -> SmallVector<Value> {
-          ScalarBuilder s(b, loc);
-          Value r = ivs[0];
-          Value a = toIndex(b, loc, load(b, loc, perm, r));
-          Value t = s.divIndex(a, k);
-          Value j = arith::RemUIOp::create(b, loc, a, k);
-          Value w = load(b, loc, weights, {t, j});
-          return buildLoopNest(
-              b, loc, cols, acc[0],
-              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange inner) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value n = ivs[0];
-                Value sum = s.add(load(b, loc, inner[0], {t, n}),
-                                  s.mul(w, load(b, loc, expertOut, {r, n})));
-                return {store(b, loc, sum, inner[0], {t, n})};
-              });
-        })[0];
+    Value out =
+        fill(rewriter, loc, ScalarBuilder(rewriter, loc).constant(0.0, f32),
+             op.getOuts()[0]);
+    out = buildLoopNest(rewriter, loc, slots, out,
+                        [&](OpBuilder &b, Location loc, ValueRange ivs,
+                            ValueRange acc) -> SmallVector<Value> {
+                          ScalarBuilder s(b, loc);
+                          Value r = ivs[0];
+                          Value a = toIndex(b, loc, load(b, loc, perm, r));
+                          Value t = s.divIndex(a, k);
+                          Value j = arith::RemUIOp::create(b, loc, a, k);
+                          Value w = load(b, loc, weights, {t, j});
+                          return buildLoopNest(
+                              b, loc, cols, acc[0],
+                              [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                  ValueRange inner) -> SmallVector<Value> {
+                                ScalarBuilder s(b, loc);
+                                Value n = ivs[0];
+                                Value sum = s.add(
+                                    load(b, loc, inner[0], {t, n}),
+                                    s.mul(w, load(b, loc, expertOut, {r, n})));
+                                return {store(b, loc, sum, inner[0], {t, n})};
+                              });
+                        })[0];
     rewriter.replaceOp(op, out);
     return success();
   }
