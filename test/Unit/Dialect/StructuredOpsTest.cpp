@@ -67,14 +67,15 @@ TEST_F(StructuredOpsTest, SsdMapsHeadsToGroups) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   ASSERT_EQ(maps.size(), 6u);
   EXPECT_EQ(str(maps[0]), "(d0, d1, d2, d3, d4) -> (d0, d3, d1, d2)");
-  EXPECT_EQ(str(maps[2]), "(d0, d1, d2, d3, d4) -> (d0, d3, d1 floordiv 4, d4)");
+  EXPECT_EQ(str(maps[2]),
+            "(d0, d1, d2, d3, d4) -> (d0, d3, d1 floordiv 4, d4)");
   EXPECT_EQ(str(maps[5]), "(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)");
   EXPECT_EQ(op.getTileableLoops(), (SmallVector<unsigned>{0, 1, 2}));
   SmallVector<utils::IteratorType> types = op.getIteratorTypesArray();
   EXPECT_EQ(types[0], utils::IteratorType::parallel);
   EXPECT_EQ(types[3], utils::IteratorType::reduction);
-  EXPECT_EQ(cast<TilingInterface>(op.getOperation()).getLoopIteratorTypes().size(),
-            3u);
+  auto tiling = cast<TilingInterface>(op.getOperation());
+  EXPECT_EQ(tiling.getLoopIteratorTypes().size(), 3u);
 }
 
 TEST_F(StructuredOpsTest, SsdSingleGroupIsReadWhole) {

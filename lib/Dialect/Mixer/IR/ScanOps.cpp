@@ -181,6 +181,13 @@ static LogicalResult checkScanTile(Operation *op, const ScanSignature &sig,
   }                                                                            \
   MIXER_STRUCTURED_OP(OpTy)
 
+/// The same for a grouped scan, with its check of member tiles.
+#define MIXER_GROUPED_SCAN_STRUCTURE(OpTy)                                     \
+  MIXER_SCAN_STRUCTURE(OpTy)                                                   \
+  LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
+    return checkScanTile(*this, signatureOf(*this), sizes);                    \
+  }
+
 //===----------------------------------------------------------------------===//
 // SsdOp
 //===----------------------------------------------------------------------===//
@@ -221,11 +228,7 @@ LogicalResult SsdOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_SCAN_STRUCTURE(SsdOp)
-
-LogicalResult SsdOp::checkTile(ArrayRef<OpFoldResult> sizes) {
-  return checkScanTile(*this, signatureOf(*this), sizes);
-}
+MIXER_GROUPED_SCAN_STRUCTURE(SsdOp)
 
 //===----------------------------------------------------------------------===//
 // SelectiveScanOp
@@ -269,11 +272,7 @@ LogicalResult SelectiveScanOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_SCAN_STRUCTURE(SelectiveScanOp)
-
-LogicalResult SelectiveScanOp::checkTile(ArrayRef<OpFoldResult> sizes) {
-  return checkScanTile(*this, signatureOf(*this), sizes);
-}
+MIXER_GROUPED_SCAN_STRUCTURE(SelectiveScanOp)
 
 //===----------------------------------------------------------------------===//
 // LinearAttentionOp

@@ -96,9 +96,9 @@ static FailureOr<Tile> dimTile(OpBuilder &b, Location loc, Value value,
 }
 
 /// The offsets and sizes of the tile of operand `operand`.
-static LogicalResult operandTile(OpBuilder &b, Operation *op, OpOperand &operand,
-                                 AffineMap map, const LoopTiles &loops,
-                                 ExprTiles &computed,
+static LogicalResult operandTile(OpBuilder &b, Operation *op,
+                                 OpOperand &operand, AffineMap map,
+                                 const LoopTiles &loops, ExprTiles &computed,
                                  SmallVectorImpl<OpFoldResult> &offsets,
                                  SmallVectorImpl<OpFoldResult> &sizes) {
   for (auto [pos, expr] : llvm::enumerate(map.getResults())) {
@@ -146,7 +146,8 @@ struct StructuredTilingModel
   static SmallVector<Range> iterationDomain(Operation *op, OpBuilder &b) {
     SmallVector<AffineMap> maps = structured(op).getIndexingMapsArray();
     SmallVector<unsigned> tileable = structured(op).getTileableLoops();
-    auto indexes = [&](AffineMap map, unsigned loop) -> std::optional<unsigned> {
+    auto indexes = [&](AffineMap map,
+                       unsigned loop) -> std::optional<unsigned> {
       return map.getResultPosition(b.getAffineDimExpr(loop));
     };
     const AffineMap *full = llvm::find_if(maps, [&](AffineMap map) {
@@ -215,7 +216,8 @@ struct StructuredTilingModel
       operands.push_back(slice);
     }
     SmallVector<Type> resultTypes;
-    for (OpOperand &init : cast<DestinationStyleOpInterface>(op).getDpsInitsMutable())
+    auto dps = cast<DestinationStyleOpInterface>(op);
+    for (OpOperand &init : dps.getDpsInitsMutable())
       resultTypes.push_back(operands[init.getOperandNumber()].getType());
     Operation *tiled = mlir::clone(b, op, resultTypes, operands);
     return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
