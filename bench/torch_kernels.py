@@ -5,15 +5,19 @@ math of each op:
     torch_kernels.py kernel_lse --threads 2 --repeat 10 --case NAME:N=1024,M=1024,D=3,sqeuclidean[,g]
     torch_kernels.py kernel_mv  ... --case NAME:N=1024,M=1024,D=3,C=16,gaussian
     torch_kernels.py sinkhorn   ... --case NAME:N=1024,M=1024,D=3,I=20,sqeuclidean
+    torch_kernels.py transport_cost ... --case NAME:N=1024,M=1024,D=3,sqeuclidean
 
 Two forms of kernel_lse and kernel_mv: torch-dense materializes the N x M
 cost or kernel matrix (torch.cdist, then exp and a matmul, or logsumexp);
 torch-blocked does the same on blocks of rows, so that a block stays in
 cache. sinkhorn (torch-dense) builds the cost matrix once per call, then
-iterates log-domain updates with logsumexp.
+iterates log-domain updates with logsumexp. transport_cost (torch-dense,
+torch-blocked) forms the cost matrix and the plan exp(log_u + log_v - C / eps),
+then sums P * C over each row.
 
 Inputs have mixer-bench's value ranges (points uniform in the unit cube,
-v and g uniform in [-1, 1), eps 0.1, bandwidth 0.5, uniform marginals); the
+v and g uniform in [-1, 1), eps 0.1, bandwidth 0.5, uniform marginals,
+log_u and log_v uniform within 1 of -log(n)); the
 error is measured against an fp64 dense computation done here. Prints
 {"versions": ...} and one JSON row per case and form.
 """
@@ -127,6 +131,36 @@ def bench_kernel_mv(name, d, flags, repeat):
 
 
 # --------------------------------------------------------------------------
+# transport_cost: out_i = sum_j exp(log_u_i + log_v_j - C_ij / eps) C_ij
+# --------------------------------------------------------------------------
+
+def transport_cost(kind, x, y, log_u, log_v, eps):
+    c = cost(kind, x, y)
+    return (torch.exp(log_u[:, None] + log_v - c / eps) * c).sum(dim=1)
+
+
+def bench_transport_cost(name, d, flags, repeat):
+    n, m, dim = d["N"], d["M"], d["D"]
+    kind = kind_of(flags)
+    x, y = uniform(n, dim, lo=0.0), uniform(m, dim, lo=0.0)
+    log_u = uniform(n) - math.log(n)
+    log_v = uniform(m) - math.log(m)
+    ref = transport_cost(kind, x.double(), y.double(), log_u.double(),
+                         log_v.double(), EPS)
+    flops = n * m * (3 * dim + 5)
+    for impl, fn in (
+            ("torch-dense",
+             lambda: transport_cost(kind, x, y, log_u, log_v, EPS)),
+            ("torch-blocked", lambda: torch.cat([
+                transport_cost(kind, x[i:i + ROW_BLOCK], y,
+                               log_u[i:i + ROW_BLOCK], log_v, EPS)
+                for i in range(0, n, ROW_BLOCK)]))):
+        out, times = measure(fn, repeat)
+        row("transport_cost", name, impl, shape_string(d, flags), times,
+            rel_error((out,), (ref,)), TOL, "kernel sums", flops=flops)
+
+
+# --------------------------------------------------------------------------
 # sinkhorn, log domain
 # --------------------------------------------------------------------------
 
@@ -159,6 +193,7 @@ BENCHES = {
     "kernel_lse": bench_kernel_lse,
     "kernel_mv": bench_kernel_mv,
     "sinkhorn": bench_sinkhorn,
+    "transport_cost": bench_transport_cost,
 }
 
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// kernel_mv, kernel_lse and sinkhorn as plain double sums over every (i, j)
+// kernel_mv, kernel_lse, transport_cost and sinkhorn as plain double sums over every (i, j)
 // pair; only kernel_lse's running-max accumulation is more than the formula.
 //
 //===----------------------------------------------------------------------===//
@@ -172,6 +172,32 @@ Tensor mixer::ref::kernelLse(Kernel kind, const Tensor &x, const Tensor &y,
       out[bt * N + i] = lse.value();
     }
   }
+  return out;
+}
+
+Tensor mixer::ref::transportCost(Kernel kind, const Tensor &x,
+                                 const Tensor &y, const Tensor &logU,
+                                 const Tensor &logV, double eps) {
+  const char *fn = "transportCost";
+  int64_t Bt = checkPoints(fn, x, y);
+  bool batched = x.rank() == 3;
+  int64_t N = x.dim(x.rank() - 2), D = x.shape.back();
+  int64_t M = y.dim(y.rank() - 2);
+  checkShape(fn, "log_u", logU,
+             batched ? std::vector<int64_t>{Bt, N} : std::vector<int64_t>{N});
+  checkShape(fn, "log_v", logV,
+             batched ? std::vector<int64_t>{Bt, M} : std::vector<int64_t>{M});
+  check(eps > 0.0, fn, "eps " + std::to_string(eps) + " is not positive");
+
+  Tensor out(batched ? std::vector<int64_t>{Bt, N} : std::vector<int64_t>{N});
+  for (int64_t bt = 0; bt < Bt; ++bt)
+    for (int64_t i = 0; i < N; ++i)
+      for (int64_t j = 0; j < M; ++j) {
+        double cij = cost(kind, x.data.data() + (bt * N + i) * D,
+                          y.data.data() + (bt * M + j) * D, D);
+        out[bt * N + i] +=
+            std::exp(logU[bt * N + i] + logV[bt * M + j] - cij / eps) * cij;
+      }
   return out;
 }
 

@@ -269,6 +269,7 @@ std::vector<std::unique_ptr<OpBench>> mixer::bench::allFamilies() {
   families.push_back(createGatedDeltaRuleBench());
   families.push_back(createKernelLseBench());
   families.push_back(createKernelMvBench());
+  families.push_back(createTransportCostBench());
   families.push_back(createSinkhornBench());
   families.push_back(createGroupedMatmulBench());
   families.push_back(createGroupedSwigluBench());

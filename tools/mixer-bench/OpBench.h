@@ -202,6 +202,7 @@ std::unique_ptr<OpBench> createSelectiveScanBench();
 std::unique_ptr<OpBench> createGatedDeltaRuleBench();
 std::unique_ptr<OpBench> createKernelLseBench();
 std::unique_ptr<OpBench> createKernelMvBench();
+std::unique_ptr<OpBench> createTransportCostBench();
 std::unique_ptr<OpBench> createSinkhornBench();
 std::unique_ptr<OpBench> createGroupedMatmulBench();
 std::unique_ptr<OpBench> createGroupedSwigluBench();

@@ -44,12 +44,13 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     contraction reads k^T S and q^T S, and the state is updated in place as
     exp(g) S + k w^T with w = beta (v - exp(g) S^T k).
 
-    `mixer.kernel_lse` and `mixer.kernel_mv` become, per block of rows of x,
-    an `scf.for` over static blocks of 64 columns of y (the last one padded):
-    squared distances from a contraction with the block of y^T plus the
-    squared norms, then the cost or kernel, then an online log-sum-exp
-    (running max and sum) or a contraction with the block of v. The N x M
-    matrix is never formed.
+    `mixer.kernel_lse`, `mixer.kernel_mv` and `mixer.transport_cost` become,
+    per block of rows of x, an `scf.for` over static blocks of 64 columns of
+    y (the last one padded): squared distances from a contraction with the
+    block of y^T plus the squared norms, then the cost or kernel, then an
+    online log-sum-exp (running max and sum), a contraction with the block
+    of v, or the sum of the plan entries times the costs. The N x M matrix
+    is never formed.
 
     `mixer.grouped_matmul` and `mixer.grouped_swiglu` walk the experts with
     a running row offset (the prefix sum of the run-time group sizes) and
@@ -61,6 +62,14 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     the router keeps its per-token scalar loops, dispatch is a counting
     sort followed by row copies, combine a weighted row update per
     dispatched row.
+
+    Every mixer op is lowered or the pass fails: the blocked algorithms
+    need the per-head, per-channel and per-point sizes static (batch,
+    sequence and point counts may be dynamic), and composite ops are
+    expanded by `mixer-decompose-composites` first. Each op that cannot be
+    lowered is reported with the reason, e.g.
+    `'mixer.ssd' op cannot be lowered: the head count (dim 2 of 'x') must
+    be static`, and nothing is rewritten.
 
     ```mlir
     // mixer-opt --convert-mixer-to-linalg
@@ -88,6 +97,17 @@ def ConvertMixerToLoopsPass : Pass<"convert-mixer-to-loops", "func::FuncOp"> {
     (token-by-token recurrences, dense sums) with `scf.for` over tensors. It
     is deliberately naive: a second oracle for the optimized lowering, and the
     "naive compiled" baseline of mixer-bench.
+
+    Every mixer op is lowered or the pass fails: any sizes are accepted, and
+    a composite op (expanded by `mixer-decompose-composites` first) is
+    reported as `'mixer.sinkhorn' op cannot be lowered: it is a composite
+    op: run mixer-decompose-composites first`.
+
+    ```mlir
+    // mixer-opt --convert-mixer-to-loops
+    %r = mixer.kernel_lse kernel(gaussian) ins(...) outs(...) -> ...
+    // becomes an scf.for over the rows of x of an scf.for over the rows of y.
+    ```
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect",

@@ -217,6 +217,13 @@ Tensor kernelMv(Kernel kind, const Tensor &x, const Tensor &y, const Tensor &v,
 Tensor kernelLse(Kernel kind, const Tensor &x, const Tensor &y, const Tensor *g,
                  double eps);
 
+/// mixer.transport_cost: out_i = sum_j P_ij C_ij with
+/// P_ij = exp(logU_i + logV_j - C_ij / eps), C_ij = cost(kind, x_i, y_j).
+/// x [N,D], y [M,D], logU [N], logV [M] -> [N], or batched x [Bt,N,D],
+/// y [Bt,M,D], logU [Bt,N], logV [Bt,M] -> [Bt,N].
+Tensor transportCost(Kernel kind, const Tensor &x, const Tensor &y,
+                     const Tensor &logU, const Tensor &logV, double eps);
+
 /// The dual potentials and the transport cost sum_ij P_ij C_ij.
 struct SinkhornResult {
   Tensor f, g;

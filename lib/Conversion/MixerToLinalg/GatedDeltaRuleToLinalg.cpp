@@ -23,9 +23,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Utils/LinalgBuilder.h"
-#include "mixer/Utils/ScanLoops.h"
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Utils/ChunkedScan.h"
+#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
@@ -41,57 +42,95 @@ using namespace mlir::mixer;
 
 namespace {
 
-/// The operands, indices and static sizes of one (batch, head).
-struct GdrHead {
-  Value q, k, v, g, beta;
-  Value batch, head;
-  int64_t Dk, Dv;
-  double scale;
-};
+/// The math of mixer.gated_delta_rule for the chunked-scan driver.
+class GatedDeltaRuleScan final : public ChunkedScanHooks {
+public:
+  using Op = GatedDeltaRuleOp;
+  static FailureOr<GatedDeltaRuleScan> match(GatedDeltaRuleOp op,
+                                             PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-struct GatedDeltaRuleToLinalg : public OpRewritePattern<GatedDeltaRuleOp> {
-  GatedDeltaRuleToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
-      : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
-
-  LogicalResult matchAndRewrite(GatedDeltaRuleOp op,
-                                PatternRewriter &rewriter) const override;
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
+  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                 ScanCarry &carry) override;
+  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                 ScanCarry &carry) override;
+  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                MutableArrayRef<Value> outs) override;
 
 private:
-  int64_t recurrentThreshold;
+  GatedDeltaRuleScan(GatedDeltaRuleOp op, int64_t H, int64_t Dk, int64_t Dv)
+      : op(op), q(op.getQ()), k(op.getK()), v(op.getV()), g(op.getG()),
+        betaIn(op.getBeta()), H(H), Dk(Dk), Dv(Dv), C(op.getChunkSize()),
+        scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
+
+  StateSlice stateSlice(OpBuilder &b) const;
+
+  GatedDeltaRuleOp op;
+  Value q, k, v, g, betaIn; // the op's inputs
+  int64_t H, Dk, Dv, C;
+  double scaleFactor;
 };
 
 } // namespace
 
-/// Token t: returns (o, S).
-static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const GdrHead &hd,
-                                         Value t, Value o, Value st) {
+FailureOr<GatedDeltaRuleScan>
+GatedDeltaRuleScan::match(GatedDeltaRuleOp op, PatternRewriter &rewriter) {
+  int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
+  int64_t Dv = dimSize(op.getV(), 3);
+  return GatedDeltaRuleScan(op, H, Dk, Dv);
+}
+
+void GatedDeltaRuleScan::configure(ImplicitLocOpBuilder &b,
+                                   ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, H);
+  spec.chunkSize = C;
+}
+
+void GatedDeltaRuleScan::init(LinalgBuilder &lb, ScanCarry &carry) {
+  carry.states.push_back(
+      initialState(lb, op.getInit(), stateSlice(lb.builder())));
+}
+
+void GatedDeltaRuleScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                                  MutableArrayRef<Value> outs) {
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
+
+/// The state S [Dk, Dv] of the head, in its natural layout.
+StateSlice GatedDeltaRuleScan::stateSlice(OpBuilder &b) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, Dk, Dv};
+}
+
+/// Token t.
+void GatedDeltaRuleScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                                   ScanCarry &carry) {
+  Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), two = b.getIndexAttr(2),
                zero = b.getIndexAttr(0);
-  OpFoldResult dk = b.getIndexAttr(hd.Dk), dv = b.getIndexAttr(hd.Dv);
+  OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
 
-  Value kt = lb.slice(hd.k, {hd.batch, t, hd.head, zero}, {one, one, one, dk},
-                      {1, hd.Dk});
-  Value qt = lb.slice(hd.q, {hd.batch, t, hd.head, zero}, {one, one, one, dk},
-                      {1, hd.Dk});
-  Value vt = lb.slice(hd.v, {hd.batch, t, hd.head, zero}, {one, one, one, dv},
-                      {hd.Dv});
-  SmallVector<Value> at = {hd.batch, t, hd.head};
-  Value gate = math::ExpOp::create(b, tensor::ExtractOp::create(b, hd.g, at));
-  Value beta = tensor::ExtractOp::create(b, hd.beta, at);
+  Value kt = lb.slice(k, {batch, t, head, zero}, {one, one, one, dk}, {1, Dk});
+  Value qt = lb.slice(q, {batch, t, head, zero}, {one, one, one, dk}, {1, Dk});
+  Value vt = lb.slice(v, {batch, t, head, zero}, {one, one, one, dv}, {Dv});
+  SmallVector<Value> at = {batch, t, head};
+  Value gate = math::ExpOp::create(b, tensor::ExtractOp::create(b, g, at));
+  Value beta = tensor::ExtractOp::create(b, betaIn, at);
 
   // R = [k; q] S: both reads of the old state in one contraction.
   Value KQ = lb.empty({two, dk}, f32);
   KQ = lb.insert(kt, KQ, {zero, zero}, {one, dk});
   KQ = lb.insert(qt, KQ, {one, zero}, {one, dk});
   Value R = lb.contract(KQ, st, lb.filled({two, dv}, f32, 0.0), Lhs::RowMajor);
-  Value kS = lb.slice(R, {zero, zero}, {one, dv}, {hd.Dv});
-  Value qS = lb.slice(R, {one, zero}, {one, dv}, {hd.Dv});
+  Value kS = lb.slice(R, {zero, zero}, {one, dv}, {Dv});
+  Value qS = lb.slice(R, {one, zero}, {one, dv}, {Dv});
 
   // k . q
-  Value k1 = lb.slice(kt, {zero, zero}, {one, dk}, {hd.Dk});
-  Value q1 = lb.slice(qt, {zero, zero}, {one, dk}, {hd.Dk});
+  Value k1 = lb.slice(kt, {zero, zero}, {one, dk}, {Dk});
+  Value q1 = lb.slice(qt, {zero, zero}, {one, dk}, {Dk});
   Value kqAcc = lb.filled({}, f32, 0.0);
   auto kqOp = linalg::GenericOp::create(
       b, kqAcc.getType(), ValueRange{k1, q1}, ValueRange{kqAcc},
@@ -113,19 +152,18 @@ static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const GdrHead &hd,
                return arith::MulFOp::create(ib, beta, diff).getResult();
              });
   // o = scale (gate qS + (k . q) w), written into its row of o.
-  Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(hd.scale));
-  Value orow =
-      lb.slice(o, {hd.batch, t, hd.head, zero}, {one, one, one, dv}, {hd.Dv});
+  Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
+  Value orow = lb.slice(o, {batch, t, head, zero}, {one, one, one, dv}, {Dv});
   orow = lb.map({qS, w}, {lb.dims(1, {0}), lb.dims(1, {0})}, orow,
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                   Value kept = arith::MulFOp::create(ib, gate, args[0]);
                   Value added = arith::MulFOp::create(ib, kq, args[1]);
                   Value sum = arith::AddFOp::create(ib, kept, added);
-                  if (hd.scale == 1.0)
+                  if (scaleFactor == 1.0)
                     return sum;
                   return Value(arith::MulFOp::create(ib, scale, sum));
                 });
-  o = lb.insert(orow, o, {hd.batch, t, hd.head, zero}, {one, one, one, dv});
+  o = lb.insert(orow, o, {batch, t, head, zero}, {one, one, one, dv});
 
   // S = gate S + k w^T, in place.
   st = lb.map({k1, w}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
@@ -134,7 +172,8 @@ static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const GdrHead &hd,
                 Value kept = arith::MulFOp::create(ib, gate, args[2]);
                 return arith::AddFOp::create(ib, kept, outer).getResult();
               });
-  return {o, st};
+  carry.outs[0] = o;
+  carry.states[0] = st;
 }
 
 /// x[i, j] for i, j of a [C, C] generic's iteration space.
@@ -184,25 +223,23 @@ static Value forwardSubstitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
 ///   O = scale (diag(gam) Q S0 + ((Q K^T) * Gam) U'),  Gam[t, j] = gam_t /
 ///   gam_j for j <= t, 0 above,
 ///   S = gam_last S0 + (diag(gam_last / gam) K)^T U'.
-/// Returns (o, S).
-static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const GdrHead &hd,
-                                         int64_t C, Value t0, Value o,
-                                         Value st) {
+void GatedDeltaRuleScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                                   ScanCarry &carry) {
+  Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(hd.Dk),
-               dv = b.getIndexAttr(hd.Dv);
-  Value Kc = lb.copyToNew(lb.slice(hd.k, {hd.batch, t0, hd.head, zero},
-                                   {one, c, one, dk}, {C, hd.Dk}));
-  Value Qc = lb.copyToNew(lb.slice(hd.q, {hd.batch, t0, hd.head, zero},
-                                   {one, c, one, dk}, {C, hd.Dk}));
-  Value Vc = lb.slice(hd.v, {hd.batch, t0, hd.head, zero}, {one, c, one, dv},
-                      {C, hd.Dv});
-  Value beta = lb.slice(hd.beta, {hd.batch, t0, hd.head}, {one, c, one}, {C});
+  OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(Dk),
+               dv = b.getIndexAttr(Dv);
+  Value Kc = lb.copyToNew(
+      lb.slice(k, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
+  Value Qc = lb.copyToNew(
+      lb.slice(q, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
+  Value Vc = lb.slice(v, {batch, t0, head, zero}, {one, c, one, dv}, {C, Dv});
+  Value beta = lb.slice(betaIn, {batch, t0, head}, {one, c, one}, {C});
   Value cumLast, cum;
-  std::tie(cumLast, cum) = lb.prefixSumF64(
-      lb.slice(hd.g, {hd.batch, t0, hd.head}, {one, c, one}, {C}));
+  std::tie(cumLast, cum) =
+      lb.prefixSumF64(lb.slice(g, {batch, t0, head}, {one, c, one}, {C}));
 
   // Decays relative to two tokens of the chunk: exp(cum[t] - cum[j]),
   // masked to j < t (strict) or j <= t.
@@ -257,7 +294,7 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const GdrHead &hd,
                Value bv = arith::MulFOp::create(ib, args[0], args[1]);
                return arith::SubFOp::create(ib, bv, args[2]).getResult();
              });
-  Value U = forwardSubstitute(lb, A, rhs, C, hd.Dv);
+  Value U = forwardSubstitute(lb, A, rhs, C, Dv);
 
   // Outputs: diag(gam) Q S0 + ((Q K^T) * Gam) U', times scale.
   Value rowScale = lb.map(
@@ -265,12 +302,12 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const GdrHead &hd,
       [&](ImplicitLocOpBuilder &ib, ValueRange args) {
         Value gam =
             math::ExpOp::create(ib, arith::TruncFOp::create(ib, f32, args[0]));
-        return arith::MulFOp::create(
-                   ib, gam,
-                   arith::ConstantOp::create(ib, ib.getF32FloatAttr(hd.scale)))
+        return arith::MulFOp::create(ib, gam,
+                                     arith::ConstantOp::create(
+                                         ib, ib.getF32FloatAttr(scaleFactor)))
             .getResult();
       });
-  Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(hd.scale));
+  Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
   Value M =
       decayMask(lb.contract(Qc, Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor),
                 /*strict=*/false, Value());
@@ -284,7 +321,7 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const GdrHead &hd,
              });
   Value O = lb.contract(Qs, st, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
   O = lb.contract(M, U, O, Lhs::RowMajor);
-  o = lb.insert(O, o, {hd.batch, t0, hd.head, zero}, {one, c, one, dv});
+  o = lb.insert(O, o, {batch, t0, head, zero}, {one, c, one, dv});
 
   // State: gam_last S0 + (diag(gam_last / gam) K)^T U'.
   Value Kw = lb.map({cum}, {lb.dims(2, {0})}, Kc,
@@ -301,81 +338,12 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const GdrHead &hd,
     return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
   });
   st = lb.contract(Kw, U, st, Lhs::Transposed);
-  return {o, st};
-}
-
-LogicalResult
-GatedDeltaRuleToLinalg::matchAndRewrite(GatedDeltaRuleOp op,
-                                        PatternRewriter &rewriter) const {
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  auto vType = cast<RankedTensorType>(op.getV().getType());
-  int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
-          Dv = vType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(Dk) ||
-      ShapedType::isDynamic(Dv))
-    return rewriter.notifyMatchFailure(op, "needs static H, Dk and Dv");
-
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  LinalgBuilder lb(b);
-  Type f32 = b.getF32Type();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
-
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value batches = tensor::DimOp::create(b, op.getQ(), 0);
-  Value length = tensor::DimOp::create(b, op.getQ(), 1);
-  Value heads = arith::ConstantIndexOp::create(b, H);
-  // Full chunks use the WY form; the tail, and whole sequences of at most
-  // recurrentThreshold tokens, the recurrence.
-  int64_t C = op.getChunkSize();
-  Value cC = arith::ConstantIndexOp::create(b, C);
-  Value chunked = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::ugt, length,
-      arith::ConstantIndexOp::create(b, recurrentThreshold));
-  Value fullChunks = arith::SelectOp::create(
-      b, chunked, arith::DivUIOp::create(b, length, cC), c0);
-  Value tailStart = arith::MulIOp::create(b, fullChunks, cC);
-
-  auto headBody = [&](OpBuilder &nb, Location loc, Value batch, Value head,
-                      ValueRange outs) -> SmallVector<Value> {
-    ImplicitLocOpBuilder ib(loc, nb);
-    LinalgBuilder hb(ib);
-    GdrHead hd{
-        op.getQ(),    op.getK(),
-        op.getV(),    op.getG(),
-        op.getBeta(), batch,
-        head,         Dk,
-        Dv,           static_cast<double>(op.getScale().convertToFloat())};
-    // The state is updated in place: a fresh copy of init, or zeros.
-    Value st =
-        op.getInit()
-            ? hb.copyToNew(hb.slice(op.getInit(), {batch, head, zero, zero},
-                                    {one, one, dk, dv}, {Dk, Dv}))
-            : hb.filled({dk, dv}, f32, 0.0);
-    auto chunks =
-        buildOutStateLoop(ib, c0, fullChunks, outs[0], st,
-                          [&](LinalgBuilder &clb, Value ci, Value o, Value s) {
-                            Value t0 =
-                                arith::MulIOp::create(clb.builder(), ci, cC);
-                            return chunkStep(clb, hd, C, t0, o, s);
-                          });
-    auto tokens = buildOutStateLoop(
-        ib, tailStart, length, chunks.getResult(0), chunks.getResult(1),
-        [&](LinalgBuilder &tlb, Value t, Value o, Value s) {
-          return tokenStep(tlb, hd, t, o, s);
-        });
-    Value finalState = hb.insert(tokens.getResult(1), outs[1],
-                                 {batch, head, zero, zero}, {one, one, dk, dv});
-    return {tokens.getResult(0), finalState};
-  };
-
-  rewriter.replaceOp(
-      op, buildBatchHeadLoops(b, batches, heads, op.getOuts(), headBody));
-  return success();
+  carry.outs[0] = o;
+  carry.states[0] = st;
 }
 
 void mlir::mixer::populateGatedDeltaRuleToLinalgPatterns(
     RewritePatternSet &patterns, int64_t recurrentThreshold) {
-  patterns.add<GatedDeltaRuleToLinalg>(patterns.getContext(),
-                                       recurrentThreshold);
+  patterns.add<ChunkedScanLowering<GatedDeltaRuleScan>>(patterns.getContext(),
+                                                        recurrentThreshold);
 }

@@ -1,7 +1,8 @@
 //===- KernelToLinalg.cpp - kernel reductions as blocked linalg -----------===//
 //
-// mixer.kernel_lse and mixer.kernel_mv, per batch entry and per block of R
-// rows of x (one block per tile after mixer-tile-parallel-dims):
+// mixer.kernel_lse, mixer.kernel_mv and mixer.transport_cost, per batch
+// entry and per block of R rows of x (one block per tile after
+// mixer-tile-parallel-dims):
 //
 //   xb = the R rows of x, packed (zero-padded when the block is ragged)
 //   for each block of Cb columns of y (full blocks, then one padded tail):
@@ -12,16 +13,20 @@
 //       m' = max(m, max_j s), sum = sum exp(m - m') + sum_j exp(s - m')
 //     kernel_mv: K[i, j] = k(r2) (linear: the dot itself) from x_blk y_blk^T,
 //       acc += K v[block]
+//     transport_cost: the block transposed as for kernel_lse,
+//       acc[i] += sum_j exp(u_i + v_j - c(r2) / eps) c(r2)
 //
 // The N x M cost or kernel matrix is never formed: only R x Cb blocks. Every
 // shape inside the column loop is static, so that mixer-vectorize-cpu turns
 // the contractions into FMAs and the maps and row reductions into vector
-// rows. The tail block pads y with zero points and g with -inf (kernel_lse)
-// or v with zero rows (kernel_mv), so padded columns add nothing. Every exp
-// is of a value clamped to <= 0.
+// rows. The tail block pads y with zero points and g or log_v with -inf
+// (kernel_lse, transport_cost) or v with zero rows (kernel_mv), so padded
+// columns add nothing. The exps of kernel_lse and kernel_mv are of values
+// clamped to <= 0; those of transport_cost are entries of the plan.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mixer/Utils/KernelMath.h"
 #include "mixer/Utils/LinalgBuilder.h"
 #include "MixerToLinalgPatterns.h"
 
@@ -35,7 +40,6 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
-#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -49,12 +53,6 @@ static constexpr int64_t kMaxRowBlock = 128;
 static constexpr int64_t kDefaultRowBlock = 64;
 
 static constexpr double kInf = std::numeric_limits<double>::infinity();
-
-/// exp(min(v, 0)).
-static Value expOfNonPositive(ImplicitLocOpBuilder &b, Value v) {
-  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
-  return math::ExpOp::create(b, arith::MinimumFOp::create(b, v, zero));
-}
 
 static Value f32Const(ImplicitLocOpBuilder &b, double value) {
   return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
@@ -117,14 +115,14 @@ struct KernelBlocks {
     return lb.insert(part, dst, {c(0), c(0)}, {rows, c(width)});
   }
 
-  /// Entries [j0, j0 + count) of a [(Bt,) M] operand as a static [Cb]
+  /// Entries [j0, j0 + count) of a [(Bt,) *] operand as a static [size]
   /// block, `pad` past `count` when `ragged`.
-  Value packVector(Value src, Value batch, Value j0, Value count, bool ragged,
-                   double pad) {
+  Value packVector(Value src, Value batch, Value j0, Value count, int64_t size,
+                   bool ragged, double pad) {
     if (!ragged)
       return lb.slice(src, withBatch(batch, {j0}, false),
-                      withBatch(batch, {c(Cb)}, true), {Cb});
-    Value dst = lb.filled({c(Cb)}, b().getF32Type(), pad);
+                      withBatch(batch, {c(size)}, true), {size});
+    Value dst = lb.filled({c(size)}, b().getF32Type(), pad);
     Value part =
         lb.slice(src, withBatch(batch, {j0}, false),
                  withBatch(batch, {count}, true), {ShapedType::kDynamic});
@@ -143,25 +141,6 @@ struct KernelBlocks {
                                        withBatch(batch, {count, c(D)}, true),
                                        {ShapedType::kDynamic, D}));
     return lb.insert(part, dst, {c(0), c(0)}, {c(D), count});
-  }
-
-  /// sum over `reduced` (0 or 1) of the squares of a 2-D block.
-  Value squaredNorms(Value block, unsigned reduced) {
-    auto type = cast<RankedTensorType>(block.getType());
-    int64_t kept = type.getDimSize(1 - reduced);
-    Value acc = lb.filled({c(kept)}, b().getF32Type(), 0.0);
-    SmallVector<utils::IteratorType> iterators(2,
-                                               utils::IteratorType::parallel);
-    iterators[reduced] = utils::IteratorType::reduction;
-    auto op = linalg::GenericOp::create(
-        b(), acc.getType(), ValueRange{block}, ValueRange{acc},
-        ArrayRef<AffineMap>{lb.dims(2, {0, 1}), lb.dims(2, {1 - reduced})},
-        iterators, [](OpBuilder &nb, Location loc, ValueRange args) {
-          Value sq = arith::MulFOp::create(nb, loc, args[0], args[0]);
-          linalg::YieldOp::create(
-              nb, loc, arith::AddFOp::create(nb, loc, args[1], sq).getResult());
-        });
-    return op.getResult(0);
   }
 
   /// Offsets and sizes of rows [r0, r0 + rows) of `out`, whose trailing
@@ -215,23 +194,32 @@ struct KernelBlocks {
     return lb.contract(xb, yT, lb.filled({c(R), c(Cb)}, b().getF32Type(), 0.0),
                        Lhs::RowMajor);
   }
+
+  /// The same block transposed, dotT[j, i] = <yb_j, xT_i>, [Cb, R]: the
+  /// form of the row reductions, whose sums over j run over the outer dim.
+  Value dotsT(Value yb, Value xT) {
+    return lb.contract(yb, xT, lb.filled({c(Cb), c(R)}, b().getF32Type(), 0.0),
+                       Lhs::RowMajor);
+  }
+
+  /// Rows [j0, j0 + count) of y as a static [Cb, D] block (zero points past
+  /// `count` when `ragged`).
+  Value yRows(Value batch, Value j0, Value count, bool ragged) {
+    if (ragged)
+      return packRows(y, batch, j0, count, Cb, D, /*ragged=*/true, 0.0);
+    return lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                    withBatch(batch, {c(Cb), c(D)}, true), {Cb, D});
+  }
+
+  /// x_blk^T [D, R] of rows [r0, r0 + rows) of x (zero-padded when
+  /// `ragged`) and the squared norms of its columns.
+  std::pair<Value, Value> xRowsTransposed(Value batch, Value r0, Value rows,
+                                          bool ragged) {
+    Value xT =
+        lb.transpose(packRows(x, batch, r0, rows, R, D, ragged, /*pad=*/0.0));
+    return {xT, squaredNorms(lb, xT, /*reducedDim=*/0)};
+  }
 };
-
-/// r^2 = max(|x|^2 + |y|^2 - 2 <x, y>, 0).
-static Value squaredDistance(ImplicitLocOpBuilder &b, Value xn, Value yn,
-                             Value dot) {
-  Value twoDot = arith::AddFOp::create(b, dot, dot);
-  Value r2 = arith::SubFOp::create(b, arith::AddFOp::create(b, xn, yn), twoDot);
-  return arith::MaximumFOp::create(b, r2, f32Const(b, 0.0));
-}
-
-/// m == -inf ? 0 : m: the shift of a row whose terms are all -inf so far, so
-/// that no -inf - -inf is formed.
-static Value lseShift(ImplicitLocOpBuilder &b, Value m) {
-  Value isNegInf = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, m,
-                                         f32Const(b, -kInf));
-  return arith::SelectOp::create(b, isNegInf, f32Const(b, 0.0), m);
-}
 
 /// The loops shared by both ops: per batch entry and per block of R rows,
 /// an scf.for over the full blocks of Cb columns and one (of at most one
@@ -324,12 +312,9 @@ struct BlockLoops {
   Value c0, c1, cR, cCb, N, M, fullEnd;
 };
 
-/// The static D of x (and y), or failure.
-static FailureOr<int64_t> staticPointDim(Value x, bool batched) {
-  int64_t D = cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
-  if (ShapedType::isDynamic(D))
-    return failure();
-  return D;
+/// The D of x (and y), static after getLinalgLoweringBlocker.
+static int64_t pointDim(Value x, bool batched) {
+  return cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -341,10 +326,10 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
 
   LogicalResult matchAndRewrite(KernelLseOp op,
                                 PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
     bool batched = op.isBatched();
-    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
-    if (failed(D))
-      return rewriter.notifyMatchFailure(op, "needs a static D");
+    int64_t D = pointDim(op.getX(), batched);
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
@@ -352,10 +337,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     KernelKind kind = op.getKernel();
     Value x = op.getX(), y = op.getY(), g = op.getG();
 
-    // s = coef * (r^2 or r) + g: coef = -1/eps, or -1/(2 eps) for gaussian.
+    // s = -c(r^2) / eps + g = coef * (r^2 or r) + g.
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
-    Value coef = arith::DivFOp::create(
-        b, f32Const(b, kind == KernelKind::gaussian ? -0.5 : -1.0), eps);
+    Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
@@ -366,21 +350,14 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, *D, R};
+      KernelBlocks blk{clb, x, y, batched, D, R};
       Value m = state[0], sum = state[1];
       // Padded columns are zero points with g = -inf: their terms vanish.
-      Value yb =
-          ragged ? blk.packRows(y, batch, j0, count, Cb, *D, true, 0.0)
-                 : clb.slice(
-                       y, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
-                       blk.withBatch(batch,
-                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(*D)},
-                                     true),
-                       {Cb, *D});
-      Value yn = blk.squaredNorms(yb, /*reduced=*/1);
+      Value yb = blk.yRows(batch, j0, count, ragged);
+      Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
       Value gb;
       if (g)
-        gb = blk.packVector(g, batch, j0, count, ragged, -kInf);
+        gb = blk.packVector(g, batch, j0, count, Cb, ragged, -kInf);
       else if (ragged)
         gb = clb.map({}, {}, clb.empty({cb.getIndexAttr(Cb)}, f32),
                      [&](ImplicitLocOpBuilder &ib, ValueRange) {
@@ -393,10 +370,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                            .getResult();
                      });
       // s^T[j, i], computed in place of the dot block y_blk x_blk^T.
-      Value dotT = clb.contract(
-          yb, xT,
-          clb.filled({cb.getIndexAttr(Cb), cb.getIndexAttr(R)}, f32, 0.0),
-          Lhs::RowMajor);
+      Value dotT = blk.dotsT(yb, xT);
       SmallVector<Value> ins = {yn, xn};
       SmallVector<AffineMap> maps = {clb.dims(2, {0}), clb.dims(2, {1})};
       if (gb) {
@@ -405,11 +379,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
       }
       Value s = clb.map(
           ins, maps, dotT, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-            Value r2 = squaredDistance(ib, args[0], args[1], args.back());
-            Value c = kind == KernelKind::laplacian
-                          ? math::SqrtOp::create(ib, r2).getResult()
-                          : r2;
-            Value v = arith::MulFOp::create(ib, coef, c);
+            Value r2 = squaredDistanceFromDot(ib, ib.getLoc(), args[0],
+                                              args[1], args.back());
+            Value v = negScaledCost(ib, ib.getLoc(), kind, coef, r2);
             return gb ? arith::AddFOp::create(ib, v, args[2]).getResult() : v;
           });
       SmallVector<utils::IteratorType> overColumns = {
@@ -434,9 +406,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
           {m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
           [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             Value mNew = arith::MaximumFOp::create(ib, args[0], args[1]);
-            Value shift = lseShift(ib, mNew);
-            Value scale =
-                expOfNonPositive(ib, arith::SubFOp::create(ib, args[0], shift));
+            Value shift = logSumExpShift(ib, ib.getLoc(), mNew);
+            Value scale = expOfNonPositive(
+                ib, ib.getLoc(), arith::SubFOp::create(ib, args[0], shift));
             return arith::MulFOp::create(ib, args[2], scale).getResult();
           });
       m = clb.map(
@@ -453,8 +425,9 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                 [&](OpBuilder &nb, Location loc, ValueRange args) {
                   ImplicitLocOpBuilder ib(loc, nb);
                   Value e = expOfNonPositive(
-                      ib, arith::SubFOp::create(ib, args[0],
-                                                lseShift(ib, args[1])));
+                      ib, loc,
+                      arith::SubFOp::create(
+                          ib, args[0], logSumExpShift(ib, loc, args[1])));
                   linalg::YieldOp::create(
                       ib, arith::AddFOp::create(ib, args[2], e).getResult());
                 })
@@ -466,11 +439,11 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, *D, R};
+      KernelBlocks blk{rlb, x, y, batched, D, R};
       // x_blk^T [D, R]: the right-hand side of every block's contraction.
-      Value xT = rlb.transpose(
-          blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0));
-      Value xn = blk.squaredNorms(xT, /*reduced=*/0);
+      Value xT, xn;
+      std::tie(xT, xn) =
+          blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
       SmallVector<Value> state = loops.overColumns(
@@ -518,12 +491,12 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
 
   LogicalResult matchAndRewrite(KernelMvOp op,
                                 PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
     bool batched = op.isBatched();
-    FailureOr<int64_t> D = staticPointDim(op.getX(), batched);
+    int64_t D = pointDim(op.getX(), batched);
     int64_t C =
         cast<RankedTensorType>(op.getV().getType()).getDimSize(batched ? 2 : 1);
-    if (failed(D) || ShapedType::isDynamic(C))
-      return rewriter.notifyMatchFailure(op, "needs static D and C");
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
@@ -532,50 +505,12 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
     Value x = op.getX(), y = op.getY(), v = op.getV();
     bool distance = isDistanceBased(kind);
 
-    // The kernel as a function of r^2 with one run-time coefficient a:
-    //   gaussian  exp(min(a r^2, 0)),          a = -1 / (2 h^2)
-    //   laplacian exp(min(a r, 0)),            a = -1 / h
-    //   matern32  (1 + a r) exp(min(-a r, 0)), a = sqrt(3) / h
-    //   inverse_multiquadric 1 / sqrt(1 + a r^2), a = 1 / h^2
+    // The kernel as a function of r^2 with one run-time coefficient.
     Value coef;
     if (distance) {
       Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
-      Value h2 = arith::MulFOp::create(b, h, h);
-      switch (kind) {
-      case KernelKind::gaussian:
-        coef = arith::DivFOp::create(b, f32Const(b, -0.5), h2);
-        break;
-      case KernelKind::laplacian:
-        coef = arith::DivFOp::create(b, f32Const(b, -1.0), h);
-        break;
-      case KernelKind::matern32:
-        coef = arith::DivFOp::create(b, f32Const(b, std::sqrt(3.0)), h);
-        break;
-      default:
-        coef = arith::DivFOp::create(b, f32Const(b, 1.0), h2);
-        break;
-      }
+      coef = kernelCoefficient(b, b.getLoc(), kind, h);
     }
-    auto kernelOf = [&](ImplicitLocOpBuilder &ib, Value r2) -> Value {
-      Value one = f32Const(ib, 1.0);
-      switch (kind) {
-      case KernelKind::gaussian:
-        return expOfNonPositive(ib, arith::MulFOp::create(ib, coef, r2));
-      case KernelKind::laplacian:
-        return expOfNonPositive(
-            ib, arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2)));
-      case KernelKind::matern32: {
-        Value s = arith::MulFOp::create(ib, coef, math::SqrtOp::create(ib, r2));
-        Value e = expOfNonPositive(ib, arith::NegFOp::create(ib, s));
-        return arith::MulFOp::create(ib, arith::AddFOp::create(ib, one, s), e);
-      }
-      default: {
-        Value q =
-            arith::AddFOp::create(ib, one, arith::MulFOp::create(ib, coef, r2));
-        return arith::DivFOp::create(ib, one, math::SqrtOp::create(ib, q));
-      }
-      }
-    };
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc += K v[block], K the R x Cb kernel block.
@@ -583,7 +518,7 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, *D, R};
+      KernelBlocks blk{clb, x, y, batched, D, R};
       Value yT = blk.packColumnsT(batch, j0, count, ragged);
       // Padded rows of v are zero: the (finite) kernel values of the padded
       // columns add nothing.
@@ -599,11 +534,13 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       }
       Value K = blk.dots(xb, yT);
       if (distance) {
-        Value yn = blk.squaredNorms(yT, /*reduced=*/0);
+        Value yn = squaredNorms(clb, yT, /*reducedDim=*/0);
         K = clb.map({xn, yn}, {clb.dims(2, {0}), clb.dims(2, {1})}, K,
                     [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      return kernelOf(
-                          ib, squaredDistance(ib, args[0], args[1], args[2]));
+                      Value r2 = squaredDistanceFromDot(
+                          ib, ib.getLoc(), args[0], args[1], args[2]);
+                      return kernelOfSquaredDistance(ib, ib.getLoc(), kind,
+                                                     coef, r2);
                     });
       }
       return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
@@ -612,9 +549,9 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, *D, R};
-      Value xb = blk.packRows(x, batch, r0, rows, R, *D, loops.raggedRows, 0.0);
-      Value xn = distance ? blk.squaredNorms(xb, /*reduced=*/1) : Value();
+      KernelBlocks blk{rlb, x, y, batched, D, R};
+      Value xb = blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0);
+      Value xn = distance ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
       // The output block accumulates in place in `out` when the block is
       // whole (its rows are contiguous), else in a local buffer whose valid
       // rows are copied out once.
@@ -638,8 +575,101 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// transport_cost
+//===----------------------------------------------------------------------===//
+
+struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransportCostOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
+    bool batched = op.isBatched();
+    int64_t D = pointDim(op.getX(), batched);
+
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    Type f32 = b.getF32Type();
+    KernelKind kind = op.getCost();
+    Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
+          logV = op.getLogV();
+    Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
+    Value invEps = arith::DivFOp::create(b, f32Const(b, 1.0), eps);
+    BlockLoops loops(b, x, y, batched, R, Cb);
+
+    // One block of columns: acc[i] += sum_j exp(u_i + v_j - C_ij / eps) C_ij.
+    // As in kernel_lse the block is formed transposed, [Cb, R], so that the
+    // sum over the columns j runs over its outer dim.
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xT, Value xn,
+                          Value ub, Value j0, Value count, bool ragged,
+                          ValueRange state) -> SmallVector<Value> {
+      ImplicitLocOpBuilder &cb = clb.builder();
+      KernelBlocks blk{clb, x, y, batched, D, R};
+      // Padded columns are zero points with log_v = -inf: their terms vanish.
+      Value yb = blk.yRows(batch, j0, count, ragged);
+      Value vb = blk.packVector(logV, batch, j0, count, Cb, ragged, -kInf);
+      Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
+      Value dotT = blk.dotsT(yb, xT);
+      Value acc = state[0];
+      return {linalg::GenericOp::create(
+                  cb, acc.getType(), ValueRange{dotT, yn, xn, vb, ub},
+                  ValueRange{acc},
+                  ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {0}),
+                                      clb.dims(2, {1}), clb.dims(2, {0}),
+                                      clb.dims(2, {1}), clb.dims(2, {1})},
+                  ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
+                                                utils::IteratorType::parallel},
+                  [&](OpBuilder &nb, Location loc, ValueRange a) {
+                    ImplicitLocOpBuilder ib(loc, nb);
+                    Value r2 = squaredDistanceFromDot(ib, loc, a[1], a[2], a[0]);
+                    Value c = costOfSquaredDistance(ib, loc, kind, r2);
+                    Value arg = arith::SubFOp::create(
+                        ib, arith::AddFOp::create(ib, a[4], a[3]),
+                        arith::MulFOp::create(ib, c, invEps));
+                    Value term = arith::MulFOp::create(
+                        ib, math::ExpOp::create(ib, arg), c);
+                    linalg::YieldOp::create(
+                        ib, arith::AddFOp::create(ib, a[5], term).getResult());
+                  })
+                  .getResult(0)};
+    };
+
+    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
+                       OpFoldResult rowCount, Value out) -> Value {
+      ImplicitLocOpBuilder &rb = rlb.builder();
+      KernelBlocks blk{rlb, x, y, batched, D, R};
+      Value xT, xn;
+      std::tie(xT, xn) =
+          blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
+      // Padded rows get log_u = -inf: their terms vanish.
+      Value ub =
+          blk.packVector(logU, batch, r0, rows, R, loops.raggedRows, -kInf);
+      // Accumulated in place in `out` when the block is whole, else in a
+      // local block whose valid rows are copied out once.
+      Value acc = loops.raggedRows
+                      ? rlb.filled({rb.getIndexAttr(R)}, f32, 0.0)
+                      : rlb.fill(blk.outRows(out, batch, r0, {}), 0.0);
+      acc = loops.overColumns(rb, {acc},
+                              [&](LinalgBuilder &clb, Value j0, Value count,
+                                  bool ragged, ValueRange state) {
+                                return columnStep(clb, batch, xT, xn, ub, j0,
+                                                  count, ragged, state);
+                              })[0];
+      if (!loops.raggedRows)
+        return blk.insertRows(acc, out, batch, r0, {});
+      return blk.writeRaggedRows(acc, out, batch, r0, rowCount, {});
+    };
+
+    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateKernelToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<KernelLseToLinalg, KernelMvToLinalg>(patterns.getContext());
+  patterns.add<KernelLseToLinalg, KernelMvToLinalg, TransportCostToLinalg>(
+      patterns.getContext());
 }

@@ -27,9 +27,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Utils/LinalgBuilder.h"
-#include "mixer/Utils/ScanLoops.h"
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Utils/ChunkedScan.h"
+#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
@@ -45,25 +46,43 @@ using namespace mlir::mixer;
 
 namespace {
 
-/// The operands, indices and static sizes of one (batch, head).
-struct LaHead {
-  Value q, k, v, logDecay; // logDecay: null when absent
-  Value batch, head;
-  int64_t Dk, Dv;
-  /// Tokens between a key and the query that first sees it (0 or w + 1).
-  int64_t shift;
-  double scale;
-};
+/// The math of mixer.linear_attention for the chunked-scan driver. Segment
+/// 0 holds the keys with an output, segment 1 (when shift > 0) the last
+/// keys, which only the state sees.
+class LinearAttentionScan final : public ChunkedScanHooks {
+public:
+  using Op = LinearAttentionOp;
+  static FailureOr<LinearAttentionScan> match(LinearAttentionOp op,
+                                              PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-struct LinearAttentionToLinalg : public OpRewritePattern<LinearAttentionOp> {
-  LinearAttentionToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
-      : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
-
-  LogicalResult matchAndRewrite(LinearAttentionOp op,
-                                PatternRewriter &rewriter) const override;
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
+  void chunkStep(LinalgBuilder &lb, unsigned segment, Value s0,
+                 ScanCarry &carry) override;
+  void tokenStep(LinalgBuilder &lb, unsigned segment, Value s,
+                 ScanCarry &carry) override;
+  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                MutableArrayRef<Value> outs) override;
 
 private:
-  int64_t recurrentThreshold;
+  LinearAttentionScan(LinearAttentionOp op, int64_t H, int64_t Dk, int64_t Dv)
+      : op(op), qIn(op.getQ()), k(op.getK()), v(op.getV()),
+        logDecay(op.getLogDecay()), H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
+        shift(op.getWindow() == 0 ? 0 : op.getWindow() + 1),
+        scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
+
+  StateSlice stateSlice(OpBuilder &b) const;
+  /// o_t = scale * S^T q_t, written into row t of `o`.
+  Value readOut(LinalgBuilder &lb, Value t, Value o, Value st);
+
+  LinearAttentionOp op;
+  Value qIn, k, v, logDecay; // the op's inputs; logDecay null when absent
+  int64_t H, Dk, Dv, Q;
+  /// Tokens between a key and the query that first sees it (0 or w + 1).
+  int64_t shift;
+  double scaleFactor;
+  /// The outputs [0, prefixEnd) read the initial state.
+  Value prefixEnd;
 };
 
 } // namespace
@@ -75,30 +94,28 @@ static Value addIndex(ImplicitLocOpBuilder &b, Value x, int64_t c) {
   return arith::AddIOp::create(b, x, arith::ConstantIndexOp::create(b, c));
 }
 
-/// A full chunk of Q keys starting at s0. With `withOutput`, also writes the
-/// outputs s0 + shift .. s0 + shift + Q - 1 into `o`. Returns (o, S).
-static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
-                                         int64_t Q, Value s0, bool withOutput,
-                                         Value o, Value st) {
+/// A full chunk of Q keys starting at s0. In segment 0, also writes the
+/// outputs s0 + shift .. s0 + shift + Q - 1 into `o`.
+void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
+                                    Value s0, ScanCarry &carry) {
+  bool withOutput = segment == 0;
+  Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult q = b.getIndexAttr(Q), dk = b.getIndexAttr(hd.Dk),
-               dv = b.getIndexAttr(hd.Dv);
+  OpFoldResult q = b.getIndexAttr(Q), dk = b.getIndexAttr(Dk),
+               dv = b.getIndexAttr(Dv);
 
-  Value Kc = lb.slice(hd.k, {hd.batch, s0, hd.head, zero}, {one, q, one, dk},
-                      {Q, hd.Dk});
+  Value Kc = lb.slice(k, {batch, s0, head, zero}, {one, q, one, dk}, {Q, Dk});
   // Packed when two contractions read it (its rows are strided across the
   // time-major input).
-  Value Vc = lb.slice(hd.v, {hd.batch, s0, hd.head, zero}, {one, q, one, dv},
-                      {Q, hd.Dv});
+  Value Vc = lb.slice(v, {batch, s0, head, zero}, {one, q, one, dv}, {Q, Dv});
   if (withOutput)
     Vc = lb.copyToNew(Vc);
 
   Value cum, cumLast;
-  if (hd.logDecay) {
-    Value A =
-        lb.slice(hd.logDecay, {hd.batch, s0, hd.head}, {one, q, one}, {Q});
+  if (logDecay) {
+    Value A = lb.slice(logDecay, {batch, s0, head}, {one, q, one}, {Q});
     std::tie(cumLast, cum) = lb.prefixSumF64(A);
   }
   // The per-row decays (one exp per token, not per element): to the chunk
@@ -120,9 +137,9 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
   };
 
   if (withOutput) {
-    Value t0 = addIndex(b, s0, hd.shift);
-    Value Qc = lb.copyToNew(lb.slice(hd.q, {hd.batch, t0, hd.head, zero},
-                                     {one, q, one, dk}, {Q, hd.Dk}));
+    Value t0 = addIndex(b, s0, shift);
+    Value Qc = lb.copyToNew(
+        lb.slice(qIn, {batch, t0, head, zero}, {one, q, one, dk}, {Q, Dk}));
     // Scores, then the causal decay mask (and the scale) applied in place.
     Value Sc = lb.contract(Qc, lb.transpose(Kc), lb.filled({q, q}, f32, 0.0),
                            Lhs::RowMajor);
@@ -141,10 +158,10 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
                 ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
             score = arith::MulFOp::create(ib, score, ilb.expOfNonPositive(seg));
           }
-          if (hd.scale != 1.0)
+          if (scaleFactor != 1.0)
             score = arith::MulFOp::create(
                 ib, score,
-                arith::ConstantOp::create(ib, ib.getF32FloatAttr(hd.scale)));
+                arith::ConstantOp::create(ib, ib.getF32FloatAttr(scaleFactor)));
           Value t = linalg::IndexOp::create(ib, 0),
                 s = linalg::IndexOp::create(ib, 1);
           Value causal =
@@ -157,22 +174,22 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
 
     // Inter-chunk: the state entering the chunk, decayed to each query.
     Value Qs = Qc;
-    if (cum || hd.scale != 1.0) {
+    if (cum || scaleFactor != 1.0) {
       SmallVector<Value> in;
       SmallVector<AffineMap> maps;
       if (cum) {
-        in = {rowDecays(/*fromStart=*/true, hd.scale)};
+        in = {rowDecays(/*fromStart=*/true, scaleFactor)};
         maps = {lb.dims(2, {0})};
       }
       Qs = lb.map(in, maps, Qc, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
         Value factor = cum ? args[0]
                            : Value(arith::ConstantOp::create(
-                                 ib, ib.getF32FloatAttr(hd.scale)));
+                                 ib, ib.getF32FloatAttr(scaleFactor)));
         return Value(arith::MulFOp::create(ib, args.back(), factor));
       });
     }
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
-    o = lb.insert(O, o, {hd.batch, t0, hd.head, zero}, {one, q, one, dv});
+    o = lb.insert(O, o, {batch, t0, head, zero}, {one, q, one, dv});
   }
 
   // State passing: decay the state over the chunk, add each key decayed to
@@ -192,48 +209,46 @@ static std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const LaHead &hd,
     });
   }
   st = lb.contract(Kw, Vc, st, Lhs::Transposed);
-  return {o, st};
+  carry.outs[0] = o;
+  carry.states[0] = st;
 }
 
-/// o_t = scale * S^T q_t, written into row t of `o`.
-static Value readOut(LinalgBuilder &lb, const LaHead &hd, Value t, Value o,
-                     Value st) {
+Value LinearAttentionScan::readOut(LinalgBuilder &lb, Value t, Value o,
+                                   Value st) {
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult dk = b.getIndexAttr(hd.Dk), dv = b.getIndexAttr(hd.Dv);
-  Value qt = lb.slice(hd.q, {hd.batch, t, hd.head, zero}, {one, one, one, dk},
-                      {1, hd.Dk});
-  if (hd.scale != 1.0) {
-    Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(hd.scale));
+  OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
+  Value qt =
+      lb.slice(qIn, {batch, t, head, zero}, {one, one, one, dk}, {1, Dk});
+  if (scaleFactor != 1.0) {
+    Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
     qt = lb.map({qt}, {lb.dims(2, {0, 1})}, lb.empty({one, dk}, b.getF32Type()),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                   return arith::MulFOp::create(ib, args[0], scale).getResult();
                 });
   }
   // A [1, Dk] x [Dk, Dv] contraction: FMAs over rows of S.
-  Value acc = lb.fill(lb.slice(o, {hd.batch, t, hd.head, zero},
-                               {one, one, one, dv}, {1, hd.Dv}),
-                      0.0);
+  Value acc = lb.fill(
+      lb.slice(o, {batch, t, head, zero}, {one, one, one, dv}, {1, Dv}), 0.0);
   Value ot = lb.contract(qt, st, acc, Lhs::RowMajor);
-  return lb.insert(ot, o, {hd.batch, t, hd.head, zero}, {one, one, one, dv});
+  return lb.insert(ot, o, {batch, t, head, zero}, {one, one, one, dv});
 }
 
-/// One key s: S = exp(a_s) S + k_s v_s^T, then with `withOutput` the output
-/// s + shift. Returns (o, S).
-static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const LaHead &hd,
-                                         Value s, bool withOutput, Value o,
-                                         Value st) {
+/// One key s: S = exp(a_s) S + k_s v_s^T, then in segment 0 the output
+/// s + shift.
+void LinearAttentionScan::tokenStep(LinalgBuilder &lb, unsigned segment,
+                                    Value s, ScanCarry &carry) {
+  bool withOutput = segment == 0;
+  Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult dk = b.getIndexAttr(hd.Dk), dv = b.getIndexAttr(hd.Dv);
-  Value ks = lb.slice(hd.k, {hd.batch, s, hd.head, zero}, {one, one, one, dk},
-                      {hd.Dk});
-  Value vs = lb.slice(hd.v, {hd.batch, s, hd.head, zero}, {one, one, one, dv},
-                      {hd.Dv});
+  OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
+  Value ks = lb.slice(k, {batch, s, head, zero}, {one, one, one, dk}, {Dk});
+  Value vs = lb.slice(v, {batch, s, head, zero}, {one, one, one, dv}, {Dv});
   Value decay;
-  if (hd.logDecay)
-    decay = lb.expOfNonPositive(tensor::ExtractOp::create(
-        b, hd.logDecay, ValueRange{hd.batch, s, hd.head}));
+  if (logDecay)
+    decay = lb.expOfNonPositive(
+        tensor::ExtractOp::create(b, logDecay, ValueRange{batch, s, head}));
   st = lb.map({ks, vs}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
               [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                 Value outer = arith::MulFOp::create(ib, args[0], args[1]);
@@ -243,139 +258,81 @@ static std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const LaHead &hd,
                 return arith::AddFOp::create(ib, kept, outer).getResult();
               });
   if (withOutput)
-    o = readOut(lb, hd, addIndex(b, s, hd.shift), o, st);
-  return {o, st};
+    o = readOut(lb, addIndex(b, s, shift), o, st);
+  carry.outs[0] = o;
+  carry.states[0] = st;
 }
 
-LogicalResult
-LinearAttentionToLinalg::matchAndRewrite(LinearAttentionOp op,
-                                         PatternRewriter &rewriter) const {
-  auto qType = cast<RankedTensorType>(op.getQ().getType());
-  auto vType = cast<RankedTensorType>(op.getV().getType());
-  int64_t H = qType.getDimSize(2), Dk = qType.getDimSize(3),
-          Dv = vType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(Dk) ||
-      ShapedType::isDynamic(Dv))
-    return rewriter.notifyMatchFailure(op, "needs static H, Dk and Dv");
+void LinearAttentionScan::init(LinalgBuilder &lb, ScanCarry &carry) {
+  ImplicitLocOpBuilder &ib = lb.builder();
+  Value st = initialState(lb, op.getInit(), stateSlice(ib));
+  carry.states.push_back(st);
+  if (shift == 0)
+    return;
+  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
+  OpFoldResult dv = ib.getIndexAttr(Dv);
+  // Outputs before the first key leaves the window.
+  Value c0 = arith::ConstantIndexOp::create(ib, 0);
+  Value c1 = arith::ConstantIndexOp::create(ib, 1);
+  auto prefix = scf::ForOp::create(
+      ib, c0, prefixEnd, c1, ValueRange{carry.outs[0]},
+      [&](OpBuilder &pb, Location pl, Value t, ValueRange acc) {
+        ImplicitLocOpBuilder pib(pl, pb);
+        LinalgBuilder plb(pib);
+        Value next;
+        if (op.getInit()) {
+          next = readOut(plb, t, acc[0], st);
+        } else {
+          Value row = plb.fill(plb.slice(acc[0], {batch, t, head, zero},
+                                         {one, one, one, dv}, {Dv}),
+                               0.0);
+          next = plb.insert(row, acc[0], {batch, t, head, zero},
+                            {one, one, one, dv});
+        }
+        scf::YieldOp::create(pib, next);
+      });
+  carry.outs[0] = prefix.getResult(0);
+}
 
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  LinalgBuilder lb(b);
-  Type f32 = b.getF32Type();
-  int64_t Q = op.getChunkSize();
-  int64_t window = op.getWindow();
-  int64_t shift = window == 0 ? 0 : window + 1;
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
+void LinearAttentionScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                                   MutableArrayRef<Value> outs) {
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
 
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
-  Value cQ = arith::ConstantIndexOp::create(b, Q);
-  Value batches = tensor::DimOp::create(b, op.getQ(), 0);
-  Value length = tensor::DimOp::create(b, op.getQ(), 1);
-  Value heads = arith::ConstantIndexOp::create(b, H);
-  Value cShift = arith::ConstantIndexOp::create(b, shift);
+/// The state S [Dk, Dv] of the head, in its natural layout.
+StateSlice LinearAttentionScan::stateSlice(OpBuilder &b) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, Dk, Dv};
+}
 
+FailureOr<LinearAttentionScan>
+LinearAttentionScan::match(LinearAttentionOp op, PatternRewriter &rewriter) {
+  int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3),
+          Dv = dimSize(op.getV(), 3);
+  return LinearAttentionScan(op, H, Dk, Dv);
+}
+
+void LinearAttentionScan::configure(ImplicitLocOpBuilder &b,
+                                    ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, H);
+  spec.chunkSize = Q;
   // Keys with an output: [0, outKeys), outKeys = max(L - shift, 0). The
   // first L - outKeys outputs read the initial state.
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value cShift = arith::ConstantIndexOp::create(b, shift);
+  Value length = spec.length;
   Value outKeys = arith::SelectOp::create(
       b, arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, length, cShift),
       arith::SubIOp::create(b, length, cShift), c0);
-  Value chunked = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::ugt, length,
-      arith::ConstantIndexOp::create(b, recurrentThreshold));
-  auto fullChunksOf = [&](Value count) -> Value {
-    return arith::SelectOp::create(b, chunked,
-                                   arith::DivUIOp::create(b, count, cQ), c0);
-  };
-  Value outChunks = fullChunksOf(outKeys);
-  Value outTokensStart = arith::MulIOp::create(b, outChunks, cQ);
-  Value stateChunks = fullChunksOf(arith::SubIOp::create(b, length, outKeys));
-  Value stateTokensStart = arith::AddIOp::create(
-      b, outKeys, arith::MulIOp::create(b, stateChunks, cQ));
-  Value prefixEnd = arith::SubIOp::create(b, length, outKeys);
-
-  auto headBody = [&](OpBuilder &nb, Location loc, Value batch, Value head,
-                      ValueRange outs) -> SmallVector<Value> {
-    ImplicitLocOpBuilder ib(loc, nb);
-    LinalgBuilder hb(ib);
-    LaHead hd{op.getQ(), op.getK(),
-              op.getV(), op.getLogDecay(),
-              batch,     head,
-              Dk,        Dv,
-              shift,     static_cast<double>(op.getScale().convertToFloat())};
-    // The state is updated in place: a fresh copy of init, or zeros.
-    Value st =
-        op.getInit()
-            ? hb.copyToNew(hb.slice(op.getInit(), {batch, head, zero, zero},
-                                    {one, one, dk, dv}, {Dk, Dv}))
-            : hb.filled({dk, dv}, f32, 0.0);
-    Value o = outs[0];
-    if (shift > 0) {
-      // Outputs before the first key leaves the window.
-      Value st0 = st;
-      auto prefix = scf::ForOp::create(
-          ib, c0, prefixEnd, c1, ValueRange{o},
-          [&](OpBuilder &pb, Location pl, Value t, ValueRange acc) {
-            ImplicitLocOpBuilder pib(pl, pb);
-            LinalgBuilder plb(pib);
-            Value next;
-            if (op.getInit()) {
-              next = readOut(plb, hd, t, acc[0], st0);
-            } else {
-              Value row = plb.fill(plb.slice(acc[0], {batch, t, head, zero},
-                                             {one, one, one, dv}, {Dv}),
-                                   0.0);
-              next = plb.insert(row, acc[0], {batch, t, head, zero},
-                                {one, one, one, dv});
-            }
-            scf::YieldOp::create(pib, next);
-          });
-      o = prefix.getResult(0);
-    }
-    auto chunks = buildOutStateLoop(
-        ib, c0, outChunks, o, st,
-        [&](LinalgBuilder &clb, Value c, Value o, Value st) {
-          Value s0 = arith::MulIOp::create(clb.builder(), c, cQ);
-          return chunkStep(clb, hd, Q, s0, /*withOutput=*/true, o, st);
-        });
-    auto tokens = buildOutStateLoop(
-        ib, outTokensStart, outKeys, chunks.getResult(0), chunks.getResult(1),
-        [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
-          return tokenStep(tlb, hd, s, /*withOutput=*/true, o, st);
-        });
-    o = tokens.getResult(0);
-    st = tokens.getResult(1);
-    if (shift > 0) {
-      // The last keys: only the state sees them.
-      auto stateOnly = buildOutStateLoop(
-          ib, c0, stateChunks, o, st,
-          [&](LinalgBuilder &clb, Value c, Value o, Value st) {
-            ImplicitLocOpBuilder &cb = clb.builder();
-            Value s0 = arith::AddIOp::create(cb, outKeys,
-                                             arith::MulIOp::create(cb, c, cQ));
-            return chunkStep(clb, hd, Q, s0, /*withOutput=*/false, o, st);
-          });
-      auto stateTokens = buildOutStateLoop(
-          ib, stateTokensStart, length, stateOnly.getResult(0),
-          stateOnly.getResult(1),
-          [&](LinalgBuilder &tlb, Value s, Value o, Value st) {
-            return tokenStep(tlb, hd, s, /*withOutput=*/false, o, st);
-          });
-      o = stateTokens.getResult(0);
-      st = stateTokens.getResult(1);
-    }
-    Value finalState =
-        hb.insert(st, outs[1], {batch, head, zero, zero}, {one, one, dk, dv});
-    return {o, finalState};
-  };
-
-  rewriter.replaceOp(
-      op, buildBatchHeadLoops(b, batches, heads, op.getOuts(), headBody));
-  return success();
+  spec.segments.push_back({c0, outKeys});
+  if (shift > 0) {
+    spec.segments.push_back({outKeys, length});
+    prefixEnd = arith::SubIOp::create(b, length, outKeys);
+  }
 }
 
 void mlir::mixer::populateLinearAttentionToLinalgPatterns(
     RewritePatternSet &patterns, int64_t recurrentThreshold) {
-  patterns.add<LinearAttentionToLinalg>(patterns.getContext(),
-                                        recurrentThreshold);
+  patterns.add<ChunkedScanLowering<LinearAttentionScan>>(patterns.getContext(),
+                                                         recurrentThreshold);
 }

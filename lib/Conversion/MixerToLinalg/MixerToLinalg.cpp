@@ -2,6 +2,7 @@
 
 #include "mixer/Conversion/MixerToLinalg/MixerToLinalg.h"
 #include "MixerToLinalgPatterns.h"
+#include "../LowerMixerOps.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -11,7 +12,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_CONVERTMIXERTOLINALGPASS
@@ -38,7 +38,8 @@ struct ConvertMixerToLinalgPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateMixerToLinalgPatterns(patterns, recurrentThreshold);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(lowerAllMixerOps(getOperation(), std::move(patterns),
+                                getLinalgLoweringBlocker)))
       return signalPassFailure();
   }
 };

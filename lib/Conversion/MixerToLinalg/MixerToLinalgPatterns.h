@@ -4,13 +4,22 @@
 #define MIXER_LIB_CONVERSION_MIXERTOLINALG_MIXERTOLINALGPATTERNS_H
 
 #include <cstdint>
+#include <optional>
+#include <string>
 
 namespace mlir {
+class Operation;
 class RewritePatternSet;
 namespace mixer {
 
-/// mixer.kernel_lse and mixer.kernel_mv -> blocked kernel sums
-/// (KernelToLinalg.cpp).
+/// Why convert-mixer-to-linalg cannot lower `op` (a size its blocked
+/// algorithm needs static is dynamic; a composite op), or std::nullopt.
+/// The patterns fail with this reason and the pass reports it on the op
+/// (LinalgLoweringBlockers.cpp).
+std::optional<std::string> getLinalgLoweringBlocker(Operation *op);
+
+/// mixer.kernel_lse, mixer.kernel_mv and mixer.transport_cost -> blocked
+/// kernel sums (KernelToLinalg.cpp).
 void populateKernelToLinalgPatterns(RewritePatternSet &patterns);
 
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,

@@ -17,9 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Utils/LinalgBuilder.h"
-#include "mixer/Utils/ScanLoops.h"
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Utils/ChunkedScan.h"
+#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
@@ -33,71 +34,126 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-/// The channels of one block: the largest power of two up to 64 that divides
-/// the channels of a group, so that a block reads one group. (The tiling of
-/// mixer-tile-parallel-dims picks its tiles the same way, so a tile is one
-/// block.)
-static int64_t channelBlock(int64_t channelsPerGroup) {
-  for (int64_t block : {64, 32, 16, 8, 4, 2})
-    if (channelsPerGroup % block == 0)
-      return block;
-  return 1;
-}
-
 namespace {
 
-/// The operands (absent optional ones null), indices and static sizes of one
-/// (batch, channel block).
-struct ScanBlock {
-  Value u, delta, b, c, z; // the op's [B, L, ...] operands
-  Value At;                // [N, Db]
-  Value bias, dSkip;       // [Db] slices
-  Value batch, d0, group;
-  int64_t Db, N;
+/// The math of mixer.selective_scan for the chunked-scan driver: the
+/// "heads" are the channel blocks, the "chunks" blocks of T tokens, and
+/// every sequence is scanned in chunks (no recurrent threshold).
+class SelectiveScan final : public ChunkedScanHooks {
+public:
+  using Op = SelectiveScanOp;
+  static FailureOr<SelectiveScan> match(SelectiveScanOp op,
+                                        PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
+
+  /// Tokens per chunk: the dt and output maps are vectorized over [T, Db].
+  static constexpr int64_t T = 16;
+
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
+  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                 ScanCarry &carry) override {
+    tokenBlock(lb, T, t0, carry);
+  }
+  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                 ScanCarry &carry) override {
+    tokenBlock(lb, 1, t, carry);
+  }
+  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                MutableArrayRef<Value> outs) override;
+
+private:
+  SelectiveScan(SelectiveScanOp op, int64_t D, int64_t G, int64_t N)
+      : op(op), u(op.getU()), delta(op.getDelta()), bIn(op.getB()),
+        cIn(op.getC()), z(op.getZ()), D(D), N(N), perGroup(D / G),
+        Db(selectiveScanChannelBlock(perGroup)),
+        softplus(op.getDeltaSoftplus()) {}
+
+  StateSlice stateSlice(OpBuilder &b) const;
+  /// The tokens t0 .. t0 + T - 1 of the channel block.
+  void tokenBlock(LinalgBuilder &lb, int64_t T, Value t0, ScanCarry &carry);
+
+  SelectiveScanOp op;
+  Value u, delta, bIn, cIn, z; // the op's [B, L, ...] operands (z optional)
+  int64_t D, N, perGroup, Db;
   bool softplus;
-};
-
-struct SelectiveScanToLinalg : public OpRewritePattern<SelectiveScanOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(SelectiveScanOp op,
-                                PatternRewriter &rewriter) const override;
+  // Of the current channel block (`head`):
+  Value At;          // [N, Db]
+  Value bias, dSkip; // [Db] slices, null when absent
+  Value d0, group;
 };
 
 } // namespace
 
-/// The tokens t0 .. t0 + T - 1 of one channel block: returns (y, hT).
-static std::pair<Value, Value> tokenBlock(LinalgBuilder &lb,
-                                          const ScanBlock &sb, int64_t T,
-                                          Value t0, Value y, Value hT) {
+FailureOr<SelectiveScan> SelectiveScan::match(SelectiveScanOp op,
+                                              PatternRewriter &rewriter) {
+  int64_t D = dimSize(op.getU(), 2);
+  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
+  return SelectiveScan(op, D, G, N);
+}
+
+void SelectiveScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, D / Db);
+  spec.chunkSize = T;
+  spec.recurrentThreshold = std::nullopt;
+}
+
+void SelectiveScan::init(LinalgBuilder &lb, ScanCarry &carry) {
+  ImplicitLocOpBuilder &ib = lb.builder();
+  OpFoldResult zero = ib.getIndexAttr(0);
+  OpFoldResult db = ib.getIndexAttr(Db), n = ib.getIndexAttr(N);
+  d0 = arith::MulIOp::create(ib, head, arith::ConstantIndexOp::create(ib, Db));
+  auto channels = [&](Value x) -> Value {
+    return x ? lb.slice(x, {d0}, {db}, {Db}) : Value();
+  };
+  At = lb.transpose(lb.slice(op.getA(), {d0, zero}, {db, n}, {Db, N}));
+  bias = channels(op.getDeltaBias());
+  dSkip = channels(op.getDSkip());
+  group = arith::DivUIOp::create(ib, d0,
+                                 arith::ConstantIndexOp::create(ib, perGroup));
+  carry.states.push_back(initialState(lb, op.getInit(), stateSlice(ib)));
+}
+
+void SelectiveScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                             MutableArrayRef<Value> outs) {
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
+
+/// The state [Db, N] of the channel block, carried transposed as hT [N, Db].
+StateSlice SelectiveScan::stateSlice(OpBuilder &b) const {
+  return {{batch, d0, b.getIndexAttr(0)}, Db, N, /*transposed=*/true};
+}
+
+void SelectiveScan::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
+                               ScanCarry &carry) {
+  Value y = carry.outs[0], hT = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult t = b.getIndexAttr(T), db = b.getIndexAttr(sb.Db),
-               n = b.getIndexAttr(sb.N);
+  OpFoldResult t = b.getIndexAttr(T), db = b.getIndexAttr(Db),
+               n = b.getIndexAttr(N);
   auto rows = [&](Value x) {
-    return lb.slice(x, {sb.batch, t0, sb.d0}, {one, t, db}, {T, sb.Db});
+    return lb.slice(x, {batch, t0, d0}, {one, t, db}, {T, Db});
   };
-  Value U = rows(sb.u);
+  Value U = rows(u);
 
   // dt = softplus(delta + delta_bias), dt * u.
-  SmallVector<Value> dtIn = {rows(sb.delta)};
+  SmallVector<Value> dtIn = {rows(delta)};
   SmallVector<AffineMap> dtMaps = {lb.dims(2, {0, 1})};
-  if (sb.bias) {
-    dtIn.push_back(sb.bias);
+  if (bias) {
+    dtIn.push_back(bias);
     dtMaps.push_back(lb.dims(2, {1}));
   }
   // Without bias and softplus dt is delta itself.
   Value DT =
-      (!sb.bias && !sb.softplus)
+      (!bias && !softplus)
           ? dtIn[0]
           : lb.map(
                 dtIn, dtMaps, lb.empty({t, db}, f32),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                   Value x = args[0];
-                  if (sb.bias)
+                  if (bias)
                     x = arith::AddFOp::create(ib, x, args[1]);
-                  if (!sb.softplus)
+                  if (!softplus)
                     return x;
                   // log1p(exp(x)), and x itself above 20 (where exp would
                   // overflow the sum's precision anyway).
@@ -115,10 +171,8 @@ static std::pair<Value, Value> tokenBlock(LinalgBuilder &lb,
       [](ImplicitLocOpBuilder &ib, ValueRange args) {
         return arith::MulFOp::create(ib, args[0], args[1]).getResult();
       });
-  Value Bc = lb.slice(sb.b, {sb.batch, t0, sb.group, zero}, {one, t, one, n},
-                      {T, sb.N});
-  Value Cc = lb.slice(sb.c, {sb.batch, t0, sb.group, zero}, {one, t, one, n},
-                      {T, sb.N});
+  Value Bc = lb.slice(bIn, {batch, t0, group, zero}, {one, t, one, n}, {T, N});
+  Value Cc = lb.slice(cIn, {batch, t0, group, zero}, {one, t, one, n}, {T, N});
 
   // The output block accumulates locally and is written to y once.
   Value Y = lb.filled({t, db}, f32, 0.0);
@@ -130,13 +184,13 @@ static std::pair<Value, Value> tokenBlock(LinalgBuilder &lb,
       [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder ilb(ib);
-        Value dt = ilb.slice(DT, {i, zero}, {one, db}, {sb.Db});
-        Value du = ilb.slice(DU, {i, zero}, {one, db}, {sb.Db});
-        Value bi = ilb.slice(Bc, {i, zero}, {one, n}, {sb.N});
-        Value ci = ilb.slice(Cc, {i, zero}, {one, n}, {1, sb.N});
+        Value dt = ilb.slice(DT, {i, zero}, {one, db}, {Db});
+        Value du = ilb.slice(DU, {i, zero}, {one, db}, {Db});
+        Value bi = ilb.slice(Bc, {i, zero}, {one, n}, {N});
+        Value ci = ilb.slice(Cc, {i, zero}, {one, n}, {1, N});
         // hT[n, d] = exp(dt[d] A[d, n]) hT[n, d] + b[n] dt[d] u[d], in place.
         Value h =
-            ilb.map({sb.At, dt, du, bi},
+            ilb.map({At, dt, du, bi},
                     {ilb.dims(2, {0, 1}), ilb.dims(2, {1}), ilb.dims(2, {1}),
                      ilb.dims(2, {0})},
                     acc[1], [](ImplicitLocOpBuilder &hb, ValueRange args) {
@@ -147,7 +201,7 @@ static std::pair<Value, Value> tokenBlock(LinalgBuilder &lb,
                       return arith::AddFOp::create(hb, kept, in).getResult();
                     });
         // Y[i, :] = c_i^T hT.
-        Value row = ilb.slice(acc[0], {i, zero}, {one, db}, {1, sb.Db});
+        Value row = ilb.slice(acc[0], {i, zero}, {one, db}, {1, Db});
         row = ilb.contract(ci, h, row, Lhs::RowMajor);
         Value nextY = ilb.insert(row, acc[0], {i, zero}, {one, db});
         scf::YieldOp::create(ib, ValueRange{nextY, h});
@@ -156,24 +210,24 @@ static std::pair<Value, Value> tokenBlock(LinalgBuilder &lb,
   hT = tokens.getResult(1);
 
   // y = (y + D_skip u) * silu(z), in place.
-  if (sb.dSkip || sb.z) {
+  if (dSkip || z) {
     SmallVector<Value> in = {U};
     SmallVector<AffineMap> maps = {lb.dims(2, {0, 1})};
-    if (sb.dSkip) {
-      in.push_back(sb.dSkip);
+    if (dSkip) {
+      in.push_back(dSkip);
       maps.push_back(lb.dims(2, {1}));
     }
-    if (sb.z) {
-      in.push_back(rows(sb.z));
+    if (z) {
+      in.push_back(rows(z));
       maps.push_back(lb.dims(2, {0, 1}));
     }
     Y = lb.map(in, maps, Y, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
       Value out = args.back();
       unsigned next = 1;
-      if (sb.dSkip)
+      if (dSkip)
         out = arith::AddFOp::create(
             ib, out, arith::MulFOp::create(ib, args[next++], args[0]));
-      if (sb.z) {
+      if (z) {
         Value z = args[next];
         Value oneF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(1.0));
         Value sig = arith::DivFOp::create(
@@ -186,94 +240,12 @@ static std::pair<Value, Value> tokenBlock(LinalgBuilder &lb,
       return out;
     });
   }
-  y = lb.insert(Y, y, {sb.batch, t0, sb.d0}, {one, t, db});
-  return {y, hT};
-}
-
-LogicalResult
-SelectiveScanToLinalg::matchAndRewrite(SelectiveScanOp op,
-                                       PatternRewriter &rewriter) const {
-  auto uType = cast<RankedTensorType>(op.getU().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t D = uType.getDimSize(2), G = bType.getDimSize(2),
-          N = bType.getDimSize(3);
-  if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) ||
-      ShapedType::isDynamic(N))
-    return rewriter.notifyMatchFailure(op, "needs static D, G and N");
-
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  LinalgBuilder lb(b);
-  Type f32 = b.getF32Type();
-  int64_t perGroup = D / G;
-  int64_t Db = channelBlock(perGroup);
-  // Tokens per block: the dt and output maps of a block are vectorized over
-  // [T, Db].
-  const int64_t T = 16;
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult db = b.getIndexAttr(Db), n = b.getIndexAttr(N);
-
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value cT = arith::ConstantIndexOp::create(b, T);
-  Value batches = tensor::DimOp::create(b, op.getU(), 0);
-  Value length = tensor::DimOp::create(b, op.getU(), 1);
-  Value blocks = arith::ConstantIndexOp::create(b, D / Db);
-  Value cDb = arith::ConstantIndexOp::create(b, Db);
-  Value cPerGroup = arith::ConstantIndexOp::create(b, perGroup);
-  Value fullBlocks = arith::DivUIOp::create(b, length, cT);
-  Value tailStart = arith::MulIOp::create(b, fullBlocks, cT);
-
-  auto blockBody = [&](OpBuilder &nb, Location loc, Value batch, Value blk,
-                       ValueRange outs) -> SmallVector<Value> {
-    ImplicitLocOpBuilder ib(loc, nb);
-    LinalgBuilder hb(ib);
-    Value d0 = arith::MulIOp::create(ib, blk, cDb);
-    auto channels = [&](Value x) -> Value {
-      return x ? hb.slice(x, {d0}, {db}, {Db}) : Value();
-    };
-    ScanBlock sb{
-        op.getU(),
-        op.getDelta(),
-        op.getB(),
-        op.getC(),
-        op.getZ(),
-        hb.transpose(hb.slice(op.getA(), {d0, zero}, {db, n}, {Db, N})),
-        channels(op.getDeltaBias()),
-        channels(op.getDSkip()),
-        batch,
-        d0,
-        arith::DivUIOp::create(ib, d0, cPerGroup),
-        Db,
-        N,
-        op.getDeltaSoftplus()};
-    // hT = init^T (a fresh tensor, updated in place) or zeros.
-    Value hT = op.getInit()
-                   ? hb.transpose(hb.slice(op.getInit(), {batch, d0, zero},
-                                           {one, db, n}, {Db, N}))
-                   : hb.filled({n, db}, f32, 0.0);
-    auto full =
-        buildOutStateLoop(ib, c0, fullBlocks, outs[0], hT,
-                          [&](LinalgBuilder &flb, Value c, Value y, Value h) {
-                            Value t0 =
-                                arith::MulIOp::create(flb.builder(), c, cT);
-                            return tokenBlock(flb, sb, T, t0, y, h);
-                          });
-    auto tail = buildOutStateLoop(
-        ib, tailStart, length, full.getResult(0), full.getResult(1),
-        [&](LinalgBuilder &tlb, Value t, Value y, Value h) {
-          return tokenBlock(tlb, sb, 1, t, y, h);
-        });
-    Value finalState = hb.insert(hb.transpose(tail.getResult(1)), outs[1],
-                                 {batch, d0, zero}, {one, db, n});
-    return {tail.getResult(0), finalState};
-  };
-
-  // The channel blocks play the role of the heads of the other scans.
-  rewriter.replaceOp(
-      op, buildBatchHeadLoops(b, batches, blocks, op.getOuts(), blockBody));
-  return success();
+  carry.outs[0] = lb.insert(Y, y, {batch, t0, d0}, {one, t, db});
+  carry.states[0] = hT;
 }
 
 void mlir::mixer::populateSelectiveScanToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SelectiveScanToLinalg>(patterns.getContext());
+  patterns.add<ChunkedScanLowering<SelectiveScan>>(patterns.getContext(),
+                                                   std::nullopt);
 }

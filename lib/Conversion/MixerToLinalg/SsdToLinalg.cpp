@@ -17,9 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Utils/LinalgBuilder.h"
-#include "mixer/Utils/ScanLoops.h"
+#include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Utils/ChunkedScan.h"
+#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
@@ -35,54 +36,82 @@ using namespace mlir::mixer;
 
 namespace {
 
-/// Static sizes and the values shared by the chunk and token steps of one
-/// (batch, head).
-struct SsdHead {
-  Value x, logA, b, c;       // the op's inputs
-  Value batch, head, group;  // indices
-  int64_t P, N;
-};
+/// The math of mixer.ssd for the chunked-scan driver.
+class SsdScan final : public ChunkedScanHooks {
+public:
+  using Op = SsdOp;
+  static FailureOr<SsdScan> match(SsdOp op, PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-struct SsdToLinalg : public OpRewritePattern<SsdOp> {
-  SsdToLinalg(MLIRContext *ctx, int64_t recurrentThreshold)
-      : OpRewritePattern(ctx), recurrentThreshold(recurrentThreshold) {}
-
-  LogicalResult matchAndRewrite(SsdOp op,
-                                PatternRewriter &rewriter) const override;
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
+  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                 ScanCarry &carry) override;
+  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                 ScanCarry &carry) override;
+  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                MutableArrayRef<Value> outs) override;
 
 private:
-  /// One full chunk of Q tokens starting at t0: returns (y, St).
-  std::pair<Value, Value> chunkStep(LinalgBuilder &lb, const SsdHead &hd,
-                                    int64_t Q, Value t0, Value y,
-                                    Value st) const;
-  /// One token t: returns (y, St).
-  std::pair<Value, Value> tokenStep(LinalgBuilder &lb, const SsdHead &hd,
-                                    Value t, Value y, Value st) const;
+  SsdScan(SsdOp op, int64_t H, int64_t P, int64_t G, int64_t N)
+      : op(op), x(op.getX()), logA(op.getLogA()), bIn(op.getB()),
+        cIn(op.getC()), H(H), P(P), N(N), headsPerGroup(H / G),
+        Q(op.getChunkSize()) {}
 
-  int64_t recurrentThreshold;
+  SsdOp op;
+  Value x, logA, bIn, cIn; // the op's inputs
+  int64_t H, P, N, headsPerGroup, Q;
+  StateSlice stateSlice(OpBuilder &b) const;
+
+  Value group; // of the current head
 };
 
 } // namespace
 
-std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
-                                               const SsdHead &hd, int64_t Q,
-                                               Value t0, Value y,
-                                               Value st) const {
+FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &rewriter) {
+  int64_t H = dimSize(op.getX(), 2), P = dimSize(op.getX(), 3);
+  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
+  return SsdScan(op, H, P, G, N);
+}
+
+void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, H);
+  spec.chunkSize = Q;
+}
+
+void SsdScan::init(LinalgBuilder &lb, ScanCarry &carry) {
+  ImplicitLocOpBuilder &ib = lb.builder();
+  group = arith::DivUIOp::create(
+      ib, head, arith::ConstantIndexOp::create(ib, headsPerGroup));
+  carry.states.push_back(initialState(lb, op.getInit(), stateSlice(ib)));
+}
+
+void SsdScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                       MutableArrayRef<Value> outs) {
+  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
+
+/// The state of the head, [P, N], carried transposed as St [N, P].
+StateSlice SsdScan::stateSlice(OpBuilder &b) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, P, N, /*transposed=*/true};
+}
+
+void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                        ScanCarry &carry) {
+  Value y = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(hd.P),
-               n = b.getIndexAttr(hd.N);
+  OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(P),
+               n = b.getIndexAttr(N);
 
   // Packed into a local buffer: three contractions read it, and its rows
   // are strided across the (usually uncached) time-major input.
-  Value X = lb.copyToNew(lb.slice(hd.x, {hd.batch, t0, hd.head, zero},
-                                  {one, q, one, p}, {Q, hd.P}));
-  Value A = lb.slice(hd.logA, {hd.batch, t0, hd.head}, {one, q, one}, {Q});
-  Value Bc = lb.slice(hd.b, {hd.batch, t0, hd.group, zero}, {one, q, one, n},
-                      {Q, hd.N});
-  Value Cc = lb.slice(hd.c, {hd.batch, t0, hd.group, zero}, {one, q, one, n},
-                      {Q, hd.N});
+  Value X = lb.copyToNew(
+      lb.slice(x, {batch, t0, head, zero}, {one, q, one, p}, {Q, P}));
+  Value A = lb.slice(logA, {batch, t0, head}, {one, q, one}, {Q});
+  Value Bc = lb.slice(bIn, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
+  Value Cc = lb.slice(cIn, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
 
   // Inclusive prefix sums of the log decays, in f64 so that differences of
   // two sums (segment sums) keep f32 accuracy however long the chunk.
@@ -96,7 +125,8 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
         Value seg = arith::TruncFOp::create(
             ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
         Value decay = LinalgBuilder(ib).expOfNonPositive(seg);
-        Value t = linalg::IndexOp::create(ib, 0), s = linalg::IndexOp::create(ib, 1);
+        Value t = linalg::IndexOp::create(ib, 0),
+              s = linalg::IndexOp::create(ib, 1);
         Value causal =
             arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
@@ -106,12 +136,11 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
   // Intra-chunk block: ((Cc Bc^T) * L) X.
   Value G = lb.contract(Cc, lb.transpose(Bc), lb.filled({q, q}, f32, 0.0),
                         Lhs::RowMajor);
-  Value M = lb.map({G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
-                   lb.empty({q, q}, f32),
-                   [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                     return arith::MulFOp::create(ib, args[0], args[1])
-                         .getResult();
-                   });
+  Value M = lb.map(
+      {G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})}, lb.empty({q, q}, f32),
+      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::MulFOp::create(ib, args[0], args[1]).getResult();
+      });
   // The output block accumulates in a local (cache-resident) buffer and is
   // written to y once: y is strided and usually far larger than the caches.
   Value Y = lb.contract(M, X, lb.filled({q, p}, f32, 0.0), Lhs::RowMajor);
@@ -128,58 +157,53 @@ std::pair<Value, Value> SsdToLinalg::chunkStep(LinalgBuilder &lb,
 
   // State passing: decay the state over the chunk and add each token's
   // contribution decayed to the chunk end.
-  Value Bw = lb.map({Bc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                    lb.empty({q, n}, f32),
-                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      Value seg = arith::TruncFOp::create(
-                          ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
-                      return arith::MulFOp::create(ib, args[0],
-                                                   LinalgBuilder(ib).expOfNonPositive(seg))
-                          .getResult();
-                    });
+  Value Bw = lb.map(
+      {Bc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})}, lb.empty({q, n}, f32),
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value seg = arith::TruncFOp::create(
+            ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
+        return arith::MulFOp::create(ib, args[0],
+                                     LinalgBuilder(ib).expOfNonPositive(seg))
+            .getResult();
+      });
   Value chunkDecay =
       lb.expOfNonPositive(arith::TruncFOp::create(b, f32, cumLast));
   // Updated in place (the state is a loop-carried buffer).
-  Value decayed = lb.map({}, {}, st,
-                         [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                           return arith::MulFOp::create(ib, args[0], chunkDecay)
-                               .getResult();
-                         });
+  Value decayed =
+      lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
+      });
   Value newSt = lb.contract(Bw, X, decayed, Lhs::Transposed);
 
-  Value newY = lb.insert(Y, y, {hd.batch, t0, hd.head, zero}, {one, q, one, p});
-  return {newY, newSt};
+  carry.outs[0] = lb.insert(Y, y, {batch, t0, head, zero}, {one, q, one, p});
+  carry.states[0] = newSt;
 }
 
-std::pair<Value, Value> SsdToLinalg::tokenStep(LinalgBuilder &lb,
-                                               const SsdHead &hd, Value t,
-                                               Value y, Value st) const {
+void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                        ScanCarry &carry) {
+  Value y = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult p = b.getIndexAttr(hd.P), n = b.getIndexAttr(hd.N);
+  OpFoldResult p = b.getIndexAttr(P), n = b.getIndexAttr(N);
 
-  Value xt = lb.slice(hd.x, {hd.batch, t, hd.head, zero}, {one, one, one, p},
-                      {hd.P});
-  Value bt = lb.slice(hd.b, {hd.batch, t, hd.group, zero}, {one, one, one, n},
-                      {hd.N});
-  Value ct = lb.slice(hd.c, {hd.batch, t, hd.group, zero}, {one, one, one, n},
-                      {hd.N});
-  Value decay = lb.expOfNonPositive(tensor::ExtractOp::create(
-      b, hd.logA, ValueRange{hd.batch, t, hd.head}));
+  Value xt = lb.slice(x, {batch, t, head, zero}, {one, one, one, p}, {P});
+  Value bt = lb.slice(bIn, {batch, t, group, zero}, {one, one, one, n}, {N});
+  Value ct = lb.slice(cIn, {batch, t, group, zero}, {one, one, one, n}, {N});
+  Value decay = lb.expOfNonPositive(
+      tensor::ExtractOp::create(b, logA, ValueRange{batch, t, head}));
 
   // St = exp(a_t) St + b_t x_t^T, in place.
-  Value newSt = lb.map(
-      {bt, xt}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
-      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value outer = arith::MulFOp::create(ib, args[0], args[1]);
-        Value kept = arith::MulFOp::create(ib, args[2], decay);
-        return arith::AddFOp::create(ib, kept, outer).getResult();
-      });
+  Value newSt =
+      lb.map({bt, xt}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
+             [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+               Value outer = arith::MulFOp::create(ib, args[0], args[1]);
+               Value kept = arith::MulFOp::create(ib, args[2], decay);
+               return arith::AddFOp::create(ib, kept, outer).getResult();
+             });
 
   // y_t[p] = sum_n c_t[n] St[n, p]
   Value acc = lb.fill(
-      lb.slice(y, {hd.batch, t, hd.head, zero}, {one, one, one, p}, {hd.P}),
-      0.0);
+      lb.slice(y, {batch, t, head, zero}, {one, one, one, p}, {P}), 0.0);
   auto yt = linalg::GenericOp::create(
       b, acc.getType(), ValueRange{ct, newSt}, ValueRange{acc},
       ArrayRef<AffineMap>{lb.dims(2, {1}), lb.dims(2, {1, 0}), lb.dims(2, {0})},
@@ -187,85 +211,16 @@ std::pair<Value, Value> SsdToLinalg::tokenStep(LinalgBuilder &lb,
                                     utils::IteratorType::reduction},
       [](OpBuilder &nb, Location loc, ValueRange args) {
         Value prod = arith::MulFOp::create(nb, loc, args[0], args[1]);
-        linalg::YieldOp::create(nb, loc,
-                                arith::AddFOp::create(nb, loc, args[2], prod)
-                                    .getResult());
+        linalg::YieldOp::create(
+            nb, loc, arith::AddFOp::create(nb, loc, args[2], prod).getResult());
       });
-  Value newY = lb.insert(yt.getResult(0), y, {hd.batch, t, hd.head, zero},
-                         {one, one, one, p});
-  return {newY, newSt};
-}
-
-LogicalResult SsdToLinalg::matchAndRewrite(SsdOp op,
-                                           PatternRewriter &rewriter) const {
-  auto xType = cast<RankedTensorType>(op.getX().getType());
-  auto bType = cast<RankedTensorType>(op.getB().getType());
-  int64_t H = xType.getDimSize(2), P = xType.getDimSize(3);
-  int64_t G = bType.getDimSize(2), N = bType.getDimSize(3);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(P) ||
-      ShapedType::isDynamic(G) || ShapedType::isDynamic(N))
-    return rewriter.notifyMatchFailure(op, "needs static H, P, G and N");
-
-  ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-  LinalgBuilder lb(b);
-  Type f32 = b.getF32Type();
-  int64_t Q = op.getChunkSize();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult p = b.getIndexAttr(P), n = b.getIndexAttr(N);
-
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value batches = tensor::DimOp::create(b, op.getX(), 0);
-  Value length = tensor::DimOp::create(b, op.getX(), 1);
-  Value heads = arith::ConstantIndexOp::create(b, H);
-  Value headsPerGroup = arith::ConstantIndexOp::create(b, H / G);
-
-  // Full chunks use the chunked form; the tail, and whole sequences of at
-  // most recurrentThreshold tokens, the recurrence.
-  Value chunked = arith::CmpIOp::create(
-      b, arith::CmpIPredicate::ugt, length,
-      arith::ConstantIndexOp::create(b, recurrentThreshold));
-  Value fullChunks = arith::SelectOp::create(
-      b, chunked,
-      arith::DivUIOp::create(b, length, arith::ConstantIndexOp::create(b, Q)),
-      c0);
-  Value tailStart =
-      arith::MulIOp::create(b, fullChunks, arith::ConstantIndexOp::create(b, Q));
-
-  auto headLoop = [&](OpBuilder &nb, Location loc, Value batch, Value head,
-                      ValueRange outs) -> SmallVector<Value> {
-    ImplicitLocOpBuilder ib(loc, nb);
-    LinalgBuilder hb(ib);
-    SsdHead hd{op.getX(), op.getLogA(), op.getB(), op.getC(), batch, head,
-               arith::DivUIOp::create(ib, head, headsPerGroup), P, N};
-    Value st = op.getInit()
-                   ? hb.transpose(hb.slice(op.getInit(),
-                                           {batch, head, zero, zero},
-                                           {one, one, p, n}, {P, N}))
-                   : hb.filled({n, p}, f32, 0.0);
-    auto chunks = buildOutStateLoop(
-        ib, c0, fullChunks, outs[0], st,
-        [&](LinalgBuilder &clb, Value c, Value y, Value s) {
-          ImplicitLocOpBuilder &cib = clb.builder();
-          Value t0 = arith::MulIOp::create(
-              cib, c, arith::ConstantIndexOp::create(cib, Q));
-          return chunkStep(clb, hd, Q, t0, y, s);
-        });
-    auto tokens = buildOutStateLoop(
-        ib, tailStart, length, chunks.getResult(0), chunks.getResult(1),
-        [&](LinalgBuilder &tlb, Value t, Value y, Value s) {
-          return tokenStep(tlb, hd, t, y, s);
-        });
-    Value finalState = hb.insert(hb.transpose(tokens.getResult(1)), outs[1],
-                                 {batch, head, zero, zero}, {one, one, p, n});
-    return {tokens.getResult(0), finalState};
-  };
-
-  rewriter.replaceOp(
-      op, buildBatchHeadLoops(b, batches, heads, op.getOuts(), headLoop));
-  return success();
+  carry.outs[0] =
+      lb.insert(yt.getResult(0), y, {batch, t, head, zero}, {one, one, one, p});
+  carry.states[0] = newSt;
 }
 
 void mlir::mixer::populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                               int64_t recurrentThreshold) {
-  patterns.add<SsdToLinalg>(patterns.getContext(), recurrentThreshold);
+  patterns.add<ChunkedScanLowering<SsdScan>>(patterns.getContext(),
+                                             recurrentThreshold);
 }

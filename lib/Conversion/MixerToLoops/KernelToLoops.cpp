@@ -9,20 +9,23 @@
 //                 out[b, i] = m + log(s)
 //   kernel_mv:  for b, i:  out[b, i, :] = 0
 //                 for j:  k = k(x_i, y_j);  out[b, i, :] += k v[b, j, :]
+//   transport_cost: for b, i:
+//                 out[b, i] = sum_j exp(u_i + v_j - c(x_i, y_j) / eps) c
 //
-// with r^2 = sum_d (x_id - y_jd)^2 summed directly (no norm expansion). The
-// shift of the log-sum-exp is 0 while every term so far is -inf, so that
-// -inf - -inf never occurs. Results are written into the `outs` tensors.
+// with r^2 = sum_d (x_id - y_jd)^2 summed directly (no norm expansion) and
+// k, c the formulas of mixer/Utils/KernelMath.h. The shift of the
+// log-sum-exp is 0 while every term so far is -inf, so that -inf - -inf
+// never occurs. Results are written into the `outs` tensors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LoopBuilder.h"
 #include "MixerToLoopsPatterns.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Utils/KernelMath.h"
 
 #include "mlir/IR/PatternMatch.h"
 
-#include <cmath>
 #include <limits>
 
 using namespace mlir;
@@ -44,12 +47,27 @@ static Value squaredDistance(OpBuilder &b, Location loc, bool batched, Value bi,
                              Value x, Value i, Value y, Value j, Value dims,
                              Value zero) {
   return buildSum(b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
-    ScalarBuilder s(b, loc);
-    Value diff = s.sub(load(b, loc, x, at(batched, bi, {i, d})),
-                       load(b, loc, y, at(batched, bi, {j, d})));
-    return s.mul(diff, diff);
+    return squaredDifference(b, loc, load(b, loc, x, at(batched, bi, {i, d})),
+                             load(b, loc, y, at(batched, bi, {j, d})));
   });
 }
+
+namespace {
+/// The bounds of the loops over the points: the rows of x (after the batch
+/// when batched), the M rows of y and the D coordinates.
+struct PointLoopSizes {
+  PointLoopSizes(OpBuilder &b, Location loc, bool batched, Value x, Value y) {
+    unsigned rowDim = batched ? 1 : 0;
+    if (batched)
+      rows.push_back(dimSize(b, loc, x, 0));
+    rows.push_back(dimSize(b, loc, x, rowDim));
+    M = dimSize(b, loc, y, rowDim);
+    dims = dimSize(b, loc, x, rowDim + 1);
+  }
+  SmallVector<Value> rows;
+  Value M, dims;
+};
+} // namespace
 
 namespace {
 
@@ -60,24 +78,20 @@ struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     bool batched = op.isBatched();
-    unsigned rowDim = batched ? 1 : 0;
     Value x = op.getX(), y = op.getY(), g = op.getG();
     Type f32 = rewriter.getF32Type();
     KernelKind kind = op.getKernel();
 
     ScalarBuilder s(rewriter, loc);
     Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+    Value coef = negCostCoefficient(rewriter, loc, kind, eps);
     Value zero = s.constant(0.0, f32);
     Value negInf = s.constant(-std::numeric_limits<double>::infinity(), f32);
-    SmallVector<Value> ubs;
-    if (batched)
-      ubs.push_back(dimSize(rewriter, loc, x, 0));
-    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
-    Value M = dimSize(rewriter, loc, y, rowDim);
-    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+    PointLoopSizes sizes(rewriter, loc, batched, x, y);
+    Value M = sizes.M, dims = sizes.dims;
 
     SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, ubs, op.getOuts()[0],
+        rewriter, loc, sizes.rows, op.getOuts()[0],
         [&](OpBuilder &b, Location loc, ValueRange ivs,
             ValueRange outer) -> SmallVector<Value> {
           Value bi = batched ? ivs[0] : Value(), i = ivs.back();
@@ -90,19 +104,11 @@ struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
                 Value j = jv[0];
                 Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
                                            dims, zero);
-                Value c = r2;
-                if (kind == KernelKind::gaussian)
-                  c = s.mul(r2, s.constant(0.5, f32));
-                else if (kind == KernelKind::laplacian)
-                  c = s.sqrt(r2);
-                Value a = s.neg(s.div(c, eps));
+                Value a = negScaledCost(b, loc, kind, coef, r2);
                 if (g)
                   a = s.add(a, load(b, loc, g, at(batched, bi, {j})));
                 Value m = s.max(acc[0], a);
-                Value allNegInf = arith::CmpFOp::create(
-                    b, loc, arith::CmpFPredicate::OEQ, m, negInf);
-                Value shift =
-                    arith::SelectOp::create(b, loc, allNegInf, zero, m);
+                Value shift = logSumExpShift(b, loc, m);
                 Value sum = s.add(s.mul(acc[1], s.exp(s.sub(acc[0], shift))),
                                   s.exp(s.sub(a, shift)));
                 return {m, sum};
@@ -129,20 +135,19 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
     KernelKind kind = op.getKernel();
 
     ScalarBuilder s(rewriter, loc);
-    Value h = load(rewriter, loc, op.getBandwidth(), ValueRange{});
+    Value coef;
+    if (isDistanceBased(kind))
+      coef = kernelCoefficient(rewriter, loc, kind,
+                               load(rewriter, loc, op.getBandwidth(),
+                                    ValueRange{}));
     Value zero = s.constant(0.0, f32);
-    SmallVector<Value> ubs;
-    if (batched)
-      ubs.push_back(dimSize(rewriter, loc, x, 0));
-    ubs.push_back(dimSize(rewriter, loc, x, rowDim));
-    Value M = dimSize(rewriter, loc, y, rowDim);
-    Value dims = dimSize(rewriter, loc, x, rowDim + 1);
+    PointLoopSizes sizes(rewriter, loc, batched, x, y);
+    Value M = sizes.M, dims = sizes.dims;
     Value channels = dimSize(rewriter, loc, v, rowDim + 1);
 
-    // k(x_i, y_j), written as in the op definition.
+    // k(x_i, y_j).
     auto kernel = [&](OpBuilder &b, Location loc, Value bi, Value i,
                       Value j) -> Value {
-      ScalarBuilder s(b, loc);
       if (kind == KernelKind::linear)
         return buildSum(
             b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
@@ -151,24 +156,11 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
                            load(b, loc, y, at(batched, bi, {j, d})));
             });
       Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
-      Value one = s.constant(1.0, f32);
-      switch (kind) {
-      case KernelKind::gaussian:
-        return s.exp(
-            s.neg(s.div(r2, s.mul(s.constant(2.0, f32), s.mul(h, h)))));
-      case KernelKind::laplacian:
-        return s.exp(s.neg(s.div(s.sqrt(r2), h)));
-      case KernelKind::matern32: {
-        Value t = s.div(s.mul(s.constant(std::sqrt(3.0), f32), s.sqrt(r2)), h);
-        return s.mul(s.add(one, t), s.exp(s.neg(t)));
-      }
-      default:
-        return s.div(one, s.sqrt(s.add(one, s.div(r2, s.mul(h, h)))));
-      }
+      return kernelOfSquaredDistance(b, loc, kind, coef, r2);
     };
 
     SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, ubs, op.getOuts()[0],
+        rewriter, loc, sizes.rows, op.getOuts()[0],
         [&](OpBuilder &b, Location loc, ValueRange ivs,
             ValueRange outer) -> SmallVector<Value> {
           Value bi = batched ? ivs[0] : Value(), i = ivs.back();
@@ -206,8 +198,50 @@ struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
   }
 };
 
+struct TransportCostToLoops : public OpRewritePattern<TransportCostOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(TransportCostOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    bool batched = op.isBatched();
+    Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
+          logV = op.getLogV();
+    KernelKind kind = op.getCost();
+
+    ScalarBuilder s(rewriter, loc);
+    Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+    Value zero = s.constant(0.0, rewriter.getF32Type());
+    PointLoopSizes sizes(rewriter, loc, batched, x, y);
+    Value M = sizes.M, dims = sizes.dims;
+
+    SmallVector<Value> results = buildLoopNest(
+        rewriter, loc, sizes.rows, op.getOuts()[0],
+        [&](OpBuilder &b, Location loc, ValueRange ivs,
+            ValueRange outer) -> SmallVector<Value> {
+          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
+          Value ui = load(b, loc, logU, at(batched, bi, {i}));
+          // sum_j exp(u_i + v_j - C_ij / eps) C_ij.
+          Value sum = buildSum(
+              b, loc, M, zero, [&](OpBuilder &b, Location loc, Value j) {
+                ScalarBuilder s(b, loc);
+                Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
+                                           dims, zero);
+                Value c = costOfSquaredDistance(b, loc, kind, r2);
+                Value vj = load(b, loc, logV, at(batched, bi, {j}));
+                Value plan = s.exp(s.sub(s.add(ui, vj), s.div(c, eps)));
+                return s.mul(plan, c);
+              });
+          return {store(b, loc, sum, outer[0], at(batched, bi, {i}))};
+        });
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateKernelToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<KernelLseToLoops, KernelMvToLoops>(patterns.getContext());
+  patterns.add<KernelLseToLoops, KernelMvToLoops, TransportCostToLoops>(
+      patterns.getContext());
 }

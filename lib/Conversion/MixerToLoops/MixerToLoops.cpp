@@ -2,6 +2,7 @@
 
 #include "mixer/Conversion/MixerToLoops/MixerToLoops.h"
 #include "MixerToLoopsPatterns.h"
+#include "../LowerMixerOps.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -9,7 +10,6 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_CONVERTMIXERTOLOOPSPASS
@@ -34,7 +34,9 @@ struct ConvertMixerToLoopsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateMixerToLoopsPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // The scalar loops need no static size: only composites are left out.
+    if (failed(lowerAllMixerOps(getOperation(), std::move(patterns),
+                                getCompositeBlocker)))
       return signalPassFailure();
   }
 };

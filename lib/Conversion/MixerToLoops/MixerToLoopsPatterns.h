@@ -12,8 +12,8 @@ namespace mlir {
 class RewritePatternSet;
 namespace mixer {
 
-/// mixer.kernel_lse and mixer.kernel_mv -> dense double loops
-/// (KernelToLoops.cpp).
+/// mixer.kernel_lse, mixer.kernel_mv and mixer.transport_cost -> dense
+/// double loops (KernelToLoops.cpp).
 void populateKernelToLoopsPatterns(RewritePatternSet &patterns);
 
 /// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).

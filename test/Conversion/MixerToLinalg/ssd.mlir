@@ -127,8 +127,8 @@
 // CHECK:             %[[FST:.*]] = linalg.transpose ins(%[[TOK]]#1 : tensor<8x4xf32>) outs(%{{.*}} : tensor<4x8xf32>) permutation = [1, 0]
 // CHECK-NEXT:        %[[NS:.*]] = tensor.insert_slice %[[FST]] into %[[SH]][%[[BI]], %[[HI]], 0, 0] [1, 1, 4, 8] [1, 1, 1, 1] : tensor<4x8xf32> into tensor<1x2x4x8xf32>
 // CHECK-NEXT:        scf.yield %[[TOK]]#0, %[[NS]] : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
-// CHECK:         return %[[RES]]#0, %[[RES]]#1
 // CHECK-NOT:     mixer.ssd
+// CHECK:         return %[[RES]]#0, %[[RES]]#1
 func.func @ssd_chunks_and_tail(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf32>, %b: tensor<1x100x1x8xf32>, %c: tensor<1x100x1x8xf32>, %y0: tensor<1x100x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x100x2x4xf32>, tensor<1x100x2xf32>, tensor<1x100x1x8xf32>, tensor<1x100x1x8xf32>) outs(%y0, %s0 : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
   return %y, %s : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>

@@ -45,8 +45,8 @@
 // CHECK:               %[[OV:.+]] = arith.mulf %[[SUM]], %[[SCALE]] : f32
 // CHECK:               %[[ON:.+]] = tensor.insert %[[OV]] into %[[OT]][%[[BI]], %[[T]], %[[H]], %[[J]]]
 // CHECK:               scf.yield %[[ON]], %[[UPD]]
-// CHECK:       return %[[RES]]#0, %[[RES]]#1
 // CHECK-NOT:   mixer.gated_delta_rule
+// CHECK:       return %[[RES]]#0, %[[RES]]#1
 func.func @gdr(%q: tensor<1x10x2x16xf32>, %k: tensor<1x10x2x16xf32>, %v: tensor<1x10x2x8xf32>,
                %g: tensor<1x10x2xf32>, %beta: tensor<1x10x2xf32>, %init: tensor<1x2x16x8xf32>,
                %o0: tensor<1x10x2x8xf32>, %s0: tensor<1x2x16x8xf32>)
@@ -73,6 +73,7 @@ func.func @gdr(%q: tensor<1x10x2x16xf32>, %k: tensor<1x10x2x16xf32>, %v: tensor<
 // CHECK:               scf.for
 // CHECK:                 math.exp
 // CHECK-NOT:   mixer.gated_delta_rule
+// CHECK:       return
 func.func @gdr_plain(%q: tensor<?x?x1x4xf32>, %k: tensor<?x?x1x4xf32>, %v: tensor<?x?x1x4xf32>,
                      %g: tensor<?x?x1xf32>, %beta: tensor<?x?x1xf32>,
                      %o0: tensor<?x?x1x4xf32>, %s0: tensor<?x1x4x4xf32>)

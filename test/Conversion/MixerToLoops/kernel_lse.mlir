@@ -3,10 +3,11 @@
 // The dense double loop: for every row i, a loop over all M columns j that
 // sums (x_id - y_jd)^2 directly, forms a = -c/eps + g_j and updates the
 // running max m and sum s (shift 0 while m is -inf); out[i] = m + log(s).
+// -c/eps is a r^2 with a = -1/(2 eps) computed once, outside the loops.
 
 // CHECK-LABEL: func.func @kernel_lse_static
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<16x3xf32>, %[[Y:[^:]*]]: tensor<100x3xf32>, %[[EPS:[^:]*]]: tensor<f32>, %[[G:[^:]*]]: tensor<100xf32>, %[[O:[^:]*]]: tensor<16xf32>)
-// CHECK-DAG:     %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG:     %[[NEGHALF:.*]] = arith.constant -5.000000e-01 : f32
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
@@ -15,6 +16,7 @@
 // CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[E:.*]] = tensor.extract %[[EPS]][] : tensor<f32>
+// CHECK:         %[[COEF:.*]] = arith.divf %[[NEGHALF]], %[[E]] : f32
 // CHECK:         %[[RES:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[OUT:.*]] = %[[O]])
 // CHECK:           %[[LSE:.*]]:2 = scf.for %[[J:.*]] = %[[C0]] to %[[C100]] step %[[C1]] iter_args(%[[M:.*]] = %[[NEGINF]], %[[S:.*]] = %[[ZERO]]) -> (f32, f32)
 // CHECK:             %[[R2:.*]] = scf.for %[[D:.*]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[ZERO]]) -> (f32)
@@ -24,10 +26,8 @@
 // CHECK:               %[[SQ:.*]] = arith.mulf %[[DIFF]], %[[DIFF]] : f32
 // CHECK:               %[[NACC:.*]] = arith.addf %[[ACC]], %[[SQ]] : f32
 // CHECK:               scf.yield %[[NACC]] : f32
-// The gaussian cost r^2 / 2.
-// CHECK:             %[[C:.*]] = arith.mulf %[[R2]], %[[HALF]] : f32
-// CHECK:             %[[CE:.*]] = arith.divf %[[C]], %[[E]] : f32
-// CHECK:             %[[NEG:.*]] = arith.negf %[[CE]] : f32
+// The gaussian cost r^2 / 2 over eps, negated.
+// CHECK:             %[[NEG:.*]] = arith.mulf %[[COEF]], %[[R2]] : f32
 // CHECK:             %[[GV:.*]] = tensor.extract %[[G]][%[[J]]] : tensor<100xf32>
 // CHECK:             %[[A:.*]] = arith.addf %[[NEG]], %[[GV]] : f32
 // CHECK:             %[[MN:.*]] = arith.maximumf %[[M]], %[[A]] : f32

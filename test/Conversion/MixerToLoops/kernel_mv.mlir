@@ -2,7 +2,8 @@
 
 // The dense double loop: for every row i, out[i, :] is zeroed, then for
 // every column j the kernel value k(x_i, y_j) is computed from the directly
-// summed r^2 and k v[j, :] added to out[i, :].
+// summed r^2 and k v[j, :] added to out[i, :]. The kernel's coefficient
+// (sqrt(3) / h for matern32) is computed once, outside the loops.
 
 // CHECK-LABEL: func.func @kernel_mv_matern32
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<16x3xf32>, %[[Y:[^:]*]]: tensor<100x3xf32>, %[[V:[^:]*]]: tensor<100x8xf32>, %[[H:[^:]*]]: tensor<f32>, %[[O:[^:]*]]: tensor<16x8xf32>)
@@ -16,6 +17,7 @@
 // CHECK-DAG:     %[[C100:.*]] = arith.constant 100 : index
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[HV:.*]] = tensor.extract %[[H]][] : tensor<f32>
+// CHECK:         %[[COEF:.*]] = arith.divf %[[SQRT3]], %[[HV]] : f32
 // CHECK:         %[[RES:.*]] = scf.for %[[I:[^ ]+]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[OUT:[^ ]+]] = %[[O]])
 // CHECK:           %[[ZEROED:.*]] = scf.for %[[C:[^ ]+]] = %[[C0]] to %[[C8]] step %[[C1]] iter_args(%[[OZ:[^ ]+]] = %[[OUT]])
 // CHECK:             tensor.insert %[[ZERO]] into %[[OZ]][%[[I]], %[[C]]] : tensor<16x8xf32>
@@ -23,11 +25,11 @@
 // CHECK:             %[[R2:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C3]] step %[[C1]]
 // CHECK:               arith.subf
 // CHECK:             %[[R:.*]] = math.sqrt %[[R2]] : f32
-// CHECK:             %[[SR:.*]] = arith.mulf %[[R]], %[[SQRT3]] : f32
-// CHECK:             %[[T:.*]] = arith.divf %[[SR]], %[[HV]] : f32
-// CHECK:             %[[P:.*]] = arith.addf %[[T]], %[[ONE]] : f32
+// CHECK:             %[[T:.*]] = arith.mulf %[[COEF]], %[[R]] : f32
 // CHECK:             %[[NT:.*]] = arith.negf %[[T]] : f32
-// CHECK:             %[[E:.*]] = math.exp %[[NT]] : f32
+// CHECK:             %[[CL:.*]] = arith.minimumf %[[NT]], %[[ZERO]] : f32
+// CHECK:             %[[E:.*]] = math.exp %[[CL]] : f32
+// CHECK:             %[[P:.*]] = arith.addf %[[T]], %[[ONE]] : f32
 // CHECK:             %[[K:.*]] = arith.mulf %[[P]], %[[E]] : f32
 // CHECK:             %[[UPD:.*]] = scf.for %[[C2:[^ ]+]] = %[[C0]] to %[[C8]] step %[[C1]] iter_args(%[[OC:[^ ]+]] = %[[OJ]])
 // CHECK:               %[[VV:.*]] = tensor.extract %[[V]][%[[J]], %[[C2]]] : tensor<100x8xf32>
@@ -51,6 +53,7 @@ func.func @kernel_mv_matern32(%x: tensor<16x3xf32>, %y: tensor<100x3xf32>, %v: t
 
 // CHECK-LABEL: func.func @kernel_mv_linear_batched
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<2x?x3xf32>, %[[Y:[^:]*]]: tensor<2x?x3xf32>, %[[V:[^:]*]]: tensor<2x?x4xf32>, %[[H:[^:]*]]: tensor<f32>, %[[O:[^:]*]]: tensor<2x?x4xf32>)
+// CHECK-NOT:     tensor.extract %[[H]]
 // CHECK:         scf.for %[[B:[^ ]+]] =
 // CHECK:           scf.for %[[I:[^ ]+]] =
 // CHECK:             tensor.insert %{{.*}} into %{{.*}}[%[[B]], %[[I]], %{{.*}}] : tensor<2x?x4xf32>

@@ -33,8 +33,8 @@
 // CHECK:               %[[OV:.+]] = arith.mulf %[[SUM]], %[[SCALE]] : f32
 // CHECK:               %[[ONEW:.+]] = tensor.insert %[[OV]] into %[[OT]][%[[BI]], %[[T]], %[[H]], %[[J]]]
 // CHECK:               scf.yield %[[ONEW]], %[[UPD]]
-// CHECK:       return %[[RES]]#0, %[[RES]]#1
 // CHECK-NOT:   mixer.linear_attention
+// CHECK:       return %[[RES]]#0, %[[RES]]#1
 func.func @la_plain(%q: tensor<2x5x2x3xf32>, %k: tensor<2x5x2x3xf32>, %v: tensor<2x5x2x4xf32>,
                     %o0: tensor<2x5x2x4xf32>, %s0: tensor<2x2x3x4xf32>)
     -> (tensor<2x5x2x4xf32>, tensor<2x2x3x4xf32>) {
@@ -78,6 +78,7 @@ func.func @la_plain(%q: tensor<2x5x2x3xf32>, %k: tensor<2x5x2x3xf32>, %v: tensor
 // CHECK:                 tensor.extract %[[NLAG]][%{{.+}}] : tensor<?xf32>
 // CHECK:                 tensor.extract %[[Q]][%[[BI]], %[[T]], %[[H]], %{{.+}}]
 // CHECK-NOT:   mixer.linear_attention
+// CHECK:       return
 func.func @la_window(%q: tensor<1x6x2x3xf32>, %k: tensor<1x6x2x3xf32>, %v: tensor<1x6x2x4xf32>,
                      %ld: tensor<1x6x2xf32>, %init: tensor<1x2x3x4xf32>,
                      %o0: tensor<1x6x2x4xf32>, %s0: tensor<1x2x3x4xf32>)

@@ -58,8 +58,8 @@
 // CHECK:             %[[Y2:.+]] = arith.mulf %[[Y1]], %[[SILU]] : f32
 // CHECK:             %[[YN:.+]] = tensor.insert %[[Y2]] into %[[YT]][%[[BI]], %[[T]], %[[D]]]
 // CHECK:             scf.yield %[[YN]], %[[UPD]]#0
-// CHECK:       return %[[RES]]#0, %[[RES]]#1
 // CHECK-NOT:   mixer.selective_scan
+// CHECK:       return %[[RES]]#0, %[[RES]]#1
 func.func @ss_all(%u: tensor<1x5x4xf32>, %dt: tensor<1x5x4xf32>, %A: tensor<4x3xf32>, %b: tensor<1x5x2x3xf32>, %c: tensor<1x5x2x3xf32>,
   %d: tensor<4xf32>, %z: tensor<1x5x4xf32>, %db: tensor<4xf32>, %h: tensor<1x4x3xf32>,
   %y0: tensor<1x5x4xf32>, %s0: tensor<1x4x3xf32>) -> (tensor<1x5x4xf32>, tensor<1x4x3xf32>) {
@@ -92,6 +92,7 @@ func.func @ss_all(%u: tensor<1x5x4xf32>, %dt: tensor<1x5x4xf32>, %A: tensor<4x3x
 // CHECK:                 math.exp
 // CHECK:               tensor.insert %[[UPD]]#1 into
 // CHECK-NOT:   mixer.selective_scan
+// CHECK:       return
 func.func @ss_plain(%u: tensor<?x?x4xf32>, %dt: tensor<?x?x4xf32>, %A: tensor<4x3xf32>, %b: tensor<?x?x1x3xf32>, %c: tensor<?x?x1x3xf32>,
   %y0: tensor<?x?x4xf32>, %s0: tensor<?x4x3xf32>) -> (tensor<?x?x4xf32>, tensor<?x4x3xf32>) {
   %y, %s = mixer.selective_scan

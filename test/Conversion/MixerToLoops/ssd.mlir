@@ -40,8 +40,8 @@
 // CHECK:                 scf.yield %[[SNEW]], %[[ACCNEW]]
 // CHECK:               %[[YNEW:.+]] = tensor.insert %[[UPD]]#1 into %[[YT]][%[[BI]], %[[T]], %[[H]], %[[P]]]
 // CHECK:               scf.yield %[[YNEW]], %[[UPD]]#0
-// CHECK:       return %[[RES]]#0, %[[RES]]#1
 // CHECK-NOT:   mixer.ssd
+// CHECK:       return %[[RES]]#0, %[[RES]]#1
 func.func @ssd_static(%x: tensor<2x5x4x8xf32>, %log_a: tensor<2x5x4xf32>,
                       %b: tensor<2x5x2x16xf32>, %c: tensor<2x5x2x16xf32>,
                       %y0: tensor<2x5x4x8xf32>, %s0: tensor<2x4x8x16xf32>)
@@ -70,6 +70,7 @@ func.func @ssd_static(%x: tensor<2x5x4x8xf32>, %log_a: tensor<2x5x4xf32>,
 // CHECK:                 math.exp
 // CHECK:                 scf.for
 // CHECK-NOT:   mixer.ssd
+// CHECK:       return
 func.func @ssd_init(%x: tensor<1x6x2x3xf32>, %log_a: tensor<1x6x2xf32>,
                     %b: tensor<1x6x1x4xf32>, %c: tensor<1x6x1x4xf32>,
                     %init: tensor<1x2x3x4xf32>,
@@ -107,6 +108,7 @@ func.func @ssd_init(%x: tensor<1x6x2x3xf32>, %log_a: tensor<1x6x2xf32>,
 // CHECK:                 math.exp
 // CHECK:                 scf.for %{{.+}} = %[[C0]] to %[[N]] step %[[C1]]
 // CHECK-NOT:   mixer.ssd
+// CHECK:       return
 func.func @ssd_dynamic(%x: tensor<?x?x4x8xf32>, %log_a: tensor<?x?x4xf32>,
                        %b: tensor<?x?x1x?xf32>, %c: tensor<?x?x1x?xf32>,
                        %init: tensor<?x4x8x?xf32>,

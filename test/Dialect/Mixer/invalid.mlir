@@ -817,6 +817,62 @@ func.func @kernel_lse_result_type(%x: tensor<2x8x3xf32>, %y: tensor<2x16x3xf32>,
 
 // -----
 
+func.func @transport_cost_kind(%x: tensor<8x3xf32>, %y: tensor<16x3xf32>, %u: tensor<8xf32>, %v: tensor<16xf32>, %e: tensor<f32>, %o0: tensor<8xf32>) {
+  // expected-error @+1 {{attribute 'cost' must be a cost (sqeuclidean, gaussian or laplacian), got matern32}}
+  %r = mixer.transport_cost cost(matern32) ins(%x, %y, %u, %v, %e : tensor<8x3xf32>, tensor<16x3xf32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>) outs(%o0 : tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @transport_cost_x_rank(%x: tensor<8xf32>, %y: tensor<16x3xf32>, %u: tensor<8xf32>, %v: tensor<16xf32>, %e: tensor<f32>, %o0: tensor<8xf32>) {
+  // expected-error @+1 {{operand 'x' must have rank 2 [N, D] or rank 3 [Bt, N, D], got rank 1}}
+  %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %e : tensor<8xf32>, tensor<16x3xf32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>) outs(%o0 : tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @transport_cost_log_u_points(%x: tensor<8x3xf32>, %y: tensor<16x3xf32>, %u: tensor<9xf32>, %v: tensor<16xf32>, %e: tensor<f32>, %o0: tensor<8xf32>) {
+  // expected-error @+1 {{'log_u' dim 0 (N) is 9, but 'x' dim 0 (N) is 8}}
+  %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %e : tensor<8x3xf32>, tensor<16x3xf32>, tensor<9xf32>, tensor<16xf32>, tensor<f32>) outs(%o0 : tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @transport_cost_log_v_rank(%x: tensor<2x8x3xf32>, %y: tensor<2x16x3xf32>, %u: tensor<2x8xf32>, %v: tensor<16xf32>, %e: tensor<f32>, %o0: tensor<2x8xf32>) {
+  // expected-error @+1 {{operand 'log_v' must have rank 2 [Bt, M], got rank 1}}
+  %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %e : tensor<2x8x3xf32>, tensor<2x16x3xf32>, tensor<2x8xf32>, tensor<16xf32>, tensor<f32>) outs(%o0 : tensor<2x8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @transport_cost_log_v_points(%x: tensor<8x3xf32>, %y: tensor<16x3xf32>, %u: tensor<8xf32>, %v: tensor<17xf32>, %e: tensor<f32>, %o0: tensor<8xf32>) {
+  // expected-error @+1 {{'log_v' dim 0 (M) is 17, but 'y' dim 0 (M) is 16}}
+  %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %e : tensor<8x3xf32>, tensor<16x3xf32>, tensor<8xf32>, tensor<17xf32>, tensor<f32>) outs(%o0 : tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @transport_cost_dim(%x: tensor<8x3xf32>, %y: tensor<16x2xf32>, %u: tensor<8xf32>, %v: tensor<16xf32>, %e: tensor<f32>, %o0: tensor<8xf32>) {
+  // expected-error @+1 {{'y' dim 1 (D) is 2, but 'x' dim 1 (D) is 3}}
+  %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %e : tensor<8x3xf32>, tensor<16x2xf32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>) outs(%o0 : tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @transport_cost_out(%x: tensor<8x3xf32>, %y: tensor<16x3xf32>, %u: tensor<8xf32>, %v: tensor<16xf32>, %e: tensor<f32>, %o0: tensor<16xf32>) {
+  // expected-error @+1 {{'out' dim 0 (N) is 16, but 'x' dim 0 (N) is 8}}
+  %r = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %e : tensor<8x3xf32>, tensor<16x3xf32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>) outs(%o0 : tensor<16xf32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
 func.func @sinkhorn_cost_kind(%x: tensor<8x3xf32>, %y: tensor<16x3xf32>, %la: tensor<8xf32>, %lb: tensor<16xf32>, %e: tensor<f32>, %o0: tensor<8xf32>, %o1: tensor<16xf32>, %o2: tensor<f32>) {
   // expected-error @+1 {{attribute 'cost' must be a cost (sqeuclidean, gaussian or laplacian), got linear}}
   %f, %g, %c = mixer.sinkhorn cost(linear) iterations(10) ins(%x, %y, %la, %lb, %e : tensor<8x3xf32>, tensor<16x3xf32>, tensor<8xf32>, tensor<16xf32>, tensor<f32>) outs(%o0, %o1, %o2 : tensor<8xf32>, tensor<16xf32>, tensor<f32>) -> tensor<8xf32>, tensor<16xf32>, tensor<f32>

@@ -5,10 +5,9 @@
 // -L_g + log_b = g / eps + log_b), then the g update (y against x, weights
 // -L_f + log_a). The loop carries the log-sums L_f, L_g in the `outs`
 // tensors of f and g, L_g starting at 0 (g = 0); f = -eps L_f and
-// g = -eps L_g after the loop. The transport cost is one parallel pass over
-// blocks of 64 rows of x, each an scf.for over blocks of 64 columns of y
-// (then a padded tail) of static linalg ops, summed into the cost `outs`
-// tensor.
+// g = -eps L_g after the loop. The transport cost is the sum of the rows of
+// a mixer.transport_cost of the plan's log-scalings, summed into the cost
+// `outs` tensor.
 
 // CHECK-DAG:   #[[$ID:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG:   #[[$TO0D:.*]] = affine_map<(d0) -> ()>
@@ -17,7 +16,6 @@
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C10:.*]] = arith.constant 10 : index
-// CHECK-DAG:     %[[C100:.*]] = arith.constant 100 : index
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:         %[[E:.*]] = tensor.extract %[[EPS]][] : tensor<f32>
 // CHECK:         %[[NEGE:.*]] = arith.negf %[[E]] : f32
@@ -37,27 +35,17 @@
 // CHECK-NEXT:      %[[FV:.*]] = arith.mulf %[[NEGE]], %[[V]] : f32
 // CHECK:         %[[G:.*]] = linalg.generic {indexing_maps = [#[[$ID]]], iterator_types = ["parallel"]} outs(%[[LOOP]]#1 : tensor<80xf32>)
 // CHECK:           arith.mulf %[[NEGE]]
-// Row costs sum_j exp(fa_i + gb_j - C_ij / eps) C_ij, fa = f / eps + log_a,
-// gb = g / eps + log_b, over blocks formed transposed ([columns, rows]).
+// Row costs sum_j exp(log_u_i + log_v_j - C_ij / eps) C_ij with
+// log_u = f / eps + log_a and log_v = g / eps + log_b.
 // CHECK:         %[[INV:.*]] = arith.divf %{{.*}}, %[[E]] : f32
-// CHECK:         %[[FA:.*]] = linalg.generic {{.*}} ins(%[[F]], %[[LA]] : tensor<100xf32>, tensor<100xf32>)
-// CHECK:         %[[GB:.*]] = linalg.generic {{.*}} ins(%[[G]], %[[LB]] : tensor<80xf32>, tensor<80xf32>)
-// CHECK:         %[[RC:.*]] = scf.forall (%[[RB:.*]]) in (%{{.*}}) shared_outs(%[[RCS:.*]] = %{{.*}}) -> (tensor<?xf32>)
-// CHECK:           %[[R0:.*]] = arith.muli %[[RB]], %{{.*}} : index
-// CHECK:           %[[ROWS:.*]] = arith.minui
-// CHECK:           %[[XT:.*]] = linalg.transpose ins(%{{.*}} : tensor<64x3xf32>) outs(%{{.*}} : tensor<3x64xf32>)
-// CHECK:           %[[FAS:.*]] = tensor.extract_slice %[[FA]][%[[R0]]] [%[[ROWS]]] [1]
-// CHECK:           %[[FULL:.*]] = scf.for
-// CHECK:             %[[YB:.*]] = tensor.extract_slice %[[Y]][%{{.*}}, 0] [64, 3] [1, 1] : tensor<80x3xf32> to tensor<64x3xf32>
-// CHECK:             %[[DOT:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[YB]], %[[XT]] : tensor<64x3xf32>, tensor<3x64xf32>)
-// CHECK:             linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%[[DOT]], {{.*}}) outs(%{{.*}} : tensor<64xf32>)
-// CHECK:               math.exp
-// CHECK:           %[[TAIL:.*]] = scf.for
-// CHECK:           %[[VALID:.*]] = tensor.extract_slice %[[TAIL]][0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
-// CHECK:           scf.forall.in_parallel
-// CHECK-NEXT:        tensor.parallel_insert_slice %[[VALID]] into %[[RCS]][%[[R0]]] [%[[ROWS]]] [1] : tensor<?xf32> into tensor<?xf32>
+// CHECK:         %[[LU:.*]] = linalg.generic {{.*}} ins(%[[F]], %[[LA]] : tensor<100xf32>, tensor<100xf32>)
+// CHECK-NEXT:    ^bb0(%[[FI:.*]]: f32, %[[LAI:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[FS:.*]] = arith.mulf %[[FI]], %[[INV]] : f32
+// CHECK-NEXT:      arith.addf %[[FS]], %[[LAI]] : f32
+// CHECK:         %[[LV:.*]] = linalg.generic {{.*}} ins(%[[G]], %[[LB]] : tensor<80xf32>, tensor<80xf32>)
+// CHECK:         %[[RC:.*]] = mixer.transport_cost cost(sqeuclidean) ins(%[[X]], %[[Y]], %[[LU]], %[[LV]], %[[EPS]] : tensor<100x3xf32>, tensor<80x3xf32>, tensor<100xf32>, tensor<80xf32>, tensor<f32>) outs(%{{.*}} : tensor<100xf32>)
 // CHECK:         %[[CZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[C0T]] : tensor<f32>)
-// CHECK:         %[[COST:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$TO0D]]], iterator_types = ["reduction"]} ins(%[[RC]] : tensor<?xf32>) outs(%[[CZ]] : tensor<f32>)
+// CHECK:         %[[COST:.*]] = linalg.generic {indexing_maps = [#[[$ID]], #[[$TO0D]]], iterator_types = ["reduction"]} ins(%[[RC]] : tensor<100xf32>) outs(%[[CZ]] : tensor<f32>)
 // CHECK:         return %[[F]], %[[G]], %[[COST]] : tensor<100xf32>, tensor<80xf32>, tensor<f32>
 func.func @sinkhorn(%x: tensor<100x3xf32>, %y: tensor<80x3xf32>, %la: tensor<100xf32>, %lb: tensor<80xf32>, %eps: tensor<f32>, %f0: tensor<100xf32>, %g0: tensor<80xf32>, %c0: tensor<f32>) -> (tensor<100xf32>, tensor<80xf32>, tensor<f32>) {
   %f, %g, %c = mixer.sinkhorn cost(sqeuclidean) iterations(10) ins(%x, %y, %la, %lb, %eps : tensor<100x3xf32>, tensor<80x3xf32>, tensor<100xf32>, tensor<80xf32>, tensor<f32>) outs(%f0, %g0, %c0 : tensor<100xf32>, tensor<80xf32>, tensor<f32>) -> tensor<100xf32>, tensor<80xf32>, tensor<f32>
@@ -66,22 +54,22 @@ func.func @sinkhorn(%x: tensor<100x3xf32>, %y: tensor<80x3xf32>, %la: tensor<100
 
 // -----
 
-// The cost kind reaches both kernel_lse ops and the cost pass: laplacian
-// costs are sqrt(r^2), gaussian costs r^2 / 2. Dynamic N and M.
+// The cost kind reaches both kernel_lse ops and the transport cost.
+// Dynamic N and M.
 
 // CHECK-LABEL: func.func @sinkhorn_laplacian_dynamic
 // CHECK:         scf.for
 // CHECK:           mixer.kernel_lse kernel(laplacian) ins(%{{.*}} : tensor<?x2xf32>, tensor<?x2xf32>, tensor<f32>) g(%{{.*}} : tensor<?xf32>)
 // CHECK:           mixer.kernel_lse kernel(laplacian)
-// CHECK:         scf.forall
-// CHECK:           math.sqrt
-// CHECK-LABEL: func.func @sinkhorn_gaussian
-// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
-// CHECK:           mixer.kernel_lse kernel(gaussian)
-// CHECK:           mixer.kernel_lse kernel(gaussian)
-// CHECK:         scf.forall
-// CHECK:           arith.mulf %{{.*}}, %[[HALF]] : f32
 // CHECK-NOT:     mixer.sinkhorn
+// CHECK:         mixer.transport_cost cost(laplacian) {{.*}} : tensor<?x2xf32>, tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>) outs(%{{.*}} : tensor<?xf32>)
+// CHECK-LABEL: func.func @sinkhorn_gaussian
+// CHECK:           mixer.kernel_lse kernel(gaussian)
+// CHECK:           mixer.kernel_lse kernel(gaussian)
+// CHECK-NOT:     mixer.sinkhorn
+// CHECK:         mixer.transport_cost cost(gaussian)
+// CHECK-NOT:     mixer.sinkhorn
+// CHECK:         return
 func.func @sinkhorn_laplacian_dynamic(%x: tensor<?x2xf32>, %y: tensor<?x2xf32>, %la: tensor<?xf32>, %lb: tensor<?xf32>, %eps: tensor<f32>, %f0: tensor<?xf32>, %g0: tensor<?xf32>, %c0: tensor<f32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<f32>) {
   %f, %g, %c = mixer.sinkhorn cost(laplacian) iterations(5) ins(%x, %y, %la, %lb, %eps : tensor<?x2xf32>, tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>) outs(%f0, %g0, %c0 : tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>, tensor<?xf32>, tensor<f32>
   return %f, %g, %c : tensor<?xf32>, tensor<?xf32>, tensor<f32>
@@ -93,22 +81,15 @@ func.func @sinkhorn_gaussian(%x: tensor<8x2xf32>, %y: tensor<4x2xf32>, %la: tens
 
 // -----
 
-// With a dynamic point dimension D the blocks cannot be static: the
-// transport cost falls back to one row of x per parallel iteration of
-// scalar loops.
+// A dynamic point dimension D decomposes the same way (the scalar
+// lowering takes it; the blocked one needs D static).
 
 // CHECK-LABEL: func.func @sinkhorn_dynamic_dim
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<?x?xf32>, %[[Y:[^:]*]]: tensor<?x?xf32>
 // CHECK:         scf.for
 // CHECK:           mixer.kernel_lse kernel(sqeuclidean) ins(%[[X]], %[[Y]], %{{.*}} : tensor<?x?xf32>, tensor<?x?xf32>, tensor<f32>)
 // CHECK:           mixer.kernel_lse kernel(sqeuclidean) ins(%[[Y]], %[[X]], %{{.*}} : tensor<?x?xf32>, tensor<?x?xf32>, tensor<f32>)
-// CHECK:         scf.forall (%[[I:.*]]) in (%{{.*}})
-// CHECK:           scf.for %[[J:[^ ]+]] =
-// CHECK:             scf.for %[[D:[^ ]+]] =
-// CHECK:               tensor.extract %[[X]][%[[I]], %[[D]]] : tensor<?x?xf32>
-// CHECK:               tensor.extract %[[Y]][%[[J]], %[[D]]] : tensor<?x?xf32>
-// CHECK:             math.exp
-// CHECK:           tensor.from_elements
+// CHECK:         mixer.transport_cost cost(sqeuclidean) ins(%[[X]], %[[Y]], {{.*}} : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>)
 func.func @sinkhorn_dynamic_dim(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>, %la: tensor<?xf32>, %lb: tensor<?xf32>, %eps: tensor<f32>, %f0: tensor<?xf32>, %g0: tensor<?xf32>, %c0: tensor<f32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<f32>) {
   %f, %g, %c = mixer.sinkhorn cost(sqeuclidean) iterations(2) ins(%x, %y, %la, %lb, %eps : tensor<?x?xf32>, tensor<?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<f32>) outs(%f0, %g0, %c0 : tensor<?xf32>, tensor<?xf32>, tensor<f32>) -> tensor<?xf32>, tensor<?xf32>, tensor<f32>
   return %f, %g, %c : tensor<?xf32>, tensor<?xf32>, tensor<f32>

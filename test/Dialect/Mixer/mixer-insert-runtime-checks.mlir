@@ -79,3 +79,21 @@ func.func @combine(%eo: tensor<?x8xf32>, %perm: tensor<?xi32>, %w: tensor<?x2xf3
       outs(%out : tensor<?x8xf32>) -> tensor<?x8xf32>
   return %r : tensor<?x8xf32>
 }
+
+// -----
+
+// With T dynamic, the T*k slots must fit the i32 permutation; the expert ids
+// must be below the attribute's E.
+
+// CHECK-DAG: @{{.*}}("mixer.moe_dispatch: 'sorted' dim 0 (T*k) = {0} slots cannot be indexed by i32 elements\00")
+// CHECK-DAG: @{{.*}}("mixer.moe_dispatch: 'expert_ids' holds index {0}, not below E = {1} (attribute 'num_experts')\00")
+// CHECK-LABEL: func.func @dispatch_dynamic_tokens
+// CHECK:         %[[MAX:.*]] = arith.constant 2147483647 : i64
+// CHECK-NEXT:    arith.cmpi sle, %{{.*}}, %[[MAX]] : i64
+// CHECK:         scf.if
+// CHECK-NEXT:      mixer.moe_dispatch
+func.func @dispatch_dynamic_tokens(%x: tensor<?x32xf32>, %ids: tensor<?x2xi32>, %s0: tensor<?x32xf32>, %g0: tensor<4xi64>, %p0: tensor<?xi32>) -> (tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>) {
+  %sorted, %sizes, %perm = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<?x32xf32>, tensor<?x2xi32>)
+      outs(%s0, %g0, %p0 : tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>) -> tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>
+  return %sorted, %sizes, %perm : tensor<?x32xf32>, tensor<4xi64>, tensor<?xi32>
+}

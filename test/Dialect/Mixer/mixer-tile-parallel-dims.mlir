@@ -216,6 +216,23 @@ func.func @kernel_lse_batched_rows(%x: tensor<2x128x3xf32>, %y: tensor<2x50x3xf3
   return %r : tensor<2x128xf32>
 }
 
+// transport_cost: blocks of 64 rows of x, log_u and out per tile; y and
+// log_v stay whole.
+
+// CHECK-LABEL: func.func @transport_cost_rows
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<100x3xf32>, %[[Y:[^:]*]]: tensor<50x3xf32>, %[[U:[^:]*]]: tensor<100xf32>, %[[V:[^:]*]]: tensor<50xf32>, %[[EPS:[^:]*]]: tensor<f32>, %[[O:[^:]*]]: tensor<100xf32>)
+// CHECK:         scf.forall (%[[I:.*]]) = (0) to (100) step (64) shared_outs(%[[OUT:.*]] = %[[O]])
+// CHECK:           %[[N:.*]] = affine.min #{{.*}}(%[[I]])
+// CHECK-DAG:       %[[XT:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [%[[N]], 3] [1, 1]
+// CHECK-DAG:       %[[UT:.*]] = tensor.extract_slice %[[U]][%[[I]]] [%[[N]]] [1]
+// CHECK-DAG:       %[[OT:.*]] = tensor.extract_slice %[[OUT]][%[[I]]] [%[[N]]] [1]
+// CHECK:           %[[R:.*]] = mixer.transport_cost cost(gaussian) ins(%[[XT]], %[[Y]], %[[UT]], %[[V]], %[[EPS]] : tensor<?x3xf32>, tensor<50x3xf32>, tensor<?xf32>, tensor<50xf32>, tensor<f32>) outs(%[[OT]] : tensor<?xf32>)
+// CHECK:           tensor.parallel_insert_slice %[[R]] into %[[OUT]][%[[I]]] [%[[N]]] [1]
+func.func @transport_cost_rows(%x: tensor<100x3xf32>, %y: tensor<50x3xf32>, %u: tensor<100xf32>, %v: tensor<50xf32>, %eps: tensor<f32>, %o: tensor<100xf32>) -> tensor<100xf32> {
+  %r = mixer.transport_cost cost(gaussian) ins(%x, %y, %u, %v, %eps : tensor<100x3xf32>, tensor<50x3xf32>, tensor<100xf32>, tensor<50xf32>, tensor<f32>) outs(%o : tensor<100xf32>) -> tensor<100xf32>
+  return %r : tensor<100xf32>
+}
+
 // kernel_mv: tiles of (1 batch, 64 rows, all C channels); y and v are sliced
 // by batch only.
 

@@ -226,6 +226,19 @@ func.func @kernel_lse_mixed(%x: tensor<100x3xf32>, %y: tensor<?x3xf32>, %g: tens
   return %0, %1 : tensor<100xf32>, tensor<?x?xf32>
 }
 
+// Every cost of transport_cost, unbatched; batched with dynamic N and M.
+// CHECK-LABEL: func.func @transport_cost
+// CHECK: mixer.transport_cost cost(sqeuclidean) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<100x3xf32>, tensor<200x3xf32>, tensor<100xf32>, tensor<200xf32>, tensor<f32>) outs(%{{.*}} : tensor<100xf32>) -> tensor<100xf32>
+// CHECK: mixer.transport_cost cost(gaussian) ins({{.*}}) outs(
+// CHECK: mixer.transport_cost cost(laplacian) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x?x3xf32>, tensor<2x?x3xf32>, tensor<2x?xf32>, tensor<2x?xf32>, tensor<f32>) outs(%{{.*}} : tensor<2x?xf32>) -> tensor<2x?xf32>
+func.func @transport_cost(%x: tensor<100x3xf32>, %y: tensor<200x3xf32>, %u: tensor<100xf32>, %v: tensor<200xf32>, %eps: tensor<f32>, %o: tensor<100xf32>,
+                          %bx: tensor<2x?x3xf32>, %by: tensor<2x?x3xf32>, %bu: tensor<2x?xf32>, %bv: tensor<2x?xf32>, %bo: tensor<2x?xf32>) -> (tensor<100xf32>, tensor<100xf32>, tensor<2x?xf32>) {
+  %0 = mixer.transport_cost cost(sqeuclidean) ins(%x, %y, %u, %v, %eps : tensor<100x3xf32>, tensor<200x3xf32>, tensor<100xf32>, tensor<200xf32>, tensor<f32>) outs(%o : tensor<100xf32>) -> tensor<100xf32>
+  %1 = mixer.transport_cost cost(gaussian) ins(%x, %y, %u, %v, %eps : tensor<100x3xf32>, tensor<200x3xf32>, tensor<100xf32>, tensor<200xf32>, tensor<f32>) outs(%o : tensor<100xf32>) -> tensor<100xf32>
+  %2 = mixer.transport_cost cost(laplacian) ins(%bx, %by, %bu, %bv, %eps : tensor<2x?x3xf32>, tensor<2x?x3xf32>, tensor<2x?xf32>, tensor<2x?xf32>, tensor<f32>) outs(%bo : tensor<2x?xf32>) -> tensor<2x?xf32>
+  return %0, %1, %2 : tensor<100xf32>, tensor<100xf32>, tensor<2x?xf32>
+}
+
 // Every cost of sinkhorn, static and dynamic N and M.
 // CHECK-LABEL: func.func @sinkhorn
 // CHECK: mixer.sinkhorn cost(sqeuclidean) iterations(100) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<100x3xf32>, tensor<200x3xf32>, tensor<100xf32>, tensor<200xf32>, tensor<f32>) outs(%{{.*}}, %{{.*}}, %{{.*}} : tensor<100xf32>, tensor<200xf32>, tensor<f32>) -> tensor<100xf32>, tensor<200xf32>, tensor<f32>

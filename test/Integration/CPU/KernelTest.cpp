@@ -1,8 +1,9 @@
 //===- KernelTest.cpp - compiled kernel reductions against the reference --===//
 //
-// Builds a function holding one mixer.kernel_lse (or kernel_mv, sinkhorn),
-// compiles it through the CPU pipeline (optimized and naive), runs it through
-// the JIT on random inputs and compares with mixer::ref. Each case prints its
+// Builds a function holding one mixer.kernel_lse (or kernel_mv,
+// transport_cost, sinkhorn), compiles it through the CPU pipeline (optimized
+// and naive), runs it through the JIT on random inputs and compares with
+// mixer::ref. Each case prints its
 // relative error max|out - ref| / max|ref|.
 //
 // MIXER_KERNEL_TIMING=1 in the environment also runs the timing cases
@@ -232,6 +233,88 @@ std::vector<MvCase> mvCases() {
 
 INSTANTIATE_TEST_SUITE_P(Kernel, KernelMv, ::testing::ValuesIn(mvCases()),
                          [](const auto &info) { return mvName(info.param); });
+
+//===----------------------------------------------------------------------===//
+// transport_cost
+//===----------------------------------------------------------------------===//
+
+/// Bt = 0: unbatched.
+struct CostCase {
+  ref::Kernel kind;
+  int64_t Bt, N, M, D;
+  double eps;
+  bool naive;
+};
+
+std::string costName(const CostCase &c) {
+  std::ostringstream os;
+  os << kindName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
+     << c.D << (c.naive ? "_naive" : "");
+  return os.str();
+}
+
+/// func @cost(x, y, log_u, log_v, eps, out) -> out.
+std::string costModule(const CostCase &c) {
+  std::string x = tensorType(withBatch(c.Bt, {c.N, c.D}));
+  std::string y = tensorType(withBatch(c.Bt, {c.M, c.D}));
+  std::string u = tensorType(withBatch(c.Bt, {c.N}));
+  std::string v = tensorType(withBatch(c.Bt, {c.M}));
+  std::ostringstream os;
+  os << "func.func @cost(%x: " << x << ", %y: " << y << ", %u: " << u
+     << ", %v: " << v << ", %eps: tensor<f32>, %o: " << u
+     << " {bufferization.writable = true}) -> " << u
+     << " {\n  %r = mixer.transport_cost cost(" << kindName(c.kind)
+     << ") ins(%x, %y, %u, %v, %eps : " << x << ", " << y << ", " << u << ", "
+     << v << ", tensor<f32>) outs(%o : " << u << ") -> " << u
+     << "\n  return %r : " << u << "\n}\n";
+  return os.str();
+}
+
+class TransportCost : public ::testing::TestWithParam<CostCase> {};
+
+TEST_P(TransportCost, RelativeErrorWithinTolerance) {
+  const CostCase &c = GetParam();
+  CompiledModule compiled(costModule(c), c.naive);
+  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+
+  ref::Rng rng(7);
+  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -0.5, 1.5);
+  // Log-scalings of a plan: log(1/n) plus potentials over eps of order 1.
+  auto [u, ru] = randomInput(rng, withBatch(c.Bt, {c.N}), -2.0, 0.0);
+  auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M}), -2.0, 0.0);
+  Buffer eps{{}, {static_cast<float>(c.eps)}};
+  Buffer out = zeros(withBatch(c.Bt, {c.N}));
+  compiled.callBuffers("cost", {&x, &y, &u, &v, &eps, &out});
+
+  ref::Tensor expected =
+      ref::transportCost(c.kind, rx, ry, ru, rv, eps.data[0]);
+  double err = ref::relativeError(out.data.data(), expected);
+  std::printf("transport_cost %s: relative error %.3g\n", costName(c).c_str(),
+              err);
+  EXPECT_LE(err, 1e-5);
+}
+
+std::vector<CostCase> costCases() {
+  using K = ref::Kernel;
+  std::vector<CostCase> cases;
+  for (K kind : {K::SqEuclidean, K::Gaussian, K::Laplacian}) {
+    for (bool naive : {false, true}) {
+      // One point; M not a multiple of the column block; a ragged last row
+      // tile, batched.
+      cases.push_back({kind, 0, 1, 1, 3, 0.5, naive});
+      cases.push_back({kind, 0, 100, 200, 16, 0.5, naive});
+      cases.push_back({kind, 2, 70, 130, 3, 0.1, naive});
+    }
+  }
+  // Larger: several row tiles and column blocks, a small eps.
+  cases.push_back({K::SqEuclidean, 0, 1000, 777, 8, 0.05, false});
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernel, TransportCost,
+                         ::testing::ValuesIn(costCases()),
+                         [](const auto &info) { return costName(info.param); });
 
 //===----------------------------------------------------------------------===//
 // sinkhorn

@@ -6,6 +6,7 @@
 
 #include "TestHelpers.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mixer::ref;
@@ -288,6 +289,54 @@ TEST(SinkhornTest, FirstIterationIsTheFormula) {
     for (int64_t i = 0; i < N; ++i)
       sum += std::exp(logA[i]) * std::exp((f[i] - C(i, j)) / eps);
     EXPECT_NEAR(r.g[j], -eps * std::log(sum), 1e-12);
+  }
+}
+
+TEST(TransportCostTest, RowsSumToTheSinkhornCost) {
+  Rng rng(26);
+  int64_t N = 5, M = 7, D = 3;
+  double eps = 0.2;
+  Tensor x = rng.uniformTensor({N, D}, -1, 1);
+  Tensor y = rng.uniformTensor({M, D}, -1, 1);
+  Tensor logA = logProbabilities(rng, N);
+  Tensor logB = logProbabilities(rng, M);
+  for (Kernel kind : kCostKinds) {
+    SinkhornResult r = sinkhorn(kind, x, y, logA, logB, eps, 4);
+    // log_u = f / eps + log_a, log_v = g / eps + log_b.
+    Tensor logU({N}), logV({M});
+    for (int64_t i = 0; i < N; ++i)
+      logU[i] = r.f[i] / eps + logA[i];
+    for (int64_t j = 0; j < M; ++j)
+      logV[j] = r.g[j] / eps + logB[j];
+    Tensor rows = transportCost(kind, x, y, logU, logV, eps);
+    double total = 0.0;
+    for (int64_t i = 0; i < N; ++i)
+      total += rows[i];
+    EXPECT_NEAR(total, r.cost, 1e-12 * std::max(1.0, std::abs(r.cost)));
+  }
+}
+
+TEST(TransportCostTest, BatchedEqualsEachBatchAlone) {
+  Rng rng(27);
+  int64_t Bt = 2, N = 3, M = 4, D = 2;
+  Tensor x = rng.uniformTensor({Bt, N, D}, -1, 1);
+  Tensor y = rng.uniformTensor({Bt, M, D}, -1, 1);
+  Tensor logU = rng.uniformTensor({Bt, N}, -1, 1);
+  Tensor logV = rng.uniformTensor({Bt, M}, -1, 1);
+  Tensor all = transportCost(Kernel::Laplacian, x, y, logU, logV, 0.5);
+  for (int64_t bt = 0; bt < Bt; ++bt) {
+    Tensor xb({N, D}), yb({M, D}), ub({N}), vb({M});
+    for (int64_t k = 0; k < N * D; ++k)
+      xb[k] = x[bt * N * D + k];
+    for (int64_t k = 0; k < M * D; ++k)
+      yb[k] = y[bt * M * D + k];
+    for (int64_t i = 0; i < N; ++i)
+      ub[i] = logU[bt * N + i];
+    for (int64_t j = 0; j < M; ++j)
+      vb[j] = logV[bt * M + j];
+    Tensor one = transportCost(Kernel::Laplacian, xb, yb, ub, vb, 0.5);
+    for (int64_t i = 0; i < N; ++i)
+      EXPECT_NEAR(all[bt * N + i], one[i], kTight);
   }
 }
 

@@ -1,7 +1,8 @@
 //===- KernelOps.cpp - verifiers, builders and tiling of kernel ops -------===//
 //
-// mixer.kernel_mv, mixer.kernel_lse and the composite mixer.sinkhorn, plus
-// the kernel-kind helpers and the `kernel(<kind>)` assembly directive.
+// mixer.kernel_mv, mixer.kernel_lse, mixer.transport_cost and the composite
+// mixer.sinkhorn, plus the kernel-kind helpers and the `kernel(<kind>)`
+// assembly directive.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +76,18 @@ static FailureOr<bool> batchedFromX(Operation *op, Value x) {
   return rank == 3;
 }
 
+/// The check of a log-domain cost attribute (kernel_lse, transport_cost,
+/// sinkhorn).
+static LogicalResult verifyLogDomainCost(Operation *op, StringRef attrName,
+                                         KernelKind kind) {
+  if (isLogDomainCost(kind))
+    return success();
+  return op->emitOpError() << "attribute '" << attrName
+                           << "' must be a cost (sqeuclidean, gaussian or "
+                              "laplacian), got "
+                           << stringifyKernelKind(kind);
+}
+
 //===----------------------------------------------------------------------===//
 // KernelMvOp
 //===----------------------------------------------------------------------===//
@@ -141,11 +154,8 @@ void KernelLseOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult KernelLseOp::verify() {
-  KernelKind kind = getKernel();
-  if (!isLogDomainCost(kind))
-    return emitOpError() << "attribute 'kernel' must be a cost (sqeuclidean, "
-                            "gaussian or laplacian), got "
-                         << stringifyKernelKind(kind);
+  if (failed(verifyLogDomainCost(*this, "kernel", getKernel())))
+    return failure();
   FailureOr<bool> batched = batchedFromX(*this, getX());
   if (failed(batched))
     return failure();
@@ -182,6 +192,57 @@ static OpStructure structureOf(KernelLseOp op) {
 MIXER_STRUCTURED_OP(KernelLseOp)
 
 //===----------------------------------------------------------------------===//
+// TransportCostOp
+//===----------------------------------------------------------------------===//
+
+void TransportCostOp::build(OpBuilder &builder, OperationState &state,
+                            KernelKind cost, Value x, Value y, Value logU,
+                            Value logV, Value eps, Value outInit) {
+  build(builder, state, outInit.getType(),
+        KernelKindAttr::get(builder.getContext(), cost), x, y, logU, logV, eps,
+        ValueRange{outInit});
+}
+
+LogicalResult TransportCostOp::verify() {
+  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
+    return failure();
+  FailureOr<bool> batched = batchedFromX(*this, getX());
+  if (failed(batched))
+    return failure();
+  ShapeVerifier v(*this);
+  auto dims = [&](std::initializer_list<StringRef> d) {
+    return dimsOf(*batched, d);
+  };
+  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
+      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
+      failed(v.check(getLogU(), "log_u", dims({"N"}))) ||
+      failed(v.check(getLogV(), "log_v", dims({"M"}))) ||
+      failed(v.checkScalar(getEps(), "eps")))
+    return failure();
+  v.require(getEps(), "eps", ValueRule::Positive);
+  if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
+      failed(v.check(getOuts()[0], "out", dims({"N"}))))
+    return failure();
+  return success();
+}
+
+// Loops ((Bt,) N, M, D): a tile is a block of ((Bt,) N); it reads its rows
+// of x and log_u and all of y and log_v, and the sum over M stays inside.
+static OpStructure structureOf(TransportCostOp op) {
+  bool batched = op.isBatched();
+  OpStructure s(op.getContext());
+  s.tiled(dimsOf(batched, {"N"})).reduction({"M", "D"});
+  return s.operand(op.getX(), dimsOf(batched, {"N", "D"}))
+      .operand(op.getY(), dimsOf(batched, {"M", "D"}))
+      .operand(op.getLogU(), dimsOf(batched, {"N"}))
+      .operand(op.getLogV(), dimsOf(batched, {"M"}))
+      .operand(op.getEps(), {})
+      .operand(op.getOuts()[0], dimsOf(batched, {"N"}));
+}
+
+MIXER_STRUCTURED_OP(TransportCostOp)
+
+//===----------------------------------------------------------------------===//
 // SinkhornOp
 //===----------------------------------------------------------------------===//
 
@@ -197,11 +258,8 @@ void SinkhornOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult SinkhornOp::verify() {
-  KernelKind kind = getCost();
-  if (!isLogDomainCost(kind))
-    return emitOpError() << "attribute 'cost' must be a cost (sqeuclidean, "
-                            "gaussian or laplacian), got "
-                         << stringifyKernelKind(kind);
+  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
+    return failure();
   if (getIterations() <= 0)
     return emitOpError() << "attribute 'iterations' must be positive, got "
                          << getIterations();

@@ -390,6 +390,6 @@ void mlir::mixer::attachTilingInterfaceModels(MLIRContext &context) {
   // decomposed) nor mixer.moe_dispatch (a global sort: no result tile comes
   // from a tile of the operands).
   attachModels<SsdOp, SelectiveScanOp, LinearAttentionOp, GatedDeltaRuleOp,
-               KernelMvOp, KernelLseOp, GroupedMatmulOp, GroupedSwigluOp,
-               TopkRouterOp, MoeCombineOp>(context);
+               KernelMvOp, KernelLseOp, TransportCostOp, GroupedMatmulOp,
+               GroupedSwigluOp, TopkRouterOp, MoeCombineOp>(context);
 }

@@ -10,20 +10,18 @@
 // carried as the log-sums L_f, L_g themselves (f = -eps L_f, g / eps =
 // -L_g), scaled by -eps once after the loop.
 //
-// then the transport cost from the final potentials, in one parallel pass
-// over blocks of rows of x, each a loop over blocks of columns of y of
-// static linalg ops (the N x M plan is never formed):
+// then the transport cost from the final potentials, the sum of the rows
+// of a mixer.transport_cost (tiled and lowered like kernel_lse, the N x M
+// plan never formed):
 //
 //   cost = sum_i sum_j P_ij C_ij,
-//   P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j).
+//   P_ij = exp(log_u_i + log_v_j - C_ij / eps),
+//   log_u = f / eps + log_a,  log_v = g / eps + log_b.
 //
 // All three costs are symmetric, so the g update is the f update with x
 // and y exchanged. The `outs` tensors of the op carry f and g.
 //
 //===----------------------------------------------------------------------===//
-
-// The lowering's block builders (a private header of MixerToLinalg).
-#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
@@ -39,8 +37,6 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-#include <limits>
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERDECOMPOSECOMPOSITESPASS
@@ -66,197 +62,6 @@ Value map1d(ImplicitLocOpBuilder &b, ValueRange inputs, Value init,
                linalg::YieldOp::create(ib, body(ib, args));
              })
       .getResult(0);
-}
-
-/// c(x_i, y_j) of `kind` as a scalar, from the rows i of x and j of y.
-Value pointCost(ImplicitLocOpBuilder &b, KernelKind kind, Value x, Value i,
-                Value y, Value j, Value dims) {
-  Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
-  Value r2 =
-      scf::ForOp::create(
-          b, c0, dims, c1, ValueRange{zero},
-          [&](OpBuilder &nb, Location loc, Value d, ValueRange acc) {
-            ImplicitLocOpBuilder ib(loc, nb);
-            Value diff = arith::SubFOp::create(
-                ib, tensor::ExtractOp::create(ib, x, ValueRange{i, d}),
-                tensor::ExtractOp::create(ib, y, ValueRange{j, d}));
-            scf::YieldOp::create(
-                ib, ValueRange{arith::AddFOp::create(
-                        ib, acc[0], arith::MulFOp::create(ib, diff, diff))});
-          })
-          .getResult(0);
-  switch (kind) {
-  case KernelKind::gaussian:
-    return arith::MulFOp::create(
-        b, r2, arith::ConstantOp::create(b, b.getF32FloatAttr(0.5)));
-  case KernelKind::laplacian:
-    return math::SqrtOp::create(b, r2);
-  default:
-    return r2;
-  }
-}
-
-/// Rows and columns per block of the transport-cost pass.
-constexpr int64_t kCostBlock = 64;
-
-/// cost(r2) of `kind` for a squared distance.
-Value costOfSquaredDistance(ImplicitLocOpBuilder &b, KernelKind kind,
-                            Value r2) {
-  switch (kind) {
-  case KernelKind::gaussian:
-    return arith::MulFOp::create(
-        b, r2, arith::ConstantOp::create(b, b.getF32FloatAttr(0.5)));
-  case KernelKind::laplacian:
-    return math::SqrtOp::create(b, r2);
-  default:
-    return r2;
-  }
-}
-
-/// rowCosts[i] = sum_j exp(fa_i + gb_j - C_ij / eps) C_ij for x [N, D] with
-/// a static D, fa = f / eps + log_a [N], gb = g / eps + log_b [M]: an
-/// scf.forall over blocks of kCostBlock rows, each an scf.for over blocks of
-/// kCostBlock columns (the last padded with zero points and gb = -inf) of
-/// static linalg ops that mixer-vectorize-cpu turns into vector code. Each
-/// block is formed transposed, [columns, rows], so that the sum over the
-/// columns runs over its outer dim.
-Value blockedRowCosts(ImplicitLocOpBuilder &b, KernelKind kind, Value x,
-                      Value y, Value fa, Value gb, Value invEps, int64_t D) {
-  LinalgBuilder lb(b);
-  Type f32 = b.getF32Type();
-  const int64_t R = kCostBlock, Cb = kCostBlock;
-  const double inf = std::numeric_limits<double>::infinity();
-  OpFoldResult c0 = b.getIndexAttr(0), cD = b.getIndexAttr(D),
-               cR = b.getIndexAttr(R), cCb = b.getIndexAttr(Cb);
-  Value n = tensor::DimOp::create(b, x, 0);
-  Value m = tensor::DimOp::create(b, y, 0);
-  Value rIdx = arith::ConstantIndexOp::create(b, R);
-  Value cbIdx = arith::ConstantIndexOp::create(b, Cb);
-  Value blocks = arith::CeilDivUIOp::create(b, n, rIdx);
-  Value fullEnd =
-      arith::MulIOp::create(b, arith::DivUIOp::create(b, m, cbIdx), cbIdx);
-  Value rowCosts = lb.empty({OpFoldResult(n)}, f32);
-
-  // rows [r0, r0 + count) of a [*] or [*, D] operand, padded to `size`.
-  auto padded = [&](LinalgBuilder &l, Value src, Value r0, Value count,
-                    int64_t size, bool withD, double pad) {
-    SmallVector<OpFoldResult> offsets = {r0}, sizes = {count},
-                              dstSizes = {b.getIndexAttr(size)};
-    SmallVector<int64_t> shape = {ShapedType::kDynamic};
-    if (withD) {
-      offsets.push_back(c0);
-      sizes.push_back(cD);
-      dstSizes.push_back(cD);
-      shape.push_back(D);
-    }
-    Value dst = l.filled(dstSizes, f32, pad);
-    SmallVector<OpFoldResult> zeros(offsets.size(), c0);
-    return l.insert(l.slice(src, offsets, sizes, shape), dst, zeros, sizes);
-  };
-  auto squaredNorms = [&](LinalgBuilder &l, Value block, unsigned reduced) {
-    int64_t kept =
-        cast<RankedTensorType>(block.getType()).getDimSize(1 - reduced);
-    Value acc = l.filled({l.builder().getIndexAttr(kept)}, f32, 0.0);
-    SmallVector<utils::IteratorType> iterators(2,
-                                               utils::IteratorType::parallel);
-    iterators[reduced] = utils::IteratorType::reduction;
-    return linalg::GenericOp::create(
-               l.builder(), acc.getType(), ValueRange{block}, ValueRange{acc},
-               ArrayRef<AffineMap>{l.dims(2, {0, 1}), l.dims(2, {1 - reduced})},
-               iterators,
-               [](OpBuilder &nb, Location loc, ValueRange args) {
-                 Value sq = arith::MulFOp::create(nb, loc, args[0], args[0]);
-                 linalg::YieldOp::create(
-                     nb, loc,
-                     arith::AddFOp::create(nb, loc, args[1], sq).getResult());
-               })
-        .getResult(0);
-  };
-
-  auto forall = scf::ForallOp::create(
-      b, ArrayRef<OpFoldResult>{blocks}, ValueRange{rowCosts}, std::nullopt,
-      [&](OpBuilder &nb, Location loc, ValueRange args) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder rl(ib);
-        Value r0 = arith::MulIOp::create(ib, args[0], rIdx);
-        Value rows =
-            arith::MinUIOp::create(ib, rIdx, arith::SubIOp::create(ib, n, r0));
-        Value xT = rl.transpose(padded(rl, x, r0, rows, R, true, 0.0));
-        Value xn = squaredNorms(rl, xT, 0);
-        // Padded rows get fa = -inf: their terms vanish.
-        Value fab = padded(rl, fa, r0, rows, R, false, -inf);
-        auto step = [&](ImplicitLocOpBuilder &cb, Value j0, Value count,
-                        bool ragged, Value acc) -> Value {
-          LinalgBuilder cl(cb);
-          Value yb = ragged ? padded(cl, y, j0, count, Cb, true, 0.0)
-                            : cl.slice(y, {j0, c0}, {cCb, cD}, {Cb, D});
-          Value gbb = ragged ? padded(cl, gb, j0, count, Cb, false, -inf)
-                             : cl.slice(gb, {j0}, {cCb}, {Cb});
-          Value yn = squaredNorms(cl, yb, 1);
-          Value dotT = cl.contract(yb, xT, cl.filled({cCb, cR}, f32, 0.0),
-                                   Lhs::RowMajor);
-          // acc[i] += sum_j exp(fa_i + gb_j - C_ji / eps) C_ji.
-          return linalg::GenericOp::create(
-                     cb, acc.getType(), ValueRange{dotT, yn, xn, gbb, fab},
-                     ValueRange{acc},
-                     ArrayRef<AffineMap>{cl.dims(2, {0, 1}), cl.dims(2, {0}),
-                                         cl.dims(2, {1}), cl.dims(2, {0}),
-                                         cl.dims(2, {1}), cl.dims(2, {1})},
-                     ArrayRef<utils::IteratorType>{
-                         utils::IteratorType::reduction,
-                         utils::IteratorType::parallel},
-                     [&](OpBuilder &gb2, Location gl, ValueRange a) {
-                       ImplicitLocOpBuilder g(gl, gb2);
-                       Value twoDot = arith::AddFOp::create(g, a[0], a[0]);
-                       Value r2 = arith::MaximumFOp::create(
-                           g,
-                           arith::SubFOp::create(
-                               g, arith::AddFOp::create(g, a[1], a[2]), twoDot),
-                           arith::ConstantOp::create(g,
-                                                     g.getF32FloatAttr(0.0)));
-                       Value c = costOfSquaredDistance(g, kind, r2);
-                       Value arg = arith::SubFOp::create(
-                           g, arith::AddFOp::create(g, a[4], a[3]),
-                           arith::MulFOp::create(g, c, invEps));
-                       Value term = arith::MulFOp::create(
-                           g, math::ExpOp::create(g, arg), c);
-                       linalg::YieldOp::create(
-                           g, arith::AddFOp::create(g, a[5], term).getResult());
-                     })
-              .getResult(0);
-        };
-        Value acc = rl.filled({cR}, f32, 0.0);
-        Value zeroIdx = arith::ConstantIndexOp::create(ib, 0);
-        acc =
-            scf::ForOp::create(
-                ib, zeroIdx, fullEnd, cbIdx, ValueRange{acc},
-                [&](OpBuilder &fb, Location fl, Value j0, ValueRange st) {
-                  ImplicitLocOpBuilder fib(fl, fb);
-                  scf::YieldOp::create(fib, step(fib, j0, cbIdx, false, st[0]));
-                })
-                .getResult(0);
-        acc =
-            scf::ForOp::create(
-                ib, fullEnd, m, cbIdx, ValueRange{acc},
-                [&](OpBuilder &tb, Location tl, Value j0, ValueRange st) {
-                  ImplicitLocOpBuilder tib(tl, tb);
-                  Value count = arith::SubIOp::create(tib, m, j0);
-                  scf::YieldOp::create(tib, step(tib, j0, count, true, st[0]));
-                })
-                .getResult(0);
-        Value valid =
-            rl.slice(acc, {c0}, {OpFoldResult(rows)}, {ShapedType::kDynamic});
-        auto inParallel = scf::InParallelOp::create(ib);
-        OpBuilder::InsertionGuard guard(ib);
-        ib.setInsertionPointToStart(inParallel.getBody());
-        tensor::ParallelInsertSliceOp::create(
-            ib, valid, args[1], ArrayRef<OpFoldResult>{r0},
-            ArrayRef<OpFoldResult>{rows},
-            ArrayRef<OpFoldResult>{ib.getIndexAttr(1)});
-      });
-  return forall.getResult(0);
 }
 
 struct DecomposeSinkhorn : public OpRewritePattern<SinkhornOp> {
@@ -316,79 +121,27 @@ struct DecomposeSinkhorn : public OpRewritePattern<SinkhornOp> {
     Value f = potential(b, loop.getResult(0));
     Value g = potential(b, loop.getResult(1));
 
-    // Per-row transport costs: blocked linalg when D is static, else one
-    // row of x per parallel iteration of scalar loops.
-    Value rowCostValues;
-    int64_t staticD = cast<RankedTensorType>(x.getType()).getDimSize(1);
-    if (!ShapedType::isDynamic(staticD)) {
-      Value invEps = arith::DivFOp::create(
-          b, arith::ConstantOp::create(b, b.getF32FloatAttr(1.0)), eps);
-      auto scaled = [&](Value p, Value logW) {
-        Value empty = tensor::EmptyOp::create(
-            b, tensor::getMixedSizes(b, b.getLoc(), p), f32);
-        return map1d(b, {p, logW}, empty,
-                     [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-                       return arith::AddFOp::create(
-                                  mb,
-                                  arith::MulFOp::create(mb, args[0], invEps),
-                                  args[1])
-                           .getResult();
-                     });
-      };
-      rowCostValues = blockedRowCosts(b, kind, x, y, scaled(f, logA),
-                                      scaled(g, logB), invEps, staticD);
-    } else {
-      // Per-row transport costs, one row of x per parallel iteration.
-      Value n = tensor::DimOp::create(b, x, 0);
-      Value m = tensor::DimOp::create(b, y, 0);
-      Value dims = tensor::DimOp::create(b, x, 1);
-      Value rowCosts = tensor::EmptyOp::create(
-          b, tensor::getMixedSizes(b, b.getLoc(), logA), f32);
-      auto rows = scf::ForallOp::create(
-          b, ArrayRef<OpFoldResult>{n}, ValueRange{rowCosts},
-          /*mapping=*/std::nullopt,
-          [&](OpBuilder &nb, Location loc, ValueRange args) {
-            ImplicitLocOpBuilder ib(loc, nb);
-            Value i = args[0];
-            Value fi = tensor::ExtractOp::create(ib, f, ValueRange{i});
-            Value lai = tensor::ExtractOp::create(ib, logA, ValueRange{i});
-            Value sum =
-                scf::ForOp::create(
-                    ib, c0, m, c1, ValueRange{zero},
-                    [&](OpBuilder &jb, Location jl, Value j, ValueRange acc) {
-                      ImplicitLocOpBuilder jib(jl, jb);
-                      Value cij = pointCost(jib, kind, x, i, y, j, dims);
-                      Value gj =
-                          tensor::ExtractOp::create(jib, g, ValueRange{j});
-                      Value lbj =
-                          tensor::ExtractOp::create(jib, logB, ValueRange{j});
-                      Value arg = arith::AddFOp::create(
-                          jib,
-                          arith::DivFOp::create(
-                              jib,
-                              arith::SubFOp::create(
-                                  jib, arith::AddFOp::create(jib, fi, gj), cij),
-                              eps),
-                          arith::AddFOp::create(jib, lai, lbj));
-                      Value pij = math::ExpOp::create(jib, arg);
-                      scf::YieldOp::create(
-                          jib, ValueRange{arith::AddFOp::create(
-                                   jib, acc[0],
-                                   arith::MulFOp::create(jib, pij, cij))});
-                    })
-                    .getResult(0);
-            Value one = tensor::FromElementsOp::create(
-                ib, RankedTensorType::get({1}, f32), ValueRange{sum});
-            auto inParallel = scf::InParallelOp::create(ib);
-            OpBuilder::InsertionGuard guard(ib);
-            ib.setInsertionPointToStart(inParallel.getBody());
-            tensor::ParallelInsertSliceOp::create(
-                ib, one, args[1], ArrayRef<OpFoldResult>{i},
-                ArrayRef<OpFoldResult>{ib.getIndexAttr(1)},
-                ArrayRef<OpFoldResult>{ib.getIndexAttr(1)});
-          });
-      rowCostValues = rows.getResult(0);
-    }
+    // Per-row transport costs of the plan P = exp(log_u + log_v - C / eps)
+    // with log_u = f / eps + log_a and log_v = g / eps + log_b.
+    Value invEps = arith::DivFOp::create(
+        b, arith::ConstantOp::create(b, b.getF32FloatAttr(1.0)), eps);
+    auto logScaling = [&](Value p, Value logW) {
+      Value empty = tensor::EmptyOp::create(
+          b, tensor::getMixedSizes(b, b.getLoc(), p), f32);
+      return map1d(b, {p, logW}, empty,
+                   [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                     return arith::AddFOp::create(
+                                mb, arith::MulFOp::create(mb, args[0], invEps),
+                                args[1])
+                         .getResult();
+                   });
+    };
+    Value rowCostInit = tensor::EmptyOp::create(
+        b, tensor::getMixedSizes(b, b.getLoc(), logA), f32);
+    Value rowCostValues =
+        TransportCostOp::create(b, kind, x, y, logScaling(f, logA),
+                                logScaling(g, logB), epsT, rowCostInit)
+            .getResult();
 
     // cost = sum_i rowCosts[i].
     Value costInit = linalg::FillOp::create(b, zero, costOut).getResult(0);

@@ -3,6 +3,7 @@
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
 #include "mixer/Dialect/Mixer/Transforms/Transforms.h"
+#include "mixer/Utils/ChunkedScan.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -53,28 +54,24 @@ SmallVector<int64_t> mlir::mixer::parallelTileSizes(Operation *op,
   // the whole value dim Dv.
   if (isa<LinearAttentionOp, GatedDeltaRuleOp>(op))
     return {1, 1, 0};
-  // Selective scan: one (batch, channel block) per tile, the block being the
-  // largest power of two up to 64 that divides the channels of a group (the
-  // block convert-mixer-to-linalg picks), so that a tile reads one group.
+  // Selective scan: one (batch, channel block) per tile, the block that
+  // convert-mixer-to-linalg scans as one head.
   if (auto scan = dyn_cast<SelectiveScanOp>(op)) {
     auto u = cast<RankedTensorType>(scan.getU().getType());
     auto b = cast<RankedTensorType>(scan.getB().getType());
     int64_t D = u.getDimSize(2), G = b.getDimSize(2);
     if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) || G == 0)
       return {1, 0};
-    int64_t block = 1;
-    for (int64_t size : {64, 32, 16, 8, 4, 2})
-      if ((D / G) % size == 0) {
-        block = size;
-        break;
-      }
-    return {1, block};
+    return {1, selectiveScanChannelBlock(D / G)};
   }
   // Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
   // columns of v in the tile (the column loop over y is the lowering's).
   if (auto lse = dyn_cast<KernelLseOp>(op))
     return lse.isBatched() ? SmallVector<int64_t>{1, rowBlock}
                            : SmallVector<int64_t>{rowBlock};
+  if (auto cost = dyn_cast<TransportCostOp>(op))
+    return cost.isBatched() ? SmallVector<int64_t>{1, rowBlock}
+                            : SmallVector<int64_t>{rowBlock};
   if (auto mv = dyn_cast<KernelMvOp>(op))
     return mv.isBatched() ? SmallVector<int64_t>{1, rowBlock, 0}
                           : SmallVector<int64_t>{rowBlock, 0};

@@ -2,7 +2,8 @@
 //
 // Sums over a second point set y_1..y_M for every point x_i of a first set,
 // of a kernel k(x_i, y_j) (kernel_mv) or of exp(-c(x_i, y_j) / eps)
-// (kernel_lse, in the log domain), computed without forming the N x M matrix.
+// (kernel_lse, in the log domain), or the cost of a transport plan
+// (transport_cost), computed without forming the N x M matrix.
 // The kernel or cost is a #mixer.kernel<...> attribute; its bandwidth or eps
 // is a 0-d tensor operand so that it can change at run time. Sinkhorn is a
 // composite of kernel_lse.
@@ -148,6 +149,72 @@ def Mixer_KernelLseOp : Mixer_StructuredOp<"kernel_lse"> {
   }];
 }
 
+def Mixer_TransportCostOp : Mixer_UnsegmentedStructuredOp<"transport_cost"> {
+  let summary = "per-row cost of an entropic transport plan, without forming the plan";
+  let description = [{
+    For points x_i (rows of `x` [Bt, N, D]) and y_j (rows of `y` [Bt, M, D]),
+    the log-scalings `log_u` [Bt, N] and `log_v` [Bt, M] of a transport plan
+    and eps = `eps` (a 0-d f32 tensor, > 0 at run time), per batch entry:
+
+    ```
+    out_i = sum_{j < M} P_ij C_ij,    P_ij = exp(log_u_i + log_v_j - C_ij / eps)
+    ```
+
+    (out is [Bt, N]) with C_ij = c(x_i, y_j) the cost of the `cost`
+    attribute, as in mixer.kernel_lse (r = ||x_i - y_j||_2):
+
+    ```
+    sqeuclidean: c = r^2
+    gaussian:    c = r^2 / 2
+    laplacian:   c = r
+    ```
+
+    P = diag(u) K diag(v) with K_ij = exp(-C_ij / eps) is the plan of
+    Sinkhorn's scalings u, v; with the potentials f, g of mixer.sinkhorn,
+    log_u = f / eps + log_a and log_v = g / eps + log_b, and sum_i out_i is
+    the transport cost sum_ij P_ij C_ij. Neither the N x M cost nor the plan
+    is formed. Other kinds are rejected. The batch dimension Bt is optional:
+    `x`, `y`, `log_u`, `log_v` and `out` are either all batched or all
+    unbatched ([N, D], [M, D], [N], [M], [N]).
+
+    The `outs` operand gives the shape of `out`; its contents are not read.
+
+    Parallel dimensions for tiling: (Bt,) N. The sum over M is not tiled:
+    it is the column-block loop of the lowering.
+
+    ```mlir
+    %rows = mixer.transport_cost cost(sqeuclidean)
+        ins(%x, %y, %log_u, %log_v, %eps : tensor<1024x3xf32>, tensor<2048x3xf32>,
+                                           tensor<1024xf32>, tensor<2048xf32>, tensor<f32>)
+        outs(%init : tensor<1024xf32>) -> tensor<1024xf32>
+    ```
+
+    In generic form the cost is the attribute `cost = #mixer.kernel<sqeuclidean>`.
+  }];
+  let arguments = (ins Mixer_KernelAttr:$cost,
+                       AnyRankedTensor:$x, AnyRankedTensor:$y,
+                       AnyRankedTensor:$log_u, AnyRankedTensor:$log_v,
+                       AnyRankedTensor:$eps,
+                       Variadic<AnyRankedTensor>:$outs);
+  let results = (outs AnyRankedTensor:$out);
+  let assemblyFormat = [{
+    `cost` `(` custom<KernelKind>($cost) `)`
+    `ins` `(` $x `,` $y `,` $log_u `,` $log_v `,` $eps `:`
+              type($x) `,` type($y) `,` type($log_u) `,` type($log_v) `,` type($eps) `)`
+    `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::mixer::KernelKind":$cost, "::mlir::Value":$x,
+                   "::mlir::Value":$y, "::mlir::Value":$logU,
+                   "::mlir::Value":$logV, "::mlir::Value":$eps,
+                   "::mlir::Value":$outInit)>
+  ];
+  let extraStructuredClassDeclaration = [{
+    /// Whether the operands carry the optional leading batch dimension Bt.
+    bool isBatched() { return getX().getType().getRank() == 3; }
+  }];
+}
+
 def Mixer_SinkhornOp : Mixer_Op<"sinkhorn", [
     Pure, DestinationStyleOpInterface]> {
   let summary = "log-domain Sinkhorn iterations for entropic optimal transport";
@@ -182,8 +249,9 @@ def Mixer_SinkhornOp : Mixer_Op<"sinkhorn", [
     g = -eps * kernel_lse(y, x, f / eps + log_a)
     ```
 
-    then one pass for the transport cost; those kernel_lse ops are what gets
-    tiled. It is in destination-passing style like every mixer op: the three
+    then the transport cost as the sum of the rows of
+    mixer.transport_cost(x, y, f / eps + log_a, g / eps + log_b); those
+    kernel_lse and transport_cost ops are what gets tiled. It is in destination-passing style like every mixer op: the three
     `outs` operands (f, g, transport_cost) give the result shapes and may
     serve as the buffers of the decomposition; their contents are not read
     (g starts at 0 whatever the `g` operand of `outs` holds).

@@ -37,12 +37,12 @@ def MixerDecomposeCompositesPass
 
     The loop carries the log-sums L_f, L_g (f = -eps L_f, so g / eps =
     -L_g) in the `outs` tensors of f and g, each written in place by its
-    kernel_lse; f and g are scaled by -eps once after the loop. Then one
-    parallel pass over blocks of 64 rows of x, each a loop over blocks of 64
-    columns of y of static linalg ops (vectorized like the kernel sums; with
-    a dynamic D, scalar loops per row), computes the transport cost
-    sum_ij P_ij C_ij, P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j),
-    without forming the N x M plan.
+    kernel_lse; f and g are scaled by -eps once after the loop. Then a
+    `mixer.transport_cost` of the plan's log-scalings f / eps + log_a and
+    g / eps + log_b gives the per-row costs sum_j P_ij C_ij,
+    P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j), tiled and
+    lowered like the kernel sums (the N x M plan is never formed), and a
+    reduction sums them into the transport cost.
 
     Example:
 
@@ -65,7 +65,10 @@ def MixerDecomposeCompositesPass
     }
     %f = linalg.generic ... outs(%l#0)                // -eps L_f
     %g = linalg.generic ... outs(%l#1)                // -eps L_g
-    %rows = scf.forall (%rb) in (2) ...               // sum_j P_ij C_ij per row
+    %lu = linalg.generic ... ins(%f, %la)             // f / eps + log_a
+    %lv = linalg.generic ... ins(%g, %lb)             // g / eps + log_b
+    %rows = mixer.transport_cost cost(sqeuclidean)    // sum_j P_ij C_ij per row
+        ins(%x, %y, %lu, %lv, %eps ...) outs(%r0 : tensor<100xf32>)
     %c = linalg.generic ... ins(%rows) outs(%c0)      // sum over the rows
     ```
   }];

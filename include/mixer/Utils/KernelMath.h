@@ -1,0 +1,82 @@
+//===- KernelMath.h - the kernel and cost formulas, written once -*- C++ -*-===//
+//
+// The arith/math ops of k(r^2) for every #mixer.kernel and of the costs
+// c(r^2) of the log-domain ops, shared by the blocked lowering
+// (convert-mixer-to-linalg), the scalar loops (convert-mixer-to-loops) and
+// the decomposition of mixer.sinkhorn. Every function takes and returns
+// scalar or vector f32 values of one type; the run-time coefficients
+// (kernelCoefficient, negCostCoefficient) are meant to be computed once,
+// outside the loops that apply them.
+//
+//   kernel     k(r^2)                    coefficient a
+//   gaussian   exp(min(a r^2, 0))        -1 / (2 h^2)
+//   laplacian  exp(min(a r, 0))          -1 / h
+//   matern32   (1 + a r) exp(min(-a r, 0)) sqrt(3) / h
+//   inverse_multiquadric 1 / sqrt(1 + a r^2)  1 / h^2
+//   linear     <x, y> (not a function of r^2)
+//
+//   cost       c(r^2)      -c / eps as a * base(r^2)
+//   gaussian   r^2 / 2     a = -1 / (2 eps), base = r^2
+//   laplacian  r           a = -1 / eps,     base = r
+//   sqeuclidean r^2        a = -1 / eps,     base = r^2
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_UTILS_KERNELMATH_H
+#define MIXER_UTILS_KERNELMATH_H
+
+#include "mixer/Dialect/Mixer/IR/MixerDialect.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::mixer {
+
+class LinalgBuilder;
+
+/// An f32 constant of the type of `like` (a scalar or a splat vector).
+Value kernelConstantLike(OpBuilder &b, Location loc, Value like, double value);
+
+/// exp(min(v, 0)): an exp that cannot overflow.
+Value expOfNonPositive(OpBuilder &b, Location loc, Value v);
+
+/// The shift of an online log-sum-exp with running maximum m: m, or 0 while
+/// every term so far is -inf (so that -inf - -inf is never formed).
+Value logSumExpShift(OpBuilder &b, Location loc, Value m);
+
+/// r^2 = max(|x|^2 + |y|^2 - 2 <x, y>, 0) from the squared norms and the dot
+/// product (the max absorbs the rounding of the expansion).
+Value squaredDistanceFromDot(OpBuilder &b, Location loc, Value xNorm2,
+                             Value yNorm2, Value dot);
+
+/// (x - y)^2: one term of a squared distance summed directly.
+Value squaredDifference(OpBuilder &b, Location loc, Value x, Value y);
+
+/// The run-time coefficient a of a distance-based kernel from the bandwidth
+/// h (see the table above).
+Value kernelCoefficient(OpBuilder &b, Location loc, KernelKind kind,
+                        Value bandwidth);
+
+/// k(r^2) of a distance-based kernel with its coefficient a.
+Value kernelOfSquaredDistance(OpBuilder &b, Location loc, KernelKind kind,
+                              Value coef, Value r2);
+
+/// The cost c(r^2) of a log-domain kernel (gaussian, laplacian,
+/// sqeuclidean).
+Value costOfSquaredDistance(OpBuilder &b, Location loc, KernelKind kind,
+                            Value r2);
+
+/// The coefficient a of -c(r^2) / eps = a * base(r^2).
+Value negCostCoefficient(OpBuilder &b, Location loc, KernelKind kind,
+                         Value eps);
+
+/// -c(r^2) / eps as a * base(r^2), a from negCostCoefficient.
+Value negScaledCost(OpBuilder &b, Location loc, KernelKind kind, Value coef,
+                    Value r2);
+
+/// The squared norms of the rows (reducedDim = 1) or columns (reducedDim =
+/// 0) of a static 2-D f32 block, as a fresh 1-D tensor.
+Value squaredNorms(LinalgBuilder &lb, Value block, unsigned reducedDim);
+
+} // namespace mlir::mixer
+
+#endif // MIXER_UTILS_KERNELMATH_H

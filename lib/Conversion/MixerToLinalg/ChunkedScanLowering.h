@@ -1,0 +1,61 @@
+//===- ChunkedScanLowering.h - a scan op through the driver -----*- C++ -*-===//
+//
+// The one rewrite pattern of the four scans: it reads the batch and length
+// of the op's first operand ([B, L, ...] for every scan), lets the op's hooks
+// class configure the driver, and replaces the op with the driver's loops.
+// The sizes the hooks need static are checked first, by
+// getLinalgLoweringBlocker (which the pass also reports as errors).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_CHUNKEDSCANLOWERING_H
+#define MIXER_LIB_CONVERSION_MIXERTOLINALG_CHUNKEDSCANLOWERING_H
+
+#include "MixerToLinalgPatterns.h"
+#include "mixer/Utils/ChunkedScan.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::mixer {
+
+/// The size of dim `dim` of the ranked tensor `value` (maybe dynamic).
+inline int64_t dimSize(Value value, unsigned dim) {
+  return cast<RankedTensorType>(value.getType()).getDimSize(dim);
+}
+
+/// Lowers `Scan::Op` with the hooks class `Scan`, which provides
+///   static FailureOr<Scan> match(Scan::Op, PatternRewriter &)
+///     (the hooks, read from the op's static sizes; builds no IR), and
+///   void configure(ImplicitLocOpBuilder &, ChunkedScanSpec &)
+///     (sets the heads, the chunk size and any segments).
+template <typename Scan>
+struct ChunkedScanLowering : public OpRewritePattern<typename Scan::Op> {
+  ChunkedScanLowering(MLIRContext *ctx,
+                      std::optional<int64_t> recurrentThreshold)
+      : OpRewritePattern<typename Scan::Op>(ctx),
+        recurrentThreshold(recurrentThreshold) {}
+
+  LogicalResult matchAndRewrite(typename Scan::Op op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
+    FailureOr<Scan> scan = Scan::match(op, rewriter);
+    if (failed(scan))
+      return failure();
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    ChunkedScanSpec spec;
+    spec.batches = tensor::DimOp::create(b, op->getOperand(0), 0);
+    spec.length = tensor::DimOp::create(b, op->getOperand(0), 1);
+    spec.recurrentThreshold = recurrentThreshold;
+    scan->configure(b, spec);
+    rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), *scan));
+    return success();
+  }
+
+  std::optional<int64_t> recurrentThreshold;
+};
+
+} // namespace mlir::mixer
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_CHUNKEDSCANLOWERING_H

@@ -1,0 +1,156 @@
+//===- KernelMath.cpp - the kernel and cost formulas ----------------------===//
+
+#include "mixer/Utils/KernelMath.h"
+#include "mixer/Utils/LinalgBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+Value mlir::mixer::kernelConstantLike(OpBuilder &b, Location loc, Value like,
+                                      double value) {
+  Type type = like.getType();
+  FloatAttr scalar = b.getFloatAttr(getElementTypeOrSelf(type), value);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc,
+                                     DenseElementsAttr::get(vector, scalar));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
+Value mlir::mixer::expOfNonPositive(OpBuilder &b, Location loc, Value v) {
+  Value zero = kernelConstantLike(b, loc, v, 0.0);
+  return math::ExpOp::create(b, loc,
+                             arith::MinimumFOp::create(b, loc, v, zero));
+}
+
+Value mlir::mixer::logSumExpShift(OpBuilder &b, Location loc, Value m) {
+  Value negInf = kernelConstantLike(b, loc, m,
+                                    -std::numeric_limits<double>::infinity());
+  Value isNegInf =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, m, negInf);
+  return arith::SelectOp::create(b, loc, isNegInf,
+                                 kernelConstantLike(b, loc, m, 0.0), m);
+}
+
+Value mlir::mixer::squaredDistanceFromDot(OpBuilder &b, Location loc,
+                                          Value xNorm2, Value yNorm2,
+                                          Value dot) {
+  Value twoDot = arith::AddFOp::create(b, loc, dot, dot);
+  Value r2 = arith::SubFOp::create(
+      b, loc, arith::AddFOp::create(b, loc, xNorm2, yNorm2), twoDot);
+  return arith::MaximumFOp::create(b, loc, r2,
+                                   kernelConstantLike(b, loc, r2, 0.0));
+}
+
+Value mlir::mixer::squaredDifference(OpBuilder &b, Location loc, Value x,
+                                     Value y) {
+  Value diff = arith::SubFOp::create(b, loc, x, y);
+  return arith::MulFOp::create(b, loc, diff, diff);
+}
+
+Value mlir::mixer::kernelCoefficient(OpBuilder &b, Location loc,
+                                     KernelKind kind, Value bandwidth) {
+  assert(isDistanceBased(kind) && "the linear kernel has no coefficient");
+  auto over = [&](double numerator, Value denominator) -> Value {
+    return arith::DivFOp::create(
+        b, loc, kernelConstantLike(b, loc, denominator, numerator),
+        denominator);
+  };
+  Value h = bandwidth;
+  switch (kind) {
+  case KernelKind::gaussian:
+    return over(-0.5, arith::MulFOp::create(b, loc, h, h));
+  case KernelKind::laplacian:
+    return over(-1.0, h);
+  case KernelKind::matern32:
+    return over(std::sqrt(3.0), h);
+  default:
+    return over(1.0, arith::MulFOp::create(b, loc, h, h));
+  }
+}
+
+Value mlir::mixer::kernelOfSquaredDistance(OpBuilder &b, Location loc,
+                                           KernelKind kind, Value coef,
+                                           Value r2) {
+  switch (kind) {
+  case KernelKind::gaussian:
+    return expOfNonPositive(b, loc, arith::MulFOp::create(b, loc, coef, r2));
+  case KernelKind::laplacian:
+    return expOfNonPositive(
+        b, loc,
+        arith::MulFOp::create(b, loc, coef, math::SqrtOp::create(b, loc, r2)));
+  case KernelKind::matern32: {
+    Value one = kernelConstantLike(b, loc, r2, 1.0);
+    Value s =
+        arith::MulFOp::create(b, loc, coef, math::SqrtOp::create(b, loc, r2));
+    Value e = expOfNonPositive(b, loc, arith::NegFOp::create(b, loc, s));
+    return arith::MulFOp::create(b, loc, arith::AddFOp::create(b, loc, one, s),
+                                 e);
+  }
+  case KernelKind::inverse_multiquadric: {
+    Value one = kernelConstantLike(b, loc, r2, 1.0);
+    Value q = arith::AddFOp::create(b, loc, one,
+                                    arith::MulFOp::create(b, loc, coef, r2));
+    return arith::DivFOp::create(b, loc, one, math::SqrtOp::create(b, loc, q));
+  }
+  default:
+    llvm_unreachable("not a distance-based kernel");
+  }
+}
+
+Value mlir::mixer::costOfSquaredDistance(OpBuilder &b, Location loc,
+                                         KernelKind kind, Value r2) {
+  switch (kind) {
+  case KernelKind::gaussian:
+    return arith::MulFOp::create(b, loc, r2,
+                                 kernelConstantLike(b, loc, r2, 0.5));
+  case KernelKind::laplacian:
+    return math::SqrtOp::create(b, loc, r2);
+  default:
+    return r2;
+  }
+}
+
+Value mlir::mixer::negCostCoefficient(OpBuilder &b, Location loc,
+                                      KernelKind kind, Value eps) {
+  double numerator = kind == KernelKind::gaussian ? -0.5 : -1.0;
+  return arith::DivFOp::create(
+      b, loc, kernelConstantLike(b, loc, eps, numerator), eps);
+}
+
+Value mlir::mixer::negScaledCost(OpBuilder &b, Location loc, KernelKind kind,
+                                 Value coef, Value r2) {
+  Value base = kind == KernelKind::laplacian
+                   ? math::SqrtOp::create(b, loc, r2).getResult()
+                   : r2;
+  return arith::MulFOp::create(b, loc, coef, base);
+}
+
+Value mlir::mixer::squaredNorms(LinalgBuilder &lb, Value block,
+                                unsigned reducedDim) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto type = cast<RankedTensorType>(block.getType());
+  int64_t kept = type.getDimSize(1 - reducedDim);
+  Value acc = lb.filled({b.getIndexAttr(kept)}, type.getElementType(), 0.0);
+  SmallVector<utils::IteratorType> iterators(2,
+                                             utils::IteratorType::parallel);
+  iterators[reducedDim] = utils::IteratorType::reduction;
+  return linalg::GenericOp::create(
+             b, acc.getType(), ValueRange{block}, ValueRange{acc},
+             ArrayRef<AffineMap>{lb.dims(2, {0, 1}),
+                                 lb.dims(2, {1 - reducedDim})},
+             iterators,
+             [](OpBuilder &nb, Location loc, ValueRange args) {
+               Value sq = arith::MulFOp::create(nb, loc, args[0], args[0]);
+               linalg::YieldOp::create(
+                   nb, loc,
+                   arith::AddFOp::create(nb, loc, args[1], sq).getResult());
+             })
+      .getResult(0);
+}
