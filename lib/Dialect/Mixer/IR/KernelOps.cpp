@@ -76,27 +76,6 @@ static FailureOr<bool> batchedFromX(Operation *op, Value x) {
   return rank == 3;
 }
 
-/// The tile of the optional batch dim followed by `rest`.
-static OperandTile
-withBatch(std::optional<DimTile> batch,
-          std::initializer_list<std::optional<DimTile>> rest) {
-  OperandTile tile;
-  if (batch)
-    tile.push_back(batch);
-  tile.append(rest.begin(), rest.end());
-  return tile;
-}
-
-/// extractTile, except that an operand not tiled in any dim (y and v of an
-/// unbatched op) is used as it is rather than through an identity slice.
-static Value tileOrWhole(OpBuilder &b, Location loc, Value value,
-                         const OperandTile &tile,
-                         SmallVectorImpl<Operation *> &slices) {
-  if (llvm::all_of(tile, [](const std::optional<DimTile> &t) { return !t; }))
-    return value;
-  return extractTile(b, loc, value, tile, slices);
-}
-
 /// The check of a log-domain cost attribute (kernel_lse, transport_cost,
 /// sinkhorn).
 static LogicalResult verifyLogDomainCost(Operation *op, StringRef attrName,
@@ -107,42 +86,6 @@ static LogicalResult verifyLogDomainCost(Operation *op, StringRef attrName,
                            << "' must be a cost (sqeuclidean, gaussian or "
                               "laplacian), got "
                            << stringifyKernelKind(kind);
-}
-
-/// The iteration domain ((Bt,) N) of the row reductions kernel_lse and
-/// transport_cost: all parallel, the shape of `out`.
-static SmallVector<utils::IteratorType> rowIteratorTypes(bool batched) {
-  return SmallVector<utils::IteratorType>(batched ? 2 : 1,
-                                          utils::IteratorType::parallel);
-}
-
-static SmallVector<Range> rowIterationDomain(OpBuilder &b, Location loc,
-                                             Value out, bool batched) {
-  if (batched)
-    return iterationDomainOf(b, loc, out, {0, 1});
-  return iterationDomainOf(b, loc, out, {0});
-}
-
-/// The batch tile (when batched) and the row tile of a ((Bt,) N, ...) tile.
-static std::pair<std::optional<DimTile>, DimTile>
-batchAndRows(bool batched, ArrayRef<OpFoldResult> offsets,
-             ArrayRef<OpFoldResult> sizes) {
-  unsigned first = batched ? 1 : 0;
-  std::optional<DimTile> batch;
-  if (batched)
-    batch = DimTile{offsets[0], sizes[0]};
-  return {batch, DimTile{offsets[first], sizes[first]}};
-}
-
-/// The result tile of an op whose iteration domain is its result's shape.
-static LogicalResult
-resultTileIsTheDomainTile(ArrayRef<OpFoldResult> offsets,
-                          ArrayRef<OpFoldResult> sizes,
-                          SmallVector<OpFoldResult> &resultOffsets,
-                          SmallVector<OpFoldResult> &resultSizes) {
-  resultOffsets.assign(offsets.begin(), offsets.end());
-  resultSizes.assign(sizes.begin(), sizes.end());
-  return success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -183,49 +126,20 @@ LogicalResult KernelMvOp::verify() {
   return success();
 }
 
-// Iteration domain: ((Bt,) N, C), all parallel: the shape of `out`. A tile
-// reads its rows of x, all of y and its columns of v.
-SmallVector<utils::IteratorType> KernelMvOp::getLoopIteratorTypes() {
-  return SmallVector<utils::IteratorType>(isBatched() ? 3 : 2,
-                                          utils::IteratorType::parallel);
+// Loops ((Bt,) N, C, M, D): a tile is a block of ((Bt,) N, C); it reads its
+// rows of x, all of y and its columns of v, and sums over M and D inside.
+static OpStructure structureOf(KernelMvOp op) {
+  bool batched = op.isBatched();
+  OpStructure s(op.getContext());
+  s.tiled(dimsOf(batched, {"N", "C"})).reduction({"M", "D"});
+  return s.operand(op.getX(), dimsOf(batched, {"N", "D"}))
+      .operand(op.getY(), dimsOf(batched, {"M", "D"}))
+      .operand(op.getV(), dimsOf(batched, {"M", "C"}))
+      .operand(op.getBandwidth(), {})
+      .operand(op.getOuts()[0], dimsOf(batched, {"N", "C"}));
 }
 
-SmallVector<Range> KernelMvOp::getIterationDomain(OpBuilder &b) {
-  if (isBatched())
-    return iterationDomainOf(b, getLoc(), getOuts()[0], {0, 1, 2});
-  return iterationDomainOf(b, getLoc(), getOuts()[0], {0, 1});
-}
-
-FailureOr<TilingResult>
-KernelMvOp::getTiledImplementation(OpBuilder &b, ArrayRef<OpFoldResult> offsets,
-                                   ArrayRef<OpFoldResult> sizes) {
-  Location loc = getLoc();
-  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
-  unsigned colDim = isBatched() ? 2 : 1;
-  DimTile cols{offsets[colDim], sizes[colDim]};
-
-  SmallVector<Operation *> slices;
-  auto tile = [&](Value v, const OperandTile &t) {
-    return tileOrWhole(b, loc, v, t, slices);
-  };
-  Value x = tile(getX(), withBatch(batch, {rows, std::nullopt}));
-  Value y = tile(getY(), withBatch(batch, {std::nullopt, std::nullopt}));
-  Value v = tile(getV(), withBatch(batch, {std::nullopt, cols}));
-  Value outInit = tile(getOuts()[0], withBatch(batch, {rows, cols}));
-  // The bandwidth is a 0-d tensor shared by every tile.
-  auto tiled =
-      KernelMvOp::create(b, loc, getKernel(), x, y, v, getBandwidth(), outInit);
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
-                      slices};
-}
-
-LogicalResult KernelMvOp::getResultTilePosition(
-    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
-  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
-                                   resultSizes);
-}
+MIXER_STRUCTURED_OP(KernelMvOp)
 
 //===----------------------------------------------------------------------===//
 // KernelLseOp
@@ -262,45 +176,20 @@ LogicalResult KernelLseOp::verify() {
   return success();
 }
 
-// Iteration domain: ((Bt,) N), all parallel: the shape of `out`. A tile reads
-// its rows of x and all of y and g; the sum over M stays inside the op.
-SmallVector<utils::IteratorType> KernelLseOp::getLoopIteratorTypes() {
-  return rowIteratorTypes(isBatched());
+// Loops ((Bt,) N, M, D): a tile is a block of ((Bt,) N); it reads its rows
+// of x and all of y and g, and the log-sum-exp over M stays inside.
+static OpStructure structureOf(KernelLseOp op) {
+  bool batched = op.isBatched();
+  OpStructure s(op.getContext());
+  s.tiled(dimsOf(batched, {"N"})).reduction({"M", "D"});
+  return s.operand(op.getX(), dimsOf(batched, {"N", "D"}))
+      .operand(op.getY(), dimsOf(batched, {"M", "D"}))
+      .operand(op.getEps(), {})
+      .operand(op.getG(), dimsOf(batched, {"M"}))
+      .operand(op.getOuts()[0], dimsOf(batched, {"N"}));
 }
 
-SmallVector<Range> KernelLseOp::getIterationDomain(OpBuilder &b) {
-  return rowIterationDomain(b, getLoc(), getOuts()[0], isBatched());
-}
-
-FailureOr<TilingResult>
-KernelLseOp::getTiledImplementation(OpBuilder &b,
-                                    ArrayRef<OpFoldResult> offsets,
-                                    ArrayRef<OpFoldResult> sizes) {
-  Location loc = getLoc();
-  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
-
-  SmallVector<Operation *> slices;
-  auto tile = [&](Value v, const OperandTile &t) {
-    return tileOrWhole(b, loc, v, t, slices);
-  };
-  Value x = tile(getX(), withBatch(batch, {rows, std::nullopt}));
-  Value y = tile(getY(), withBatch(batch, {std::nullopt, std::nullopt}));
-  Value g = getG() ? tile(getG(), withBatch(batch, {std::nullopt})) : Value();
-  Value outInit = tile(getOuts()[0], withBatch(batch, {rows}));
-  // eps is a 0-d tensor shared by every tile.
-  auto tiled =
-      KernelLseOp::create(b, loc, getKernel(), x, y, getEps(), g, outInit);
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
-                      slices};
-}
-
-LogicalResult KernelLseOp::getResultTilePosition(
-    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
-  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
-                                   resultSizes);
-}
+MIXER_STRUCTURED_OP(KernelLseOp)
 
 //===----------------------------------------------------------------------===//
 // TransportCostOp
@@ -337,46 +226,21 @@ LogicalResult TransportCostOp::verify() {
   return success();
 }
 
-// Iteration domain: ((Bt,) N), all parallel: the shape of `out`. A tile reads
-// its rows of x and log_u and all of y and log_v.
-SmallVector<utils::IteratorType> TransportCostOp::getLoopIteratorTypes() {
-  return rowIteratorTypes(isBatched());
+// Loops ((Bt,) N, M, D): a tile is a block of ((Bt,) N); it reads its rows
+// of x and log_u and all of y and log_v, and the sum over M stays inside.
+static OpStructure structureOf(TransportCostOp op) {
+  bool batched = op.isBatched();
+  OpStructure s(op.getContext());
+  s.tiled(dimsOf(batched, {"N"})).reduction({"M", "D"});
+  return s.operand(op.getX(), dimsOf(batched, {"N", "D"}))
+      .operand(op.getY(), dimsOf(batched, {"M", "D"}))
+      .operand(op.getLogU(), dimsOf(batched, {"N"}))
+      .operand(op.getLogV(), dimsOf(batched, {"M"}))
+      .operand(op.getEps(), {})
+      .operand(op.getOuts()[0], dimsOf(batched, {"N"}));
 }
 
-SmallVector<Range> TransportCostOp::getIterationDomain(OpBuilder &b) {
-  return rowIterationDomain(b, getLoc(), getOuts()[0], isBatched());
-}
-
-FailureOr<TilingResult>
-TransportCostOp::getTiledImplementation(OpBuilder &b,
-                                        ArrayRef<OpFoldResult> offsets,
-                                        ArrayRef<OpFoldResult> sizes) {
-  Location loc = getLoc();
-  auto [batch, rows] = batchAndRows(isBatched(), offsets, sizes);
-
-  SmallVector<Operation *> slices;
-  auto tile = [&](Value v, const OperandTile &t) {
-    return tileOrWhole(b, loc, v, t, slices);
-  };
-  Value x = tile(getX(), withBatch(batch, {rows, std::nullopt}));
-  Value y = tile(getY(), withBatch(batch, {std::nullopt, std::nullopt}));
-  Value logU = tile(getLogU(), withBatch(batch, {rows}));
-  Value logV = tile(getLogV(), withBatch(batch, {std::nullopt}));
-  Value outInit = tile(getOuts()[0], withBatch(batch, {rows}));
-  // eps is a 0-d tensor shared by every tile.
-  auto tiled = TransportCostOp::create(b, loc, getCost(), x, y, logU, logV,
-                                       getEps(), outInit);
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()),
-                      slices};
-}
-
-LogicalResult TransportCostOp::getResultTilePosition(
-    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
-  return resultTileIsTheDomainTile(offsets, sizes, resultOffsets,
-                                   resultSizes);
-}
+MIXER_STRUCTURED_OP(TransportCostOp)
 
 //===----------------------------------------------------------------------===//
 // SinkhornOp

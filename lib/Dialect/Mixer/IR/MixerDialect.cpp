@@ -17,6 +17,7 @@ using namespace mlir::mixer;
 
 #include "mixer/Dialect/Mixer/IR/MixerDialect.cpp.inc"
 #include "mixer/Dialect/Mixer/IR/MixerEnums.cpp.inc"
+#include "mixer/Dialect/Mixer/IR/MixerInterfaces.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "mixer/Dialect/Mixer/IR/MixerAttrs.cpp.inc"
@@ -33,4 +34,5 @@ void MixerDialect::initialize() {
 #define GET_OP_LIST
 #include "mixer/Dialect/Mixer/IR/MixerOps.cpp.inc"
       >();
+  attachTilingInterfaceModels(*getContext());
 }

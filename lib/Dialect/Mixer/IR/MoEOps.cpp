@@ -1,8 +1,10 @@
 //===- MoEOps.cpp - verifiers, builders and tiling of the MoE ops --------===//
 //
-// Grouped matmul and SwiGLU tile over their output columns (rows are tied to
-// groups by run-time sizes), the router over tokens, the combine over
-// columns. Dispatch is a global sort and is not tiled.
+// Each tiled op states its loops and indexing maps (structureOf), from which
+// TilingModel.cpp tiles it: grouped matmul and SwiGLU over their output
+// columns (rows are tied to groups by run-time sizes), the router over
+// tokens, the combine over columns. Dispatch is a global sort and is not
+// tiled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,22 +67,6 @@ static LogicalResult checkSlots(ShapeVerifier &v) {
                    << " slots with i32 elements";
 }
 
-/// The tile of the last dim of a rank-`rank` operand (columns), the other
-/// dims whole.
-static OperandTile lastDimTile(int64_t rank, DimTile cols) {
-  OperandTile t(rank, std::nullopt);
-  t.back() = cols;
-  return t;
-}
-
-/// The tile of the first dim of a rank-`rank` operand (rows), the other dims
-/// whole.
-static OperandTile firstDimTile(int64_t rank, DimTile rows) {
-  OperandTile t(rank, std::nullopt);
-  t.front() = rows;
-  return t;
-}
-
 //===----------------------------------------------------------------------===//
 // GroupedMatmulOp
 //===----------------------------------------------------------------------===//
@@ -104,39 +90,19 @@ LogicalResult GroupedMatmulOp::verify() {
   return success();
 }
 
-// Iteration domain: (N), parallel.
-SmallVector<utils::IteratorType> GroupedMatmulOp::getLoopIteratorTypes() {
-  return {utils::IteratorType::parallel};
+// Loops (N, T, E, K): a tile is a block of columns N of rhs and out. The rows
+// T are tied to the groups E by run-time sizes, so they stay whole; lhs and
+// group_sizes are read whole by every tile.
+static OpStructure structureOf(GroupedMatmulOp op) {
+  OpStructure s(op.getContext());
+  s.tiled({"N"}).whole({"T"}).reduction({"E", "K"});
+  return s.operand(op.getLhs(), {"T", "K"})
+      .operand(op.getRhs(), {"E", "K", "N"})
+      .operand(op.getGroupSizes(), {"E"})
+      .operand(op.getOuts()[0], {"T", "N"});
 }
 
-SmallVector<Range> GroupedMatmulOp::getIterationDomain(OpBuilder &b) {
-  return iterationDomainOf(b, getLoc(), getOuts()[0], {1});
-}
-
-FailureOr<TilingResult>
-GroupedMatmulOp::getTiledImplementation(OpBuilder &b,
-                                        ArrayRef<OpFoldResult> offsets,
-                                        ArrayRef<OpFoldResult> sizes) {
-  Location loc = getLoc();
-  DimTile cols{offsets[0], sizes[0]};
-  SmallVector<Operation *> slices;
-  Value rhs = extractTile(b, loc, getRhs(), lastDimTile(3, cols), slices);
-  Value outInit =
-      extractTile(b, loc, getOuts()[0], lastDimTile(2, cols), slices);
-  auto tiled =
-      GroupedMatmulOp::create(b, loc, getLhs(), rhs, getGroupSizes(), outInit);
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()), slices};
-}
-
-LogicalResult GroupedMatmulOp::getResultTilePosition(
-    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
-  tileOffsetsAndSizes(b, getLoc(), getOuts()[0],
-                      lastDimTile(2, {offsets[0], sizes[0]}), resultOffsets,
-                      resultSizes);
-  return success();
-}
+MIXER_STRUCTURED_OP(GroupedMatmulOp)
 
 //===----------------------------------------------------------------------===//
 // GroupedSwigluOp
@@ -162,42 +128,19 @@ LogicalResult GroupedSwigluOp::verify() {
   return success();
 }
 
-// Iteration domain: (F), parallel.
-SmallVector<utils::IteratorType> GroupedSwigluOp::getLoopIteratorTypes() {
-  return {utils::IteratorType::parallel};
+// Loops (F, T, E, K), as for grouped_matmul: the gate and up columns of a
+// tile pair up elementwise, so both weights take the same column tile.
+static OpStructure structureOf(GroupedSwigluOp op) {
+  OpStructure s(op.getContext());
+  s.tiled({"F"}).whole({"T"}).reduction({"E", "K"});
+  return s.operand(op.getX(), {"T", "K"})
+      .operand(op.getWGate(), {"E", "K", "F"})
+      .operand(op.getWUp(), {"E", "K", "F"})
+      .operand(op.getGroupSizes(), {"E"})
+      .operand(op.getOuts()[0], {"T", "F"});
 }
 
-SmallVector<Range> GroupedSwigluOp::getIterationDomain(OpBuilder &b) {
-  return iterationDomainOf(b, getLoc(), getOuts()[0], {1});
-}
-
-FailureOr<TilingResult>
-GroupedSwigluOp::getTiledImplementation(OpBuilder &b,
-                                        ArrayRef<OpFoldResult> offsets,
-                                        ArrayRef<OpFoldResult> sizes) {
-  Location loc = getLoc();
-  DimTile cols{offsets[0], sizes[0]};
-  SmallVector<Operation *> slices;
-  // The gate and up columns of a tile pair up elementwise, so both weights
-  // take the same column tile.
-  Value wGate = extractTile(b, loc, getWGate(), lastDimTile(3, cols), slices);
-  Value wUp = extractTile(b, loc, getWUp(), lastDimTile(3, cols), slices);
-  Value outInit =
-      extractTile(b, loc, getOuts()[0], lastDimTile(2, cols), slices);
-  auto tiled = GroupedSwigluOp::create(b, loc, getX(), wGate, wUp,
-                                       getGroupSizes(), outInit);
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()), slices};
-}
-
-LogicalResult GroupedSwigluOp::getResultTilePosition(
-    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
-  tileOffsetsAndSizes(b, getLoc(), getOuts()[0],
-                      lastDimTile(2, {offsets[0], sizes[0]}), resultOffsets,
-                      resultSizes);
-  return success();
-}
+MIXER_STRUCTURED_OP(GroupedSwigluOp)
 
 //===----------------------------------------------------------------------===//
 // TopkRouterOp
@@ -231,39 +174,17 @@ LogicalResult TopkRouterOp::verify() {
   return success();
 }
 
-// Iteration domain: (T), parallel.
-SmallVector<utils::IteratorType> TopkRouterOp::getLoopIteratorTypes() {
-  return {utils::IteratorType::parallel};
+// Loops (T, E, k): a tile is a block of tokens. The softmax over E and the
+// choice of the k largest read a whole row of logits.
+static OpStructure structureOf(TopkRouterOp op) {
+  OpStructure s(op.getContext());
+  s.tiled({"T"}).reduction({"E", "k"});
+  return s.operand(op.getLogits(), {"T", "E"})
+      .operand(op.getOuts()[0], {"T", "k"})
+      .operand(op.getOuts()[1], {"T", "k"});
 }
 
-SmallVector<Range> TopkRouterOp::getIterationDomain(OpBuilder &b) {
-  return iterationDomainOf(b, getLoc(), getLogits(), {0});
-}
-
-FailureOr<TilingResult>
-TopkRouterOp::getTiledImplementation(OpBuilder &b,
-                                     ArrayRef<OpFoldResult> offsets,
-                                     ArrayRef<OpFoldResult> sizes) {
-  Location loc = getLoc();
-  OperandTile rows = firstDimTile(2, {offsets[0], sizes[0]});
-  SmallVector<Operation *> slices;
-  Value logits = extractTile(b, loc, getLogits(), rows, slices);
-  Value weightsInit = extractTile(b, loc, getOuts()[0], rows, slices);
-  Value idsInit = extractTile(b, loc, getOuts()[1], rows, slices);
-  auto tiled = TopkRouterOp::create(b, loc, logits, weightsInit, idsInit,
-                                    getK(), getNormalize());
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()), slices};
-}
-
-LogicalResult TopkRouterOp::getResultTilePosition(
-    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
-  tileOffsetsAndSizes(b, getLoc(), getOuts()[resultNumber],
-                      firstDimTile(2, {offsets[0], sizes[0]}), resultOffsets,
-                      resultSizes);
-  return success();
-}
+MIXER_STRUCTURED_OP(TopkRouterOp)
 
 //===----------------------------------------------------------------------===//
 // MoeDispatchOp
@@ -333,37 +254,16 @@ LogicalResult MoeCombineOp::verify() {
   return checkSlots(v);
 }
 
-// Iteration domain: (N), parallel.
-SmallVector<utils::IteratorType> MoeCombineOp::getLoopIteratorTypes() {
-  return {utils::IteratorType::parallel};
+// Loops (N, T, k, S): a tile is a block of columns N. The rows of a token
+// are scattered over the T*k slots S of expert_out by the run-time
+// permutation, so T stays whole; permutation and weights are read whole.
+static OpStructure structureOf(MoeCombineOp op) {
+  OpStructure s(op.getContext());
+  s.tiled({"N"}).whole({"T"}).reduction({"k", "S"});
+  return s.operand(op.getExpertOut(), {"S", "N"})
+      .operand(op.getPermutation(), {"S"})
+      .operand(op.getWeights(), {"T", "k"})
+      .operand(op.getOuts()[0], {"T", "N"});
 }
 
-SmallVector<Range> MoeCombineOp::getIterationDomain(OpBuilder &b) {
-  return iterationDomainOf(b, getLoc(), getOuts()[0], {1});
-}
-
-FailureOr<TilingResult>
-MoeCombineOp::getTiledImplementation(OpBuilder &b,
-                                     ArrayRef<OpFoldResult> offsets,
-                                     ArrayRef<OpFoldResult> sizes) {
-  Location loc = getLoc();
-  DimTile cols{offsets[0], sizes[0]};
-  SmallVector<Operation *> slices;
-  Value expertOut =
-      extractTile(b, loc, getExpertOut(), lastDimTile(2, cols), slices);
-  Value outInit =
-      extractTile(b, loc, getOuts()[0], lastDimTile(2, cols), slices);
-  auto tiled = MoeCombineOp::create(b, loc, expertOut, getPermutation(),
-                                    getWeights(), outInit);
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()), slices};
-}
-
-LogicalResult MoeCombineOp::getResultTilePosition(
-    OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-    ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,
-    SmallVector<OpFoldResult> &resultSizes) {
-  tileOffsetsAndSizes(b, getLoc(), getOuts()[0],
-                      lastDimTile(2, {offsets[0], sizes[0]}), resultOffsets,
-                      resultSizes);
-  return success();
-}
+MIXER_STRUCTURED_OP(MoeCombineOp)

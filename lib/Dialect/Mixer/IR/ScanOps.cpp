@@ -2,9 +2,10 @@
 //
 // Each scan states its operands once, as a ScanSignature: every operand with
 // its dimensions named as in the op description ("x [B, L, H, P]"), the
-// parallel dimensions that tiling loops over, and, for the grouped scans, the
-// dimension whose members share a group of `b` and `c`. The verifier and the
-// TilingInterface of every scan are written once over that signature.
+// parallel dimensions that tiling loops over, the sequential ones, and, for
+// the grouped scans, the dimension whose members share a group of `b` and
+// `c`. The verifier and the loops and indexing maps of every scan (from which
+// TilingModel.cpp tiles it) are written once over that signature.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,6 @@
 #include "TilingUtils.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -42,6 +42,8 @@ struct ScanSignature {
   SmallVector<ScanOperand, 2> results;
   /// The parallel dimensions, in the order of the tiling loops.
   SmallVector<StringRef, 3> loops;
+  /// The sequential dimensions (L and the state dims), whole in every tile.
+  SmallVector<StringRef, 2> sequential;
   /// For a grouped scan: the dimension `members` (a loop) of the operand
   /// `membersOf` reads the group member / (members / groups) of the
   /// dimension `groups` of other operands; `membersWord` names the members
@@ -110,170 +112,88 @@ static LogicalResult verifyScan(Operation *op, const ScanSignature &sig,
   return success();
 }
 
-static SmallVector<utils::IteratorType>
-scanIteratorTypes(const ScanSignature &sig) {
-  return SmallVector<utils::IteratorType>(sig.loops.size(),
-                                          utils::IteratorType::parallel);
-}
-
-/// The size of each loop is the size of the first input dim it names.
-static SmallVector<Range> scanIterationDomain(OpBuilder &b, Location loc,
-                                              const ScanSignature &sig) {
-  SmallVector<Range> domain;
-  for (StringRef loop : sig.loops) {
-    for (const ScanOperand &in : sig.inputs) {
-      auto *it = llvm::find(in.dims, loop);
-      if (!in.value || it == in.dims.end())
+/// The static size of dim `name`, from the first operand that has it static.
+static std::optional<int64_t> staticSize(const ScanSignature &sig,
+                                         StringRef name) {
+  for (ArrayRef<ScanOperand> operands : {ArrayRef(sig.inputs),
+                                         ArrayRef(sig.results)})
+    for (const ScanOperand &operand : operands) {
+      auto *it = llvm::find(operand.dims, name);
+      if (!operand.value || it == operand.dims.end())
         continue;
-      domain.push_back(
-          iterationDomainOf(b, loc, in.value, {it - in.dims.begin()})[0]);
-      break;
+      int64_t size = cast<RankedTensorType>(operand.value.getType())
+                         .getDimSize(it - operand.dims.begin());
+      if (!ShapedType::isDynamic(size))
+        return size;
     }
-  }
-  assert(domain.size() == sig.loops.size() && "every loop dim is an input dim");
-  return domain;
+  return std::nullopt;
 }
 
-namespace {
-/// The tiles of one tiled scan: one per loop, then the group tile of a
-/// grouped scan.
-struct ScanTiles {
-  SmallVector<DimTile, 4> loops;
-  std::optional<DimTile> groups;
-
-  /// The tile of an operand whose dims are `dims` (whole where no loop or
-  /// group names the dim).
-  OperandTile of(const ScanSignature &sig, ArrayRef<StringRef> dims) const {
-    OperandTile tile;
-    for (StringRef dim : dims) {
-      auto *it = llvm::find(sig.loops, dim);
-      if (it != sig.loops.end())
-        tile.push_back(loops[it - sig.loops.begin()]);
-      else if (!sig.groups.empty() && dim == sig.groups)
-        tile.push_back(*groups);
-      else
-        tile.push_back(std::nullopt);
-    }
-    return tile;
+/// The loops and maps of a scan. A grouped scan's group dim is its member
+/// loop divided by the members per group: by a constant when both counts
+/// are static, by a symbol (a run-time count, refused by checkScanTile)
+/// otherwise; a single group is read whole by every member.
+static OpStructure scanStructure(MLIRContext *context,
+                                 const ScanSignature &sig) {
+  OpStructure s(context);
+  s.tiled(sig.loops).reduction(sig.sequential);
+  if (!sig.groups.empty()) {
+    std::optional<int64_t> members = staticSize(sig, sig.members);
+    std::optional<int64_t> groups = staticSize(sig, sig.groups);
+    AffineExpr member = s.expr(sig.members);
+    if (groups && *groups == 1)
+      s.alias(sig.groups, getAffineConstantExpr(0, context));
+    else if (members && groups && *groups > 0)
+      s.alias(sig.groups, member.floorDiv(*members / *groups));
+    else
+      s.alias(sig.groups, member.floorDiv(s.newSymbol()));
   }
-};
-} // namespace
-
-static ScanTiles scanLoopTiles(ArrayRef<OpFoldResult> offsets,
-                               ArrayRef<OpFoldResult> sizes) {
-  ScanTiles tiles;
-  for (auto [offset, size] : llvm::zip_equal(offsets, sizes))
-    tiles.loops.push_back(DimTile{offset, size});
-  return tiles;
+  for (const ScanOperand &in : sig.inputs)
+    s.operand(in.value, in.dims);
+  for (const ScanOperand &out : sig.results)
+    s.operand(out.value, out.dims);
+  return s;
 }
 
-/// The loop tiles, and for a grouped scan the group tile that the member
-/// tile reads. Fails for a member tile that would split groups unevenly.
-static FailureOr<ScanTiles> scanTiles(OpBuilder &b, Operation *op,
-                                      const ScanSignature &sig,
-                                      ArrayRef<OpFoldResult> offsets,
-                                      ArrayRef<OpFoldResult> sizes) {
-  ScanTiles tiles = scanLoopTiles(offsets, sizes);
+/// Fails for a member tile that would split groups unevenly, or for any tile
+/// when the members per group are not static.
+static LogicalResult checkScanTile(Operation *op, const ScanSignature &sig,
+                                   ArrayRef<OpFoldResult> sizes) {
   if (sig.groups.empty())
-    return tiles;
-  // The op is valid here: verifying binds the static sizes of every dim.
-  ShapeVerifier v(op);
-  if (failed(verifyScan(op, sig, v)))
-    return failure();
-  std::optional<int64_t> members = v.size(sig.members);
-  std::optional<int64_t> groups = v.size(sig.groups);
+    return success();
+  std::optional<int64_t> members = staticSize(sig, sig.members);
+  std::optional<int64_t> groups = staticSize(sig, sig.groups);
   // A single group serves every member: each tile reads all of it.
-  if (groups && *groups == 1) {
-    tiles.groups = DimTile{b.getIndexAttr(0), b.getIndexAttr(1)};
-    return tiles;
-  }
+  if (groups && *groups == 1)
+    return success();
   if (!members || !groups)
     return op->emitOpError() << "cannot tile with a dynamic number of "
                              << sig.membersWord << " or groups";
-  int64_t perGroup = *members / *groups;
   size_t memberLoop = llvm::find(sig.loops, sig.members) - sig.loops.begin();
-  if (failed(checkHeadTile(op, sizes[memberLoop], perGroup, sig.membersWord)))
-    return failure();
-  tiles.groups =
-      groupTileOfHeads(b, op->getLoc(), tiles.loops[memberLoop], perGroup);
-  return tiles;
+  return checkHeadTile(op, sizes[memberLoop], *members / *groups,
+                       sig.membersWord);
 }
 
-/// The tiled scan: the same op (attributes, present optional operands) over
-/// the tiles of its operands.
-template <typename OpTy>
-static FailureOr<TilingResult>
-tileScan(OpBuilder &b, OpTy op, const ScanSignature &sig,
-         ArrayRef<OpFoldResult> offsets, ArrayRef<OpFoldResult> sizes) {
-  FailureOr<ScanTiles> tiles = scanTiles(b, op, sig, offsets, sizes);
-  if (failed(tiles))
-    return failure();
-  Location loc = op.getLoc();
-  SmallVector<Operation *> slices;
-  SmallVector<Value> operands;
-  SmallVector<Type> resultTypes;
-  for (const ScanOperand &in : sig.inputs) {
-    if (!in.value)
-      continue;
-    assert(in.value == op->getOperand(operands.size()) &&
-           "signature inputs in operand order");
-    operands.push_back(
-        extractTile(b, loc, in.value, tiles->of(sig, in.dims), slices));
-  }
-  for (const ScanOperand &out : sig.results) {
-    operands.push_back(
-        extractTile(b, loc, out.value, tiles->of(sig, out.dims), slices));
-    resultTypes.push_back(operands.back().getType());
-  }
-  assert(operands.size() == op->getNumOperands() && "one tile per operand");
-  auto tiled = OpTy::create(b, loc, resultTypes, operands, op.getProperties(),
-                            op->getDiscardableAttrDictionary().getValue());
-  return TilingResult{{tiled}, SmallVector<Value>(tiled->getResults()), slices};
-}
+/// The MixerStructuredOpInterface methods of a scan op, over its signature.
+#define MIXER_SCAN_STRUCTURE(OpTy)                                             \
+  static OpStructure structureOf(OpTy op) {                                    \
+    return scanStructure(op.getContext(), signatureOf(op));                    \
+  }                                                                            \
+  MIXER_STRUCTURED_OP(OpTy)
 
-static LogicalResult
-scanResultTilePosition(OpBuilder &b, Location loc, const ScanSignature &sig,
-                       unsigned resultNumber, ArrayRef<OpFoldResult> offsets,
-                       ArrayRef<OpFoldResult> sizes,
-                       SmallVector<OpFoldResult> &resultOffsets,
-                       SmallVector<OpFoldResult> &resultSizes) {
-  const ScanOperand &out = sig.results[resultNumber];
-  assert((sig.groups.empty() || !llvm::is_contained(out.dims, sig.groups)) &&
-         "results are not grouped");
-  tileOffsetsAndSizes(b, loc, out.value,
-                      scanLoopTiles(offsets, sizes).of(sig, out.dims),
-                      resultOffsets, resultSizes);
-  return success();
-}
-
-/// The TilingInterface methods of a scan op, over its signature.
-#define MIXER_SCAN_TILING_INTERFACE(OpTy)                                      \
-  SmallVector<utils::IteratorType> OpTy::getLoopIteratorTypes() {              \
-    return scanIteratorTypes(signatureOf(*this));                              \
-  }                                                                            \
-  SmallVector<Range> OpTy::getIterationDomain(OpBuilder &b) {                  \
-    return scanIterationDomain(b, getLoc(), signatureOf(*this));               \
-  }                                                                            \
-  FailureOr<TilingResult> OpTy::getTiledImplementation(                        \
-      OpBuilder &b, ArrayRef<OpFoldResult> offsets,                            \
-      ArrayRef<OpFoldResult> sizes) {                                          \
-    return tileScan(b, *this, signatureOf(*this), offsets, sizes);             \
-  }                                                                            \
-  LogicalResult OpTy::getResultTilePosition(                                   \
-      OpBuilder &b, unsigned resultNumber, ArrayRef<OpFoldResult> offsets,     \
-      ArrayRef<OpFoldResult> sizes, SmallVector<OpFoldResult> &resultOffsets,  \
-      SmallVector<OpFoldResult> &resultSizes) {                                \
-    return scanResultTilePosition(b, getLoc(), signatureOf(*this),             \
-                                  resultNumber, offsets, sizes, resultOffsets, \
-                                  resultSizes);                                \
+/// The same for a grouped scan, with its check of member tiles.
+#define MIXER_GROUPED_SCAN_STRUCTURE(OpTy)                                     \
+  MIXER_SCAN_STRUCTURE(OpTy)                                                   \
+  LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
+    return checkScanTile(*this, signatureOf(*this), sizes);                    \
   }
 
 //===----------------------------------------------------------------------===//
 // SsdOp
 //===----------------------------------------------------------------------===//
 
-// Iteration domain: (B, H, P), all parallel. Each head reads its group's
-// b and c, so a head tile maps to a group tile.
+// Loops (B, H, P; L, N): B, H, P tiled. Each head reads its group's b and
+// c, so a head tile maps to a group tile.
 static ScanSignature signatureOf(SsdOp op) {
   ScanSignature sig;
   sig.inputs = {{op.getX(), "x", {"B", "L", "H", "P"}},
@@ -285,6 +205,7 @@ static ScanSignature signatureOf(SsdOp op) {
       scanResults(op.getOuts(), {{"y", {"B", "L", "H", "P"}},
                                  {"final_state", {"B", "H", "P", "N"}}});
   sig.loops = {"B", "H", "P"};
+  sig.sequential = {"L", "N"};
   sig.members = "H";
   sig.groups = "G";
   sig.membersWord = "heads";
@@ -307,14 +228,14 @@ LogicalResult SsdOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_SCAN_TILING_INTERFACE(SsdOp)
+MIXER_GROUPED_SCAN_STRUCTURE(SsdOp)
 
 //===----------------------------------------------------------------------===//
 // SelectiveScanOp
 //===----------------------------------------------------------------------===//
 
-// Iteration domain: (B, D), all parallel. Each channel reads its group's
-// b and c, so a channel tile maps to a group tile.
+// Loops (B, D; L, N): B, D tiled. Each channel reads its group's b and c,
+// so a channel tile maps to a group tile.
 static ScanSignature signatureOf(SelectiveScanOp op) {
   ScanSignature sig;
   sig.inputs = {{op.getU(), "u", {"B", "L", "D"}},
@@ -329,6 +250,7 @@ static ScanSignature signatureOf(SelectiveScanOp op) {
   sig.results = scanResults(
       op.getOuts(), {{"y", {"B", "L", "D"}}, {"final_state", {"B", "D", "N"}}});
   sig.loops = {"B", "D"};
+  sig.sequential = {"L", "N"};
   sig.members = "D";
   sig.groups = "G";
   sig.membersWord = "channels";
@@ -350,13 +272,13 @@ LogicalResult SelectiveScanOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_SCAN_TILING_INTERFACE(SelectiveScanOp)
+MIXER_GROUPED_SCAN_STRUCTURE(SelectiveScanOp)
 
 //===----------------------------------------------------------------------===//
 // LinearAttentionOp
 //===----------------------------------------------------------------------===//
 
-// Iteration domain: (B, H, Dv), all parallel: the Dv columns of the state
+// Loops (B, H, Dv; L, Dk): B, H, Dv tiled: the Dv columns of the state
 // evolve independently.
 static ScanSignature signatureOf(LinearAttentionOp op) {
   ScanSignature sig;
@@ -369,6 +291,7 @@ static ScanSignature signatureOf(LinearAttentionOp op) {
       scanResults(op.getOuts(), {{"o", {"B", "L", "H", "Dv"}},
                                  {"final_state", {"B", "H", "Dk", "Dv"}}});
   sig.loops = {"B", "H", "Dv"};
+  sig.sequential = {"L", "Dk"};
   return sig;
 }
 
@@ -392,13 +315,13 @@ LogicalResult LinearAttentionOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_SCAN_TILING_INTERFACE(LinearAttentionOp)
+MIXER_SCAN_STRUCTURE(LinearAttentionOp)
 
 //===----------------------------------------------------------------------===//
 // GatedDeltaRuleOp
 //===----------------------------------------------------------------------===//
 
-// Iteration domain: (B, H, Dv), all parallel: the delta-rule update
+// Loops (B, H, Dv; L, Dk): B, H, Dv tiled: the delta-rule update
 // (I - beta k k^T) S acts on each Dv column of the state alone.
 static ScanSignature signatureOf(GatedDeltaRuleOp op) {
   ScanSignature sig;
@@ -412,6 +335,7 @@ static ScanSignature signatureOf(GatedDeltaRuleOp op) {
       scanResults(op.getOuts(), {{"o", {"B", "L", "H", "Dv"}},
                                  {"final_state", {"B", "H", "Dk", "Dv"}}});
   sig.loops = {"B", "H", "Dv"};
+  sig.sequential = {"L", "Dk"};
   return sig;
 }
 
@@ -431,4 +355,4 @@ LogicalResult GatedDeltaRuleOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_SCAN_TILING_INTERFACE(GatedDeltaRuleOp)
+MIXER_SCAN_STRUCTURE(GatedDeltaRuleOp)

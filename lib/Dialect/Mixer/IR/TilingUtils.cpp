@@ -1,64 +1,54 @@
-//===- TilingUtils.cpp - helpers shared by the ops' TilingInterface -------===//
+//===- TilingUtils.cpp - how the ops state their loops and maps -----------===//
 
 #include "TilingUtils.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
 
-SmallVector<Range> mlir::mixer::iterationDomainOf(OpBuilder &b, Location loc,
-                                                  Value value,
-                                                  ArrayRef<int64_t> dims) {
-  SmallVector<Range> domain;
-  for (int64_t d : dims)
-    domain.push_back(Range{b.getIndexAttr(0),
-                           tensor::getMixedSize(b, loc, value, d),
-                           b.getIndexAttr(1)});
-  return domain;
-}
-
-void mlir::mixer::tileOffsetsAndSizes(OpBuilder &b, Location loc, Value value,
-                                      const OperandTile &tile,
-                                      SmallVectorImpl<OpFoldResult> &offsets,
-                                      SmallVectorImpl<OpFoldResult> &sizes) {
-  int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
-  assert(static_cast<int64_t>(tile.size()) == rank && "one entry per dim");
-  for (int64_t d = 0; d < rank; ++d) {
-    if (tile[d]) {
-      offsets.push_back(tile[d]->offset);
-      sizes.push_back(tile[d]->size);
-    } else {
-      offsets.push_back(b.getIndexAttr(0));
-      sizes.push_back(tensor::getMixedSize(b, loc, value, d));
-    }
+OpStructure &OpStructure::add(ArrayRef<StringRef> names,
+                              utils::IteratorType type, bool tileable) {
+  assert(maps.empty() && "loops come before operands");
+  for (StringRef name : names) {
+    unsigned loop = iteratorTypes.size();
+    loops[name] = loop;
+    iteratorTypes.push_back(type);
+    if (tileable)
+      tileableLoops.push_back(loop);
   }
+  return *this;
 }
 
-Value mlir::mixer::extractTile(OpBuilder &b, Location loc, Value value,
-                               const OperandTile &tile,
-                               SmallVectorImpl<Operation *> &slices) {
-  SmallVector<OpFoldResult> offsets, sizes;
-  tileOffsetsAndSizes(b, loc, value, tile, offsets, sizes);
-  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
-  auto slice =
-      tensor::ExtractSliceOp::create(b, loc, value, offsets, sizes, strides);
-  slices.push_back(slice);
-  return slice.getResult();
+OpStructure &OpStructure::tiled(ArrayRef<StringRef> names) {
+  return add(names, utils::IteratorType::parallel, true);
 }
 
-DimTile mlir::mixer::groupTileOfHeads(OpBuilder &b, Location loc, DimTile heads,
-                                      int64_t headsPerGroup) {
-  if (headsPerGroup == 1)
-    return heads;
-  AffineExpr d0 = getAffineDimExpr(0, b.getContext());
-  OpFoldResult offset = affine::makeComposedFoldedAffineApply(
-      b, loc, d0.floorDiv(headsPerGroup), {heads.offset});
-  OpFoldResult size = affine::makeComposedFoldedAffineApply(
-      b, loc, d0.ceilDiv(headsPerGroup), {heads.size});
-  return DimTile{offset, size};
+OpStructure &OpStructure::whole(ArrayRef<StringRef> names) {
+  return add(names, utils::IteratorType::parallel, false);
+}
+
+OpStructure &OpStructure::reduction(ArrayRef<StringRef> names) {
+  return add(names, utils::IteratorType::reduction, false);
+}
+
+AffineExpr OpStructure::expr(StringRef name) const {
+  if (auto it = aliases.find(name); it != aliases.end())
+    return it->second;
+  auto it = loops.find(name);
+  assert(it != loops.end() && "every operand dim is a loop or an alias");
+  return getAffineDimExpr(it->second, context);
+}
+
+OpStructure &OpStructure::operand(Value value, ArrayRef<StringRef> dims) {
+  if (!value)
+    return *this;
+  SmallVector<AffineExpr> exprs;
+  for (StringRef dim : dims)
+    exprs.push_back(expr(dim));
+  maps.push_back(
+      AffineMap::get(iteratorTypes.size(), numSymbols, exprs, context));
+  return *this;
 }
 
 LogicalResult mlir::mixer::checkHeadTile(Operation *op, OpFoldResult headSize,

@@ -1,41 +1,69 @@
-//===- TilingUtils.h - helpers shared by the ops' TilingInterface -*- C++ -*-===//
+//===- TilingUtils.h - how the ops state their loops and maps ---*- C++ -*-===//
 
 #ifndef MIXER_LIB_DIALECT_MIXER_IR_TILINGUTILS_H
 #define MIXER_LIB_DIALECT_MIXER_IR_TILINGUTILS_H
 
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/TilingInterface.h"
-#include <optional>
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::mixer {
 
-/// The tile of one dimension: offset and size. std::nullopt: the whole dim.
-struct DimTile {
-  OpFoldResult offset, size;
+/// The loops and indexing maps of a structured op, with loops and operand
+/// dims named as in the op descriptions ("x [B, L, H, P]"). Ops state it in a
+/// few lines; MIXER_STRUCTURED_OP turns it into MixerStructuredOpInterface.
+class OpStructure {
+public:
+  explicit OpStructure(MLIRContext *context) : context(context) {}
+
+  /// Parallel loops that tiling may split.
+  OpStructure &tiled(ArrayRef<StringRef> names);
+  /// Parallel loops that tiling keeps whole (rows tied to run-time groups).
+  OpStructure &whole(ArrayRef<StringRef> names);
+  /// Sequential or summed loops, whole in every tile.
+  OpStructure &reduction(ArrayRef<StringRef> names);
+  /// A dim name that is no loop but an expression of the loops (the group
+  /// of a head).
+  void alias(StringRef name, AffineExpr expr) { aliases[name] = expr; }
+
+  /// The index expression of a loop or alias name.
+  AffineExpr expr(StringRef name) const;
+  /// Appends the map of an operand with dims `dims`; nothing for an absent
+  /// optional operand (null `value`).
+  OpStructure &operand(Value value, ArrayRef<StringRef> dims);
+
+  SmallVector<AffineMap> maps;
+  SmallVector<utils::IteratorType> iteratorTypes;
+  SmallVector<unsigned> tileableLoops;
+
+private:
+  OpStructure &add(ArrayRef<StringRef> names, utils::IteratorType type,
+                   bool tileable);
+
+  MLIRContext *context;
+  llvm::StringMap<unsigned> loops;
+  llvm::StringMap<AffineExpr> aliases;
+  unsigned numSymbols = 0;
+
+public:
+  /// A symbol for a run-time quantity in an alias (heads per group).
+  AffineExpr newSymbol() { return getAffineSymbolExpr(numSymbols++, context); }
 };
-using OperandTile = SmallVector<std::optional<DimTile>>;
 
-/// The iteration domain of a structured op: [0, size) with stride 1 for each
-/// of `dims` of `value`.
-SmallVector<Range> iterationDomainOf(OpBuilder &b, Location loc, Value value,
-                                     ArrayRef<int64_t> dims);
+/// Defines the methods of MixerStructuredOpInterface of `OpTy` from a
+/// `static OpStructure structureOf(OpTy)` in the same file.
+#define MIXER_STRUCTURED_OP(OpTy)                                              \
+  SmallVector<AffineMap> OpTy::getIndexingMapsArray() {                        \
+    return structureOf(*this).maps;                                            \
+  }                                                                            \
+  SmallVector<utils::IteratorType> OpTy::getIteratorTypesArray() {             \
+    return structureOf(*this).iteratorTypes;                                   \
+  }                                                                            \
+  SmallVector<unsigned> OpTy::getTileableLoops() {                             \
+    return structureOf(*this).tileableLoops;                                   \
+  }
 
-/// Extracts the tile `tile` of `value` and records the slice op in `slices`.
-Value extractTile(OpBuilder &b, Location loc, Value value,
-                  const OperandTile &tile, SmallVectorImpl<Operation *> &slices);
-
-/// Offsets and sizes of `tile` over all dims of `value` (whole dims filled in).
-void tileOffsetsAndSizes(OpBuilder &b, Location loc, Value value,
-                         const OperandTile &tile,
-                         SmallVectorImpl<OpFoldResult> &offsets,
-                         SmallVectorImpl<OpFoldResult> &sizes);
-
-/// The groups read by the heads [headOffset, headOffset + headSize) when each
-/// group serves `headsPerGroup` consecutive heads (or channels, for the
-/// selective scan). Exact when the head tile lies within one group or covers
-/// whole groups; `checkHeadTile` tells.
-DimTile groupTileOfHeads(OpBuilder &b, Location loc, DimTile heads,
-                         int64_t headsPerGroup);
 /// Fails (with a message on `op`) for a head tile that would split a group
 /// across tiles unevenly, or whose size is not a constant (a partial tile).
 /// `members` names the heads in the message.

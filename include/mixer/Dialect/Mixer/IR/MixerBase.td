@@ -22,10 +22,12 @@ def Mixer_Dialect : Dialect {
     All ops work on ranked tensors in time-major layout
     `[batch, length, heads, dim]`, are in destination-passing style (the
     `outs` operands give the result shapes). Ops with independent work
-    implement `TilingInterface` over their parallel dimensions (batch and
-    heads of a scan, rows of a kernel sum, columns of a grouped GEMM); the
-    composites (`mixer.sinkhorn`) and the global sort of `mixer.moe_dispatch`
-    do not. The exact math of each op is in its
+    state their loops and one indexing map per operand
+    (`MixerStructuredOpInterface`), from which one model implements
+    `TilingInterface` over their tileable parallel dimensions (batch and
+    heads of a scan, rows of a kernel sum, columns of a grouped GEMM) and
+    their fusion with producers and consumers; the composites
+    (`mixer.sinkhorn`) and the global sort of `mixer.moe_dispatch` do not. The exact math of each op is in its
     description; `include/mixer/Reference` holds an independent fp64
     implementation of each.
   }];

@@ -17,10 +17,7 @@
 /// variadic operand group is `outs` (ODS rejects segment sizes there).
 class Mixer_UnsegmentedStructuredOp<string mnemonic, list<Trait> traits = []>
     : Mixer_Op<mnemonic, !listconcat(traits, [
-        Pure, DestinationStyleOpInterface,
-        DeclareOpInterfaceMethods<TilingInterface, [
-          "getLoopIteratorTypes", "getIterationDomain",
-          "getTiledImplementation", "getResultTilePosition"]>])> {
+        Pure, DestinationStyleOpInterface, Mixer_Structured<>])> {
   code extraStructuredClassDeclaration = "";
   let hasVerifier = 1;
   let extraClassDeclaration = [{

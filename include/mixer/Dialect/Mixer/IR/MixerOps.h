@@ -4,6 +4,7 @@
 #define MIXER_DIALECT_MIXER_IR_MIXEROPS_H
 
 #include "mixer/Dialect/Mixer/IR/MixerDialect.h"
+#include "mixer/Dialect/Mixer/IR/MixerInterfaces.h"
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/Builders.h"

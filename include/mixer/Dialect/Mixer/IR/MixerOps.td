@@ -7,20 +7,25 @@ include "mixer/Dialect/Mixer/IR/MixerBase.td"
 include "mixer/Dialect/Mixer/IR/MixerAttrs.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
-include "mlir/Interfaces/TilingInterface.td"
+include "mixer/Dialect/Mixer/IR/MixerInterfaces.td"
 
 /// Base class of every mixer op.
 class Mixer_Op<string mnemonic, list<Trait> traits = []>
     : Op<Mixer_Dialect, mnemonic, traits>;
 
+/// The structure of a tiled op: its loops and indexing maps, from which the
+/// one TilingInterface model of the dialect tiles it. `overridden` names the
+/// interface methods with a default that the op replaces ("checkTile").
+class Mixer_Structured<list<string> overridden = []>
+    : DeclareOpInterfaceMethods<MixerStructuredOpInterface, overridden>;
+
 /// A destination-style op whose `outs` operands (one per result) give the
 /// result shapes, tiled over its parallel dimensions through TilingInterface.
-class Mixer_StructuredOp<string mnemonic, list<Trait> traits = []>
+class Mixer_StructuredOp<string mnemonic, list<Trait> traits = [],
+                         list<string> overridden = []>
     : Mixer_Op<mnemonic, !listconcat(traits, [
         Pure, AttrSizedOperandSegments, DestinationStyleOpInterface,
-        DeclareOpInterfaceMethods<TilingInterface, [
-          "getLoopIteratorTypes", "getIterationDomain",
-          "getTiledImplementation", "getResultTilePosition"]>])> {
+        Mixer_Structured<overridden>])> {
   /// Extra C++ declarations of a derived op (its extraClassDeclaration is
   /// taken by the DPS accessor below).
   code extraStructuredClassDeclaration = "";
@@ -46,10 +51,7 @@ class Mixer_DestinationOp<string mnemonic, list<Trait> traits = []>
 /// Mixer_DestinationOp tiled over its parallel dimensions through
 /// TilingInterface.
 class Mixer_TiledDestinationOp<string mnemonic, list<Trait> traits = []>
-    : Mixer_DestinationOp<mnemonic, !listconcat(traits, [
-        DeclareOpInterfaceMethods<TilingInterface, [
-          "getLoopIteratorTypes", "getIterationDomain",
-          "getTiledImplementation", "getResultTilePosition"]>])>;
+    : Mixer_DestinationOp<mnemonic, !listconcat(traits, [Mixer_Structured<>])>;
 
 include "mixer/Dialect/Mixer/IR/MixerScanOps.td"
 include "mixer/Dialect/Mixer/IR/MixerKernelOps.td"

@@ -9,7 +9,7 @@
 #ifndef MIXER_DIALECT_MIXER_IR_MIXERSCANOPS_TD
 #define MIXER_DIALECT_MIXER_IR_MIXERSCANOPS_TD
 
-def Mixer_SsdOp : Mixer_StructuredOp<"ssd"> {
+def Mixer_SsdOp : Mixer_StructuredOp<"ssd", [], ["checkTile"]> {
   let summary = "Mamba-2 state space duality (SSD) scan";
   let description = [{
     The selective state space scan of Mamba-2 with scalar decay per head.
@@ -57,7 +57,7 @@ def Mixer_SsdOp : Mixer_StructuredOp<"ssd"> {
   ];
 }
 
-def Mixer_SelectiveScanOp : Mixer_StructuredOp<"selective_scan"> {
+def Mixer_SelectiveScanOp : Mixer_StructuredOp<"selective_scan", [], ["checkTile"]> {
   let summary = "Mamba-1 selective scan";
   let description = [{
     The selective state space scan of Mamba (S6) with a diagonal state

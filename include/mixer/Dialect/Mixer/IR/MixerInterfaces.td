@@ -1,0 +1,53 @@
+//===- MixerInterfaces.td - the structure of mixer ops -----*- tablegen -*-===//
+
+#ifndef MIXER_DIALECT_MIXER_IR_MIXERINTERFACES_TD
+#define MIXER_DIALECT_MIXER_IR_MIXERINTERFACES_TD
+
+include "mlir/IR/OpBase.td"
+
+def MixerStructuredOpInterface : OpInterface<"MixerStructuredOpInterface"> {
+  let description = [{
+    A destination-style mixer op described, as a linalg op is, by a loop nest
+    and one indexing map per operand over it. The loops are every dimension
+    of the op's work: the parallel ones (batch, heads, rows, columns) and the
+    sequential or reduction ones that stay inside one op (the scan's length
+    L and state dims, the kernel sums' M and D, the grouped GEMM's K). Some
+    parallel loops are not tileable either: the rows of a grouped GEMM are
+    tied to groups by run-time sizes. Tiling splits only the tileable loops;
+    every other loop is whole in every tile.
+
+    The one TilingInterface model of all mixer ops (TilingModel.cpp) is
+    written over these maps: it tiles, gives result tiles, and maps operand
+    and result tiles back to the loops for producer and consumer fusion.
+    A map result is a loop (`d2`), a constant (a dimension of size 1 read
+    whole by every loop point), or a loop divided by a constant
+    (`d2 floordiv 4`: four heads share a group), whose tile is exact when the
+    loop's tile lies within one group or covers whole groups; `checkTile`
+    rejects other tiles.
+  }];
+  let cppNamespace = "::mlir::mixer";
+  let methods = [
+    InterfaceMethod<
+      "One map per operand (the present ones, in operand order, `outs` "
+      "last) from the loops to the operand's dimensions.",
+      "::llvm::SmallVector<::mlir::AffineMap>", "getIndexingMapsArray">,
+    InterfaceMethod<
+      "The iterator type of every loop: parallel, or reduction for a "
+      "sequential or summed loop.",
+      "::llvm::SmallVector<::mlir::utils::IteratorType>",
+      "getIteratorTypesArray">,
+    InterfaceMethod<
+      "The loops that tiling may split, in increasing order: the iteration "
+      "domain of TilingInterface.",
+      "::llvm::SmallVector<unsigned>", "getTileableLoops">,
+    InterfaceMethod<
+      "Fails, with a message naming the operand, for a tile of the tileable "
+      "loops that the maps cannot serve exactly (a head tile that splits a "
+      "group).",
+      "::llvm::LogicalResult", "checkTile",
+      (ins "::llvm::ArrayRef<::mlir::OpFoldResult>":$sizes), [{}],
+      [{ return ::mlir::success(); }]>,
+  ];
+}
+
+#endif // MIXER_DIALECT_MIXER_IR_MIXERINTERFACES_TD
