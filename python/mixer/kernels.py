@@ -64,7 +64,11 @@ def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options=""):
     x [N, D], y [M, D], weights [M] (default: equal) -> density [N]; or all
     with a leading batch dim Bt.
     """
-    check_choice(kernel, "kernel", ("gaussian", "laplacian"))
+    check_choice(kernel, "kernel", KERNELS)
+    if kernel not in ("gaussian", "laplacian"):
+        raise ValueError(f"argument 'kernel' is {kernel!r}, but kde supports gaussian and "
+                         "laplacian only: the other kernels have no standard "
+                         "normalization as a density in D dimensions")
     bandwidth = check_positive_float(bandwidth, "bandwidth")
     call, batch = _points(x, y)
     if weights is None:
