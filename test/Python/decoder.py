@@ -12,26 +12,17 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
-from checks import expect_value_error, report  # noqa: E402
+from checks import RandomInputs, expect_value_error, report  # noqa: E402
 
 import mixer  # noqa: E402
 
-rng = np.random.default_rng(0)
+inputs = RandomInputs(0)
+normal, uniform, unit_keys = inputs.normal, inputs.uniform, inputs.unit_keys
 B, PREFILL, STEPS = 2, 100, 64
 L = PREFILL + STEPS
 
 
-def normal(*shape, scale=1.0):
-    return (scale * rng.standard_normal(shape)).astype(np.float32)
 
-
-def uniform(low, high, *shape):
-    return rng.uniform(low, high, shape).astype(np.float32)
-
-
-def unit_keys(*shape):
-    k = rng.standard_normal(shape)
-    return (k / np.linalg.norm(k, axis=-1, keepdims=True)).astype(np.float32)
 
 
 # op -> (per-token arguments [B, L, ...], per-layer keyword arguments,

@@ -11,15 +11,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
-from checks import expect_value_error, report  # noqa: E402
+from checks import RandomInputs, expect_value_error, report  # noqa: E402
 
 import mixer  # noqa: E402
 
-rng = np.random.default_rng(0)
+inputs = RandomInputs(0)
+rng, normal = inputs.rng, inputs.normal
 
-
-def normal(*shape, scale=1.0):
-    return (scale * rng.standard_normal(shape)).astype(np.float32)
 
 
 def distances(x, y):

@@ -27,3 +27,21 @@ def expect_value_error(function, *args, **kwargs):
         print(f"ValueError: {e}")
     else:
         print("no exception")
+
+
+class RandomInputs:
+    """float32 arrays of realistic ranges from one seeded generator."""
+
+    def __init__(self, seed=0):
+        self.rng = np.random.default_rng(seed)
+
+    def normal(self, *shape, scale=1.0):
+        return (scale * self.rng.standard_normal(shape)).astype(np.float32)
+
+    def uniform(self, low, high, *shape):
+        return self.rng.uniform(low, high, shape).astype(np.float32)
+
+    def unit_keys(self, *shape):
+        """Keys of norm 1 along the last dim, as the delta rule expects."""
+        k = self.rng.standard_normal(shape)
+        return (k / np.linalg.norm(k, axis=-1, keepdims=True)).astype(np.float32)
