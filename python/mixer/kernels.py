@@ -75,6 +75,8 @@ def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options=""):
         weights = np.ones(y.shape[:-1], dtype=np.float32)
     call.arg(weights, "weights", batch + ("M",))
     total = weights.astype(np.float64).sum(axis=-1, keepdims=True)
+    if not np.all(total > 0):
+        raise ValueError("argument 'weights' must have a positive sum (per batch entry)")
     sums = kernel_mv(x, y, weights[..., None], kernel=kernel, bandwidth=bandwidth,
                      options=options)[..., 0]
     scale = math.exp(_log_normalization(kernel, call["D"], bandwidth))

@@ -138,6 +138,8 @@ expect_value_error(mixer.kde, x, y, kernel="matern32")
 # CHECK: ValueError: argument 'kernel' is 'matern32', but kde supports gaussian and laplacian only: the other kernels have no standard normalization as a density in D dimensions
 expect_value_error(mixer.kde, x, y, weights=np.ones(31, np.float32))
 # CHECK: ValueError: 'weights' dim 0 (M) is 31, but 'y' dim 0 (M) is 30
+expect_value_error(mixer.kde, x, y, weights=np.zeros(30, np.float32))
+# CHECK: ValueError: argument 'weights' must have a positive sum (per batch entry)
 expect_value_error(mixer.kernel_lse, x, y, eps=-1)
 # CHECK: ValueError: argument 'eps' must be positive and finite, got -1.0
 expect_value_error(mixer.sinkhorn, x[None], y[None], log_a, log_b, eps=1, iterations=1)
