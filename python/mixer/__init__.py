@@ -6,14 +6,23 @@ numpy arrays.
     c = module.matmul(a, b)              # outputs allocated and returned
     module["matmul"](a, b, c)            # or written in place
     y, state = mixer.ssd(x, log_a, b, c, chunk_size=64)
+    decoder = mixer.Decoder("ssd")       # prefill, then one token per step
 
-The C API library is build/lib/libMixerCAPI.so of this repository, or the
-file named by MIXER_LIBRARY.
+Every op has a numpy function (docs/Python.md). The C API library is
+build/lib/libMixerCAPI.so of this repository, or the file named by
+MIXER_LIBRARY.
 """
 
 from ._capi import MixerArgumentError, MixerError, library_path
+from .decoder import Decoder
+from .kernels import kde, kernel_lse, kernel_mv, sinkhorn
 from .module import Function, Module, compile
-from .ops import ssd
+from .moe import (grouped_matmul, grouped_swiglu, moe_combine, moe_dispatch,
+                  moe_ffn, topk_router)
+from .ops import gated_delta_rule, linear_attention, selective_scan, ssd
 
-__all__ = ["Function", "MixerArgumentError", "MixerError", "Module", "compile",
-           "library_path", "ssd"]
+__all__ = ["Decoder", "Function", "MixerArgumentError", "MixerError", "Module",
+           "compile", "gated_delta_rule", "grouped_matmul", "grouped_swiglu",
+           "kde", "kernel_lse", "kernel_mv", "library_path", "linear_attention",
+           "moe_combine", "moe_dispatch", "moe_ffn", "selective_scan", "sinkhorn",
+           "ssd", "topk_router"]

@@ -111,11 +111,11 @@ def expect_error(**kwargs):
         print("no exception")
 
 
-# The messages are those of the op verifier.
+# The messages name the Python arguments.
 expect_error(x=x[0])
-# CHECK: ValueError: operand 'x' must have rank 4 [B, L, H, P], got rank 3
+# CHECK: ValueError: argument 'x' must have rank 4 [B, L, H, P], got rank 3
 expect_error(x=x.astype(np.float64))
-# CHECK: ValueError: operand 'x' must have f32 elements (numpy.float32), got float64
+# CHECK: ValueError: argument 'x' must have dtype numpy.float32, got float64
 expect_error(log_a=log_a[:, :7])
 # CHECK: ValueError: 'log_a' dim 1 (L) is 7, but 'x' dim 1 (L) is 8
 expect_error(c=np.zeros((1, 8, 1, 5), dtype=np.float32))
@@ -124,8 +124,8 @@ x3, log_a3, b3, c3, _ = inputs(rng, 1, 8, 3, 4, 2, 4, False)
 expect_error(x=x3, log_a=log_a3, b=b3, c=c3)
 # CHECK: ValueError: heads H = 3 of 'x' must be a multiple of groups G = 2 of 'b' and 'c'
 expect_error(init_state=np.zeros((1, 2, 4, 3), dtype=np.float32))
-# CHECK: ValueError: 'init' dim 3 (N) is 3, but 'b' dim 3 (N) is 4
+# CHECK: ValueError: 'init_state' dim 3 (N) is 3, but 'b' dim 3 (N) is 4
 expect_error(chunk_size=0)
-# CHECK: ValueError: attribute 'chunk_size' must be positive, got 0
+# CHECK: ValueError: argument 'chunk_size' must be at least 1, got 0
 expect_error(b=b.tolist())
-# CHECK: ValueError: operand 'b' must be a numpy array, got list
+# CHECK: ValueError: argument 'b' must be a numpy array, got list
