@@ -37,5 +37,7 @@ fi
 # A context serves many inputs (what it uniques stays allocated between
 # them), so libFuzzer's per-input leak check would stop every run; leaks are
 # the sanitized test run's job (scripts/test.sh --sanitize).
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# allow_user_poisoning=0: see test/lit.cfg.py (LLVM's allocator inlined into
+# instrumented code poisons memory the uninstrumented libMLIR hands out).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:allow_user_poisoning=0}
 exec nice -n 10 "build-fuzz/bin/$target" "${flags[@]}" "$@" "$corpus" "${seeds[@]}"

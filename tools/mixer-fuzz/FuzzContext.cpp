@@ -40,3 +40,12 @@ mixer::fuzz::CollectedDiagnostics::CollectedDiagnostics(MLIRContext &context)
         os << diag.getLocation() << ": " << diag << "\n";
         return success();
       }) {}
+
+// The run-time options every run of the targets needs, so that a finding
+// reproduces with just `TARGET FILE`. allow_user_poisoning=0: LLVM's
+// BumpPtrAllocator inlined into mixer's instrumented code poisons slabs that
+// the uninstrumented libMLIR then hands out without unpoisoning. No leak
+// check: a context serves many inputs and keeps what it uniques.
+extern "C" const char *__asan_default_options() {
+  return "allow_user_poisoning=0:detect_leaks=0";
+}
