@@ -32,7 +32,8 @@ if [[ $target == mixer-fuzz-parse-verify ]]; then
   scripts/fuzz-corpus.py test "${seeds[0]}"
   flags+=(-dict=tools/mixer-fuzz/mixer.dict -max_len=8192)
 else
-  flags+=(-max_len=256)
+  # The bytes are a random source: all of them count from the start.
+  flags+=(-max_len=256 -len_control=0)
 fi
 # A context serves many inputs (what it uniques stays allocated between
 # them), so libFuzzer's per-input leak check would stop every run; leaks are

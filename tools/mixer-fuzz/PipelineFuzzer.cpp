@@ -5,6 +5,7 @@
 // pipeline to the LLVM dialect with random pipeline options. A module the
 // verifier rejects is skipped; a crash, or a pipeline failure on a module
 // that verified, is a finding: the target prints the module and aborts.
+// One known failure (isKnownZeroSizeFailure) is reported and skipped.
 // MIXER_FUZZ_PRINT=1 in the environment prints every generated module.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +25,14 @@
 #include <cstdlib>
 
 using namespace mlir;
+
+/// MLIR 22's tensor.extract_slice verifier rejects a slice at offset 0 of a
+/// dimension of size 0, which the lowering of an op with a zero-size
+/// dimension can create (docs/Fuzzing.md): a known upstream limitation, not
+/// a finding.
+static bool isKnownZeroSizeFailure(const std::string &diagnostics) {
+  return diagnostics.find("is out-of-bounds: 0 >= 0") != std::string::npos;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FuzzedDataProvider bytes(data, size);
@@ -61,6 +70,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mixer::buildLowerToCpuPipeline(pm, options);
   if (succeeded(pm.run(*module)))
     return 0;
+  if (isKnownZeroSizeFailure(diagnostics.text())) {
+    static unsigned seen = 0;
+    if (seen++ == 0 || print)
+      llvm::errs() << "known failure (zero-size slice, see "
+                      "docs/Fuzzing.md):\n"
+                   << text;
+    return 0;
+  }
   llvm::errs() << "the CPU pipeline failed on a verified module\n"
                << "--- options: naive=" << options.naive
                << " num-threads=" << options.numThreads
