@@ -1,4 +1,4 @@
-//===- FuzzContext.h - contexts and diagnostics of the fuzz targets -*- C++ -*-===//
+//===- FuzzContext.h - contexts of the fuzz targets ------------*- C++ -*-===//
 //
 // Both fuzz targets see every dialect mixer-opt registers. Making a context
 // with all of them costs more than parsing most inputs, so a context serves

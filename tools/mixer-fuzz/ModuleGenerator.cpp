@@ -137,8 +137,11 @@ std::string Generator::optional(const std::string &keyword,
   }()
 
 std::string Generator::ssd() {
-  sizes = {{"B", size(1, 2)}, {"L", size(1, 20)}, {"G", size(1, 2)},
-           {"P", size(1, 8)}, {"N", size(1, 8)}};
+  sizes = {{"B", size(1, 2)},
+           {"L", size(1, 20)},
+           {"G", size(1, 2)},
+           {"P", size(1, 8)},
+           {"N", size(1, 8)}};
   sizes["H"] = sizes["G"] * bytes.ConsumeIntegralInRange<int64_t>(1, 3);
   input("x", {"B", "L", "H", "P"});
   input("log_a", {"B", "L", "H"});
@@ -148,12 +151,14 @@ std::string Generator::ssd() {
     input("init", {"B", "H", "P", "N"});
   output("y0", {"B", "L", "H", "P"});
   output("s0", {"B", "H", "P", "N"});
-  return "mixer.ssd chunk_size(" + std::to_string(chunkSize()) + ")" +
-         INS(4) + optional("init", "init");
+  return "mixer.ssd chunk_size(" + std::to_string(chunkSize()) + ")" + INS(4) +
+         optional("init", "init");
 }
 
 std::string Generator::selectiveScan() {
-  sizes = {{"B", size(1, 2)}, {"L", size(1, 20)}, {"G", size(1, 2)},
+  sizes = {{"B", size(1, 2)},
+           {"L", size(1, 20)},
+           {"G", size(1, 2)},
            {"N", size(1, 8)}};
   sizes["D"] = sizes["G"] * bytes.ConsumeIntegralInRange<int64_t>(1, 4);
   input("u", {"B", "L", "D"});
@@ -178,8 +183,11 @@ std::string Generator::selectiveScan() {
 }
 
 std::string Generator::linearAttention() {
-  sizes = {{"B", size(1, 2)}, {"L", size(1, 20)}, {"H", size(1, 3)},
-           {"Dk", size(1, 8)}, {"Dv", size(1, 8)}};
+  sizes = {{"B", size(1, 2)},
+           {"L", size(1, 20)},
+           {"H", size(1, 3)},
+           {"Dk", size(1, 8)},
+           {"Dv", size(1, 8)}};
   input("q", {"B", "L", "H", "Dk"});
   input("k", {"B", "L", "H", "Dk"});
   input("v", {"B", "L", "H", "Dv"});
@@ -203,8 +211,11 @@ std::string Generator::linearAttention() {
 }
 
 std::string Generator::gatedDeltaRule() {
-  sizes = {{"B", size(1, 2)}, {"L", size(1, 20)}, {"H", size(1, 3)},
-           {"Dk", size(1, 8)}, {"Dv", size(1, 8)}};
+  sizes = {{"B", size(1, 2)},
+           {"L", size(1, 20)},
+           {"H", size(1, 3)},
+           {"Dk", size(1, 8)},
+           {"Dv", size(1, 8)}};
   input("q", {"B", "L", "H", "Dk"});
   input("k", {"B", "L", "H", "Dk"});
   input("v", {"B", "L", "H", "Dv"});
@@ -221,9 +232,9 @@ std::string Generator::gatedDeltaRule() {
   return op + INS(5) + optional("init", "init");
 }
 
-static const char *kernelKinds[] = {"gaussian", "laplacian", "matern32",
-                                    "inverse_multiquadric", "linear",
-                                    "sqeuclidean"};
+static const char *kernelKinds[] = {"gaussian", "laplacian",
+                                    "matern32", "inverse_multiquadric",
+                                    "linear",   "sqeuclidean"};
 
 /// Dimensions with the optional batch dimension in front.
 static std::vector<std::string> batched(bool batch,
@@ -235,8 +246,11 @@ static std::vector<std::string> batched(bool batch,
 
 std::string Generator::kernelMv() {
   bool batch = flag();
-  sizes = {{"Bt", size(1, 3)}, {"N", size(1, 40)}, {"M", size(1, 40)},
-           {"D", size(1, 5)}, {"C", size(1, 9)}};
+  sizes = {{"Bt", size(1, 3)},
+           {"N", size(1, 40)},
+           {"M", size(1, 40)},
+           {"D", size(1, 5)},
+           {"C", size(1, 9)}};
   input("x", batched(batch, {"N", "D"}));
   input("y", batched(batch, {"M", "D"}));
   input("v", batched(batch, {"M", "C"}));
@@ -249,7 +263,9 @@ std::string Generator::kernelMv() {
 
 std::string Generator::kernelLse() {
   bool batch = flag();
-  sizes = {{"Bt", size(1, 3)}, {"N", size(1, 40)}, {"M", size(1, 40)},
+  sizes = {{"Bt", size(1, 3)},
+           {"N", size(1, 40)},
+           {"M", size(1, 40)},
            {"D", size(1, 5)}};
   input("x", batched(batch, {"N", "D"}));
   input("y", batched(batch, {"M", "D"}));
@@ -258,8 +274,7 @@ std::string Generator::kernelLse() {
     input("g", batched(batch, {"M"}));
   output("out0", batched(batch, {"N"}));
   std::string kind = kernelKinds[bytes.ConsumeIntegralInRange<int>(0, 5)];
-  return "mixer.kernel_lse kernel(" + kind + ")" + INS(3) +
-         optional("g", "g");
+  return "mixer.kernel_lse kernel(" + kind + ")" + INS(3) + optional("g", "g");
 }
 
 std::string Generator::sinkhorn() {
@@ -279,7 +294,9 @@ std::string Generator::sinkhorn() {
 }
 
 std::string Generator::groupedMatmul() {
-  sizes = {{"T", size(1, 24)}, {"K", size(1, 20)}, {"E", size(1, 5)},
+  sizes = {{"T", size(1, 24)},
+           {"K", size(1, 20)},
+           {"E", size(1, 5)},
            {"N", size(1, 20)}};
   input("lhs", {"T", "K"});
   input("rhs", {"E", "K", "N"});
@@ -289,7 +306,9 @@ std::string Generator::groupedMatmul() {
 }
 
 std::string Generator::groupedSwiglu() {
-  sizes = {{"T", size(1, 24)}, {"K", size(1, 20)}, {"E", size(1, 5)},
+  sizes = {{"T", size(1, 24)},
+           {"K", size(1, 20)},
+           {"E", size(1, 5)},
            {"F", size(1, 20)}};
   input("x", {"T", "K"});
   input("w_gate", {"E", "K", "F"});
@@ -307,12 +326,14 @@ std::string Generator::topkRouter() {
   output("w0", {"T", "k"});
   output("ids0", {"T", "k"}, "i32");
   std::string normalize = flag() ? " normalize" : "";
-  return "mixer.topk_router k(" + std::to_string(sizes["k"]) + ")" +
-         normalize + INS(1);
+  return "mixer.topk_router k(" + std::to_string(sizes["k"]) + ")" + normalize +
+         INS(1);
 }
 
 std::string Generator::moeDispatch() {
-  sizes = {{"T", size(1, 16)}, {"K", size(1, 12)}, {"k", size(1, 3)},
+  sizes = {{"T", size(1, 16)},
+           {"K", size(1, 12)},
+           {"k", size(1, 3)},
            {"E", bytes.ConsumeIntegralInRange<int64_t>(1, 7) % 7}};
   input("x", {"T", "K"});
   input("ids", {"T", "k"}, "i32");
@@ -336,15 +357,20 @@ std::string Generator::moeCombine() {
 
 std::string Generator::generate() {
   using Kind = std::string (Generator::*)();
-  static const Kind kinds[] = {
-      &Generator::ssd,           &Generator::selectiveScan,
-      &Generator::linearAttention, &Generator::gatedDeltaRule,
-      &Generator::kernelMv,      &Generator::kernelLse,
-      &Generator::sinkhorn,      &Generator::groupedMatmul,
-      &Generator::groupedSwiglu, &Generator::topkRouter,
-      &Generator::moeDispatch,   &Generator::moeCombine};
-  Kind kind = kinds[bytes.ConsumeIntegralInRange<size_t>(
-      0, std::size(kinds) - 1)];
+  static const Kind kinds[] = {&Generator::ssd,
+                               &Generator::selectiveScan,
+                               &Generator::linearAttention,
+                               &Generator::gatedDeltaRule,
+                               &Generator::kernelMv,
+                               &Generator::kernelLse,
+                               &Generator::sinkhorn,
+                               &Generator::groupedMatmul,
+                               &Generator::groupedSwiglu,
+                               &Generator::topkRouter,
+                               &Generator::moeDispatch,
+                               &Generator::moeCombine};
+  Kind kind =
+      kinds[bytes.ConsumeIntegralInRange<size_t>(0, std::size(kinds) - 1)];
   std::string op = (this->*kind)();
 
   std::string outNames, outTypes, signature;
@@ -363,8 +389,7 @@ std::string Generator::generate() {
     results += (i ? ", %r#" : "%r#") + std::to_string(i);
   std::string text = "func.func @f(" + signature + ") -> (" + outTypes +
                      ") {\n  %r:" + std::to_string(outputs.size()) + " = " +
-                     op + "\n  return " + results + " : " + outTypes +
-                     "\n}\n";
+                     op + "\n  return " + results + " : " + outTypes + "\n}\n";
   return text;
 }
 

@@ -80,8 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   if (isKnownFailure(diagnostics.text(), text)) {
     if (print)
-      llvm::errs() << "known failure (docs/Fuzzing.md): "
-                   << diagnostics.text();
+      llvm::errs() << "known failure (docs/Fuzzing.md): " << diagnostics.text();
     return 0;
   }
   llvm::errs() << "the CPU pipeline failed on a verified module\n"
