@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Configures (once) and builds mixer in ./build with clang-22, ninja and ccache.
+# BUILD_DIR picks another build directory; MIXER_CMAKE_ARGS adds CMake
+# options at configure time (scripts/test.sh --sanitize, scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Paths relative to the checkout in ccache keys: clones share the cache.
@@ -12,6 +14,7 @@ if [[ ! -f "$BUILD_DIR/build.ninja" ]]; then
     -DCMAKE_C_COMPILER=/usr/lib/llvm-22/bin/clang \
     -DCMAKE_CXX_COMPILER=/usr/lib/llvm-22/bin/clang++ \
     -DLLVM_USE_LINKER=lld \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    ${MIXER_CMAKE_ARGS:-}
 fi
 ninja -C "$BUILD_DIR" "$@"

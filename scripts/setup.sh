@@ -14,10 +14,14 @@ PACKAGES=(
 # unless OpenBLAS provides it).
 BENCH_PACKAGES=(python3-torch libjemalloc2 libopenblas0-pthread)
 
+# Sanitizer and libFuzzer runtimes (scripts/test.sh --sanitize, scripts/fuzz.sh).
+SANITIZER_PACKAGES=(libclang-rt-22-dev)
+
 want=("${PACKAGES[@]}")
-if [[ "${1:-}" == "--bench" ]]; then
-  want+=("${BENCH_PACKAGES[@]}")
-fi
+case "${1:-}" in
+  --bench) want+=("${BENCH_PACKAGES[@]}") ;;
+  --sanitize) want+=("${SANITIZER_PACKAGES[@]}") ;;
+esac
 
 missing=()
 for p in "${want[@]}"; do

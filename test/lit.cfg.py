@@ -3,6 +3,7 @@
 
 import os
 import shutil
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -24,11 +25,40 @@ llvm_config.add_tool_substitutions(["mixer-opt", "mixer-compile"], [config.mixer
 
 config.substitutions.append(("%mixer_src_root", config.mixer_src_root))
 config.substitutions.append(("%mixer_obj_root", config.mixer_obj_root))
-config.substitutions.append(("%python", config.python_executable))
+
+# A sanitized build (-DMIXER_SANITIZE=address,undefined): the tools carry the
+# ASan runtime, but the Python interpreter and the C programs the tests
+# compile load the instrumented libMixerCAPI.so and need it too.
+python_command = config.python_executable
+clang_command = os.path.join(config.llvm_tools_dir, "clang")
+if "address" in config.mixer_sanitize:
+    asan_runtime = subprocess.check_output(
+        [clang_command, "-print-file-name=libclang_rt.asan-x86_64.so"],
+        text=True).strip()
+    suppressions = os.path.join(config.mixer_src_root, "test", "lsan.supp")
+    # allow_user_poisoning=0: LLVM's BumpPtrAllocator poisons its slabs in
+    # the copies inlined into mixer's instrumented code, while the copies in
+    # the uninstrumented libMLIR hand out memory from them without
+    # unpoisoning it; every later read of a uniqued attribute would then be
+    # reported as use-after-poison.
+    asan_options = "allow_user_poisoning=0:detect_odr_violation=2"
+    config.environment["ASAN_OPTIONS"] = asan_options
+    config.environment["LSAN_OPTIONS"] = "suppressions=%s:print_suppressions=0" % suppressions
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    # CPython frees nothing at exit by design, so leak checking of the
+    # interpreter would report only its own allocations: leaks of the C API
+    # are covered by the C program test (Integration/CPU/capi.c).
+    python_command = "env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0 %s" % (
+        asan_runtime, asan_options, config.python_executable)
+    clang_command += " -fsanitize=address,undefined"
+    config.available_features.add("asan")
+# Replaces lit's own %python (the interpreter running lit, quoted).
+config.substitutions = [s for s in config.substitutions if s[0] != "%python"]
+config.substitutions.append(("%python", python_command))
 config.substitutions.append(("%unit_bin", os.path.join(config.mixer_obj_root, "bin")))
 # The C compiler of the integration tests: clang links the LLVM OpenMP
 # runtime that compiled objects call.
-config.substitutions.append(("%clang", os.path.join(config.llvm_tools_dir, "clang")))
+config.substitutions.append(("%clang", clang_command))
 # Programs linked with the C API library of a -DMIXER_SANITIZE build must be
 # built with the same sanitizer (its runtime lives in the executable).
 config.substitutions.append(

@@ -280,3 +280,15 @@ func.func @ssd_empty_sequence(%x: tensor<1x0x2x4xf32>, %la: tensor<1x0x2xf32>, %
       outs(%y0, %s0 : tensor<1x0x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x0x2x4xf32>, tensor<1x2x4x8xf32>
   return %y, %s : tensor<1x0x2x4xf32>, tensor<1x2x4x8xf32>
 }
+
+// A zero-size dimension (here the sequence length, as the pipeline fuzzer
+// generated it) leaves the op untiled: there is nothing to distribute, and
+// the tiles' slices at offset 0 of the empty dimension would not verify.
+
+// CHECK-LABEL: func.func @gated_delta_rule_empty_sequence
+// CHECK-NOT:     scf.forall
+// CHECK:         mixer.gated_delta_rule chunk_size(8) ins(%{{.*}} : tensor<1x0x2x4xf32>
+func.func @gated_delta_rule_empty_sequence(%q: tensor<1x0x2x4xf32>, %k: tensor<1x0x2x4xf32>, %v: tensor<1x0x2x4xf32>, %g: tensor<1x0x2xf32>, %beta: tensor<1x0x2xf32>, %o0: tensor<1x0x2x4xf32>, %s0: tensor<1x2x4x4xf32>) -> (tensor<1x0x2x4xf32>, tensor<1x2x4x4xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(8) ins(%q, %k, %v, %g, %beta : tensor<1x0x2x4xf32>, tensor<1x0x2x4xf32>, tensor<1x0x2x4xf32>, tensor<1x0x2xf32>, tensor<1x0x2xf32>) outs(%o0, %s0 : tensor<1x0x2x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x0x2x4xf32>, tensor<1x2x4x4xf32>
+  return %o, %s : tensor<1x0x2x4xf32>, tensor<1x2x4x4xf32>
+}

@@ -127,17 +127,19 @@ mlir::mixer::tileParallelDims(RewriterBase &rewriter, TilingInterface op,
   return cast<scf::ForallOp>(tiled->loops.front().getOperation());
 }
 
-/// Whether an operand of `op` is statically empty (a sequence of length 0,
-/// no rows): there is no work to spread, and the lowering's loops run zero
-/// times (tiles would be slices of empty dims at nonzero offsets).
-static bool hasStaticallyEmptyOperand(Operation *op) {
+namespace {
+/// Whether an operand of `op` has a static size of 0. There is nothing to
+/// distribute then, and the slices of the tiles would not verify: MLIR 22's
+/// tensor.extract_slice verifier rejects a slice at offset 0 of a dimension
+/// of size 0 ("offset 1 is out-of-bounds: 0 >= 0").
+static bool hasZeroSizedOperand(Operation *op) {
   return llvm::any_of(op->getOperandTypes(), [](Type type) {
-    auto shaped = dyn_cast<RankedTensorType>(type);
-    return shaped && llvm::is_contained(shaped.getShape(), 0);
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasRank() &&
+           llvm::is_contained(shaped.getShape(), 0);
   });
 }
 
-namespace {
 struct MixerTileParallelDimsPass
     : public mixer::impl::MixerTileParallelDimsPassBase<
           MixerTileParallelDimsPass> {
@@ -152,10 +154,8 @@ struct MixerTileParallelDimsPass
     });
     IRRewriter rewriter(&getContext());
     for (TilingInterface op : ops) {
-      if (hasStaticallyEmptyOperand(op))
-        continue;
       SmallVector<int64_t> sizes = parallelTileSizes(op, rowBlock);
-      if (sizes.empty())
+      if (sizes.empty() || hasZeroSizedOperand(op))
         continue;
       if (failed(tileParallelDims(rewriter, op, sizes)))
         return signalPassFailure();
