@@ -32,7 +32,9 @@ using LoweringBlocker =
 std::optional<std::string> getCompositeBlocker(Operation *op);
 
 /// "the <what> (dim <dim> of '<operand>') must be static" when that size of
-/// `value` is dynamic.
+/// `value` is dynamic, "... must not be 0" when it is 0 (the blocked
+/// lowerings slice it, and a slice of an empty dimension does not verify;
+/// an op whose results are all empty is replaced by its outs before this).
 std::optional<std::string> requireStaticDim(Value value, unsigned dim,
                                             StringRef what, StringRef operand);
 
