@@ -20,7 +20,8 @@ class Mixer_UnsegmentedStructuredOp<string mnemonic, list<Trait> traits = []>
         Pure, DestinationStyleOpInterface,
         DeclareOpInterfaceMethods<TilingInterface, [
           "getLoopIteratorTypes", "getIterationDomain",
-          "getTiledImplementation", "getResultTilePosition"]>])> {
+          "getTiledImplementation", "getResultTilePosition"]>,
+        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])> {
   code extraStructuredClassDeclaration = "";
   let hasVerifier = 1;
   let extraClassDeclaration = [{

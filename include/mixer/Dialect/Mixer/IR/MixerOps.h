@@ -13,6 +13,12 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
+namespace mlir::mixer {
+struct TargetDescription;
+} // namespace mlir::mixer
+
+#include "mixer/Dialect/Mixer/IR/MixerInterfaces.h.inc"
+
 #define GET_OP_CLASSES
 #include "mixer/Dialect/Mixer/IR/MixerOps.h.inc"
 

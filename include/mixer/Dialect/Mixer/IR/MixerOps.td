@@ -5,6 +5,7 @@
 
 include "mixer/Dialect/Mixer/IR/MixerBase.td"
 include "mixer/Dialect/Mixer/IR/MixerAttrs.td"
+include "mixer/Dialect/Mixer/IR/MixerInterfaces.td"
 include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/TilingInterface.td"
@@ -20,7 +21,8 @@ class Mixer_StructuredOp<string mnemonic, list<Trait> traits = []>
         Pure, AttrSizedOperandSegments, DestinationStyleOpInterface,
         DeclareOpInterfaceMethods<TilingInterface, [
           "getLoopIteratorTypes", "getIterationDomain",
-          "getTiledImplementation", "getResultTilePosition"]>])> {
+          "getTiledImplementation", "getResultTilePosition"]>,
+        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])> {
   /// Extra C++ declarations of a derived op (its extraClassDeclaration is
   /// taken by the DPS accessor below).
   code extraStructuredClassDeclaration = "";
@@ -49,7 +51,8 @@ class Mixer_TiledDestinationOp<string mnemonic, list<Trait> traits = []>
     : Mixer_DestinationOp<mnemonic, !listconcat(traits, [
         DeclareOpInterfaceMethods<TilingInterface, [
           "getLoopIteratorTypes", "getIterationDomain",
-          "getTiledImplementation", "getResultTilePosition"]>])>;
+          "getTiledImplementation", "getResultTilePosition"]>,
+        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])>;
 
 include "mixer/Dialect/Mixer/IR/MixerScanOps.td"
 include "mixer/Dialect/Mixer/IR/MixerKernelOps.td"
