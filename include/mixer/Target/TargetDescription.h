@@ -20,6 +20,7 @@ namespace mlir {
 class DictionaryAttr;
 class InFlightDiagnostic;
 class MLIRContext;
+class Operation;
 namespace mixer {
 
 struct TargetDescription {
