@@ -6,6 +6,7 @@
 #include "mixer/Execution/CHeader.h"
 #include "mixer/Execution/Signature.h"
 #include "mixer/Pipelines/Pipelines.h"
+#include "mixer/Target/CpuTarget.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -41,12 +42,17 @@ LogicalResult mlir::mixer::parsePipelineOptions(StringRef text,
     llvm::raw_string_ostream os(defaults);
     CpuPipelineOptions().print(os);
   }
-  llvm::StringMap<bool> isBool;
+  // The kind of each option, from its default: a bool, an integer, or a
+  // string (empty by default, the target's CPU and features).
+  enum class Kind { Bool, Integer, String };
+  llvm::StringMap<Kind> kinds;
   SmallVector<StringRef> entries;
   StringRef(defaults).trim("{}").split(entries, ' ', -1, false);
   for (StringRef entry : entries) {
     auto [key, value] = entry.split('=');
-    isBool[key] = value == "true" || value == "false";
+    kinds[key] = value == "true" || value == "false" ? Kind::Bool
+                 : value.empty()                     ? Kind::String
+                                                     : Kind::Integer;
   }
   auto listOptions = [&] {
     std::string names;
@@ -59,21 +65,24 @@ LogicalResult mlir::mixer::parsePipelineOptions(StringRef text,
   text.split(tokens, ' ', -1, false);
   for (StringRef token : tokens) {
     auto [key, value] = token.split('=');
-    auto it = isBool.find(key);
-    if (it == isBool.end()) {
+    auto it = kinds.find(key);
+    if (it == kinds.end()) {
       error = "unknown option '" + key.str() + "'; the options are " +
               listOptions();
       return failure();
     }
     int64_t number;
-    bool valid = it->second
+    if (it->second == Kind::String)
+      continue;
+    bool isBool = it->second == Kind::Bool;
+    bool valid = isBool
                      ? llvm::is_contained({"true", "false", "1", "0", "TRUE",
                                            "FALSE", "True", "False", ""},
                                           value)
                      : !value.getAsInteger(10, number);
     if (!valid) {
       error = "option '" + key.str() + "' takes " +
-              (it->second ? "true or false" : "an integer") + ", got '" +
+              (isBool ? "true or false" : "an integer") + ", got '" +
               value.str() + "'";
       return failure();
     }
@@ -136,6 +145,11 @@ LogicalResult mlir::mixer::compileToLLVM(ModuleOp module,
     return module.emitError() << "the input module fails to verify";
   if (failed(getPublicFunctionSignatures(module)))
     return failure();
+
+  // Code for this machine unless the options or the module name a target.
+  if (options.targetCpu.empty() && options.targetFeatures.empty() &&
+      !module->hasAttr(kTargetAttrName))
+    setTargetDescription(module, getHostCpuTargetDescription());
 
   std::string pipeline;
   {

@@ -7,8 +7,12 @@
 
 #include "mixer/Pipelines/Pipelines.h"
 
+#include "mixer/Codegen/CPU/Passes.h"
+#include "mixer/Codegen/Common/Passes.h"
 #include "mixer/Conversion/Passes.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
+#include "mixer/Target/CpuTarget.h"
+#include "mixer/Target/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
@@ -28,6 +32,8 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::mixer;
 
@@ -35,8 +41,33 @@ using namespace mlir::mixer;
 // Common: mixer ops on tensors -> linalg/scf on tensors
 //===----------------------------------------------------------------------===//
 
+/// The description of the target the options name, when they name one
+/// that LLVM knows (else mixer-set-target reports the error when it runs).
+static std::optional<TargetDescription>
+getNamedTarget(const TensorPipelineOptions &options) {
+  if (!options.namesTarget())
+    return std::nullopt;
+  std::string error;
+  FailureOr<TargetDescription> target = getCpuTargetDescription(
+      options.targetCpu.getValue(), options.targetFeatures.getValue(), error);
+  if (failed(target))
+    return std::nullopt;
+  return *target;
+}
+
 static void buildTensorPipeline(OpPassManager &pm,
-                                const CpuPipelineOptions &options) {
+                                const TensorPipelineOptions &options) {
+  // Every pass that depends on the target reads the module's `mixer.target`
+  // (the default target when there is none). A target named by the options
+  // replaces it.
+  if (options.namesTarget()) {
+    MixerSetTargetPassOptions setTarget;
+    setTarget.cpu =
+        options.targetCpu.empty() ? "host" : options.targetCpu.getValue();
+    setTarget.features = options.targetFeatures;
+    pm.addPass(createMixerSetTargetPass(setTarget));
+  }
+
   // Step 0. Check what the verifiers could not: dynamic sizes that must
   // agree and operand values (indices, eps, log-decays), before each op.
   // In: mixer ops on tensors. Out: each checked op inside an scf.if.
@@ -60,8 +91,17 @@ static void buildTensorPipeline(OpPassManager &pm,
   // In: mixer ops on tensors. Out: each mixer op inside an scf.forall whose
   // iterations are independent.
   funcPm.addPass(createLinalgElementwiseOpFusionPass());
-  if (!options.naive)
-    funcPm.addPass(createMixerTileParallelDimsPass());
+  if (!options.naive) {
+    // The options of a named target are spelled out, so that the printed
+    // pipeline states the tiles it uses.
+    if (std::optional<TargetDescription> target = getNamedTarget(options)) {
+      MixerTileParallelDimsPassOptions tile;
+      tile.rowBlock = target->parallelRowBlock;
+      funcPm.addPass(createMixerTileParallelDimsPass(tile));
+    } else {
+      funcPm.addPass(createMixerTileParallelDimsPass());
+    }
+  }
 
   // Step 3. Lower each op's algorithm: the blocked algorithm in linalg with
   // an scf.for over the sequential dimension, or (naive) the scalar loops of
@@ -94,10 +134,21 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   // become outer-product FMAs on vector registers.
   // In: linalg on tensors. Out: vector ops and scf loops on tensors.
   if (!options.naive) {
-    MixerVectorizeCpuPassOptions vectorize;
-    vectorize.vectorWidth = options.vectorWidth;
+    // Without options the pass reads the register tile from the module's
+    // target; explicit ones (a named target's, or `vector-width`) win.
+    std::optional<TargetDescription> target = getNamedTarget(options);
     OpPassManager &funcPm = pm.nest<func::FuncOp>();
-    funcPm.addPass(createMixerVectorizeCpuPass(vectorize));
+    if (target || options.vectorWidth.hasValue()) {
+      TargetDescription tile = target.value_or(getDefaultTargetDescription());
+      MixerVectorizeCpuPassOptions vectorize;
+      vectorize.vectorWidth = options.vectorWidth.hasValue()
+                                  ? int64_t(options.vectorWidth)
+                                  : tile.vectorWidth;
+      vectorize.rowTile = tile.registerTileRows;
+      funcPm.addPass(createMixerVectorizeCpuPass(vectorize));
+    } else {
+      funcPm.addPass(createMixerVectorizeCpuPass());
+    }
     // Drops the loop-carried values that hoisting left unchanged, so that
     // bufferization sees plain in-place updates.
     funcPm.addPass(createCanonicalizerPass());

@@ -12,13 +12,6 @@ using namespace mlir::mixer;
 
 ChunkedScanHooks::~ChunkedScanHooks() = default;
 
-int64_t mlir::mixer::selectiveScanChannelBlock(int64_t channelsPerGroup) {
-  for (int64_t block : {64, 32, 16, 8, 4, 2})
-    if (channelsPerGroup % block == 0)
-      return block;
-  return 1;
-}
-
 /// The sizes of `slice` in its [..., rows, cols] tensor.
 static SmallVector<OpFoldResult> sliceSizes(OpBuilder &b,
                                             const StateSlice &slice) {

@@ -13,6 +13,7 @@
 #include "mixer/Execution/Compile.h"
 #include "mixer/Execution/ObjectFile.h"
 #include "mixer/Pipelines/Pipelines.h"
+#include "mixer/Target/CpuTarget.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -25,6 +26,7 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
@@ -151,12 +153,22 @@ int main(int argc, char **argv) {
       return fail("cannot write a C header for '" + inputFilename + "'");
   }
 
-  if (failed(compileToLLVM(*module, options)))
-    return fail("cannot compile '" + inputFilename + "'");
-
+  // The lowerings tile for the CPU the object is for: its TargetMachine's
+  // features decide the module's target description.
   ObjectFileOptions objectOptions;
   objectOptions.cpu = mcpu;
   objectOptions.features = mattr;
+  {
+    auto tm = createHostTargetMachine(objectOptions);
+    if (!tm)
+      return fail(llvm::toString(tm.takeError()));
+    setTargetDescription(*module,
+                         getCpuTargetDescription(*(*tm)->getMCSubtargetInfo()));
+  }
+
+  if (failed(compileToLLVM(*module, options)))
+    return fail("cannot compile '" + inputFilename + "'");
+
   if (emitKind == EmitKind::Obj) {
     if (llvm::Error err =
             emitObjectFile(*module, outputFilename, objectOptions))

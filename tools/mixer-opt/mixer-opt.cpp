@@ -1,9 +1,12 @@
 //===- mixer-opt.cpp - mlir-opt with the mixer dialect and passes ---------===//
 
+#include "mixer/Codegen/CPU/Passes.h"
+#include "mixer/Codegen/Common/Passes.h"
 #include "mixer/Conversion/Passes.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
 #include "mixer/Pipelines/Pipelines.h"
+#include "mixer/Target/Passes.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -15,6 +18,9 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::mixer::registerMixerPasses();
   mlir::mixer::registerMixerConversionPasses();
+  mlir::mixer::registerMixerCommonCodegenPasses();
+  mlir::mixer::registerMixerCpuCodegenPasses();
+  mlir::mixer::registerMixerTargetPasses();
   mlir::mixer::registerPipelines();
 
   mlir::DialectRegistry registry;

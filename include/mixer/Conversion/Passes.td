@@ -71,6 +71,11 @@ def ConvertMixerToLinalgPass : Pass<"convert-mixer-to-linalg", "func::FuncOp"> {
     `'mixer.ssd' op cannot be lowered: the head count (dim 2 of 'x') must
     be static`, and nothing is rewritten.
 
+    The block sizes (the kernel sums' column block, the MoE row slab, the
+    selective scan's time and channel blocks) and the memory space of the
+    temporaries (`bufferization.alloc_tensor`) are the module's
+    `mixer.target`'s, the default target's (a CPU with AVX-512) without one.
+
     ```mlir
     // mixer-opt --convert-mixer-to-linalg
     %y, %s = mixer.ssd chunk_size(64) ins(...) outs(...) -> ...

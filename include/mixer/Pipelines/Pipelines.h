@@ -14,8 +14,10 @@ namespace mlir {
 class OpPassManager;
 namespace mixer {
 
-/// Options of `mixer-lower-to-cpu-pipeline`.
-struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
+/// Options of the target-independent front half of every pipeline (mixer
+/// ops on tensors to linalg on tensors), including the target.
+struct TensorPipelineOptions
+    : public PassPipelineOptions<TensorPipelineOptions> {
   PassOptions::Option<bool> naive{
       *this, "naive",
       llvm::cl::desc("Lower mixer ops through convert-mixer-to-loops (scalar "
@@ -28,20 +30,42 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "failed check skips the op and is reported through the "
                      "mixer runtime (mixer-insert-runtime-checks)"),
       llvm::cl::init(true)};
-  PassOptions::Option<int64_t> numThreads{
-      *this, "num-threads",
-      llvm::cl::desc("OpenMP threads of the parallel loops (0: the OpenMP "
-                     "runtime's default, OMP_NUM_THREADS)"),
-      llvm::cl::init(0)};
   PassOptions::Option<int64_t> recurrentThreshold{
       *this, "recurrent-threshold",
       llvm::cl::desc("Scans of at most this many tokens use the recurrent "
                      "form instead of the chunked one"),
       llvm::cl::init(8)};
+  PassOptions::Option<std::string> targetCpu{
+      *this, "target-cpu",
+      llvm::cl::desc("Compile for this CPU (LLVM's name, e.g. znver3; host: "
+                     "this machine's): mixer-set-target attaches its "
+                     "description to the module. Empty, with no "
+                     "target-features: the module's mixer.target, else the "
+                     "default target (a CPU with AVX-512)"),
+      llvm::cl::init("")};
+  PassOptions::Option<std::string> targetFeatures{
+      *this, "target-features",
+      llvm::cl::desc("LLVM features added to or removed from the target CPU "
+                     "(e.g. -avx512f); alone: applied to this machine's"),
+      llvm::cl::init("")};
+
+  /// Whether the options name a target (then the pipeline attaches it).
+  bool namesTarget() const {
+    return !targetCpu.empty() || !targetFeatures.empty();
+  }
+};
+
+/// Options of `mixer-lower-to-cpu-pipeline`.
+struct CpuPipelineOptions : public TensorPipelineOptions {
+  PassOptions::Option<int64_t> numThreads{
+      *this, "num-threads",
+      llvm::cl::desc("OpenMP threads of the parallel loops (0: the OpenMP "
+                     "runtime's default, OMP_NUM_THREADS)"),
+      llvm::cl::init(0)};
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
-      llvm::cl::desc("f32 lanes of the register tiles (16 for AVX-512, 8 for "
-                     "AVX2)"),
+      llvm::cl::desc("f32 lanes of the register tiles; overrides the "
+                     "target's (16 for AVX-512, 8 for AVX2)"),
       llvm::cl::init(16)};
 };
 

@@ -123,11 +123,6 @@ Value initialState(LinalgBuilder &lb, Value init, const StateSlice &slice);
 Value insertFinalState(LinalgBuilder &lb, Value state, Value dest,
                        const StateSlice &slice);
 
-/// Channels per block of mixer.selective_scan, the "head" of its scan and
-/// the tile of mixer-tile-parallel-dims: the largest power of two up to 64
-/// that divides the channels of a group, so that a block reads one group.
-int64_t selectiveScanChannelBlock(int64_t channelsPerGroup);
-
 } // namespace mlir::mixer
 
 #endif // MIXER_UTILS_CHUNKEDSCAN_H

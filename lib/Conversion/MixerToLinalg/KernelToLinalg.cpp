@@ -31,6 +31,7 @@
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -45,8 +46,6 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-/// Columns of y per block of the column loop.
-static constexpr int64_t kColumnBlock = 64;
 /// Row blocks: a tile of at most kMaxRowBlock rows is one block; longer (or
 /// unbounded) row ranges are cut into blocks of kDefaultRowBlock rows.
 static constexpr int64_t kMaxRowBlock = 128;
@@ -85,7 +84,7 @@ struct KernelBlocks {
   LinalgBuilder &lb;
   Value x, y;
   bool batched;
-  int64_t D, R, Cb = kColumnBlock;
+  int64_t D, R, Cb; // Cb: columns of y per block (the target's)
 
   ImplicitLocOpBuilder &b() { return lb.builder(); }
   OpFoldResult c(int64_t v) { return b().getIndexAttr(v); }
@@ -332,7 +331,8 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     int64_t D = pointDim(op.getX(), batched);
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0),
+            Cb = lookupTargetDescription(op).kernelColumnBlock;
     Type f32 = b.getF32Type();
     KernelKind kind = op.getKernel();
     Value x = op.getX(), y = op.getY(), g = op.getG();
@@ -350,7 +350,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R};
+      KernelBlocks blk{clb, x, y, batched, D, R, Cb};
       Value m = state[0], sum = state[1];
       // Padded columns are zero points with g = -inf: their terms vanish.
       Value yb = blk.yRows(batch, j0, count, ragged);
@@ -439,7 +439,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, D, R};
+      KernelBlocks blk{rlb, x, y, batched, D, R, Cb};
       // x_blk^T [D, R]: the right-hand side of every block's contraction.
       Value xT, xn;
       std::tie(xT, xn) =
@@ -499,7 +499,8 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
         cast<RankedTensorType>(op.getV().getType()).getDimSize(batched ? 2 : 1);
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0),
+            Cb = lookupTargetDescription(op).kernelColumnBlock;
     Type f32 = b.getF32Type();
     KernelKind kind = op.getKernel();
     Value x = op.getX(), y = op.getY(), v = op.getV();
@@ -518,7 +519,7 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
                           Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R};
+      KernelBlocks blk{clb, x, y, batched, D, R, Cb};
       Value yT = blk.packColumnsT(batch, j0, count, ragged);
       // Padded rows of v are zero: the (finite) kernel values of the padded
       // columns add nothing.
@@ -549,7 +550,7 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, D, R};
+      KernelBlocks blk{rlb, x, y, batched, D, R, Cb};
       Value xb = blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0);
       Value xn = distance ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
       // The output block accumulates in place in `out` when the block is
@@ -590,7 +591,8 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
     int64_t D = pointDim(op.getX(), batched);
 
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0), Cb = kColumnBlock;
+    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0),
+            Cb = lookupTargetDescription(op).kernelColumnBlock;
     Type f32 = b.getF32Type();
     KernelKind kind = op.getCost();
     Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
@@ -606,7 +608,7 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
                           Value ub, Value j0, Value count, bool ragged,
                           ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R};
+      KernelBlocks blk{clb, x, y, batched, D, R, Cb};
       // Padded columns are zero points with log_v = -inf: their terms vanish.
       Value yb = blk.yRows(batch, j0, count, ragged);
       Value vb = blk.packVector(logV, batch, j0, count, Cb, ragged, -kInf);
@@ -639,7 +641,7 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, D, R};
+      KernelBlocks blk{rlb, x, y, batched, D, R, Cb};
       Value xT, xn;
       std::tie(xT, xn) =
           blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);

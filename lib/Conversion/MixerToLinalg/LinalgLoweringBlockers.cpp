@@ -10,6 +10,7 @@
 #include "MixerToLinalgPatterns.h"
 #include "../LowerMixerOps.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -39,7 +40,13 @@ mlir::mixer::getLinalgLoweringBlocker(Operation *op) {
   if (std::optional<std::string> reason = getCompositeBlocker(op))
     return reason;
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
-      .Case([](SsdOp ssd) {
+      .Case([](SsdOp ssd) -> std::optional<std::string> {
+        // The chunked form carries the state transposed ([N, P]), for the
+        // row-major contractions of the CPU.
+        if (!lookupTargetDescription(ssd).transposedStates)
+          return std::string("the target keeps states untransposed "
+                             "(transposed_states = false), which the "
+                             "chunked form does not support yet");
         return firstDynamic({{ssd.getX(), 2, "head count", "x"},
                              {ssd.getX(), 3, "head dim", "x"},
                              {ssd.getB(), 2, "group count", "b"},

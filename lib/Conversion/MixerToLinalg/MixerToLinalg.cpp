@@ -4,6 +4,7 @@
 #include "MixerToLinalgPatterns.h"
 #include "../LowerMixerOps.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -12,6 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_CONVERTMIXERTOLINALGPASS
@@ -36,11 +38,25 @@ struct ConvertMixerToLinalgPass
     : public mixer::impl::ConvertMixerToLinalgPassBase<ConvertMixerToLinalgPass> {
   using Base::Base;
   void runOnOperation() override {
+    // The patterns read the block sizes from the module's target: check it
+    // once here.
+    FailureOr<TargetDescription> target = getTargetDescription(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    llvm::DenseSet<Operation *> inputAllocs;
+    getOperation().walk(
+        [&](bufferization::AllocTensorOp alloc) { inputAllocs.insert(alloc); });
     RewritePatternSet patterns(&getContext());
     populateMixerToLinalgPatterns(patterns, recurrentThreshold);
     if (failed(lowerAllMixerOps(getOperation(), std::move(patterns),
                                 getLinalgLoweringBlocker)))
       return signalPassFailure();
+    // The lowerings' temporaries live in the target's memory space.
+    if (target->tempMemorySpace)
+      getOperation().walk([&](bufferization::AllocTensorOp alloc) {
+        if (!inputAllocs.contains(alloc) && !alloc.getMemorySpaceAttr())
+          alloc.setMemorySpaceAttr(target->tempMemorySpace);
+      });
   }
 };
 } // namespace

@@ -30,6 +30,7 @@
 
 #include "mixer/Conversion/MixerToLoops/MixerToLoops.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -41,10 +42,6 @@
 
 using namespace mlir;
 using namespace mlir::mixer;
-
-/// Rows of a full slab. The remainder of a group is covered by one slab each
-/// of the powers of two below it, so every slab has a static height.
-static constexpr int64_t kSlabRows = 16;
 
 /// One slab of `rows` rows starting at row `r0`: returns the updated output.
 using SlabStep = function_ref<Value(LinalgBuilder &lb, int64_t rows, Value r0,
@@ -68,17 +65,18 @@ static Value slabLoop(ImplicitLocOpBuilder &b, int64_t rows, Value begin,
   return loop.getResult(0);
 }
 
-/// Covers rows [begin, begin + count) with static slabs: count / kSlabRows
-/// full slabs, then one slab of each power of two set in the remainder.
-static Value forEachSlab(ImplicitLocOpBuilder &b, Value begin, Value count,
-                         Value out, SlabStep step) {
-  Value full = arith::ConstantIndexOp::create(b, kSlabRows);
+/// Covers rows [begin, begin + count) with static slabs: count / slabRows
+/// full slabs (the target's height, a power of two), then one slab of each
+/// power of two set in the remainder, so every slab has a static height.
+static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows,
+                         Value begin, Value count, Value out, SlabStep step) {
+  Value full = arith::ConstantIndexOp::create(b, slabRows);
   Value slabs = arith::DivUIOp::create(b, count, full);
-  out = slabLoop(b, kSlabRows, begin, slabs, out, step);
+  out = slabLoop(b, slabRows, begin, slabs, out, step);
   Value done = arith::MulIOp::create(b, slabs, full);
   Value pos = arith::AddIOp::create(b, begin, done);
   Value rest = arith::SubIOp::create(b, count, done);
-  for (int64_t rows = kSlabRows / 2; rows >= 1; rows /= 2) {
+  for (int64_t rows = slabRows / 2; rows >= 1; rows /= 2) {
     // The bit `rows` of the remainder: 0 or 1 slab of that height.
     Value bit = arith::AndIOp::create(
         b, rest, arith::ConstantIndexOp::create(b, rows));
@@ -97,10 +95,10 @@ static int64_t staticSize(OpFoldResult ofr) {
 
 /// Zeroes rows [begin, begin + count) of `out` (`cols` columns) in place,
 /// in static slabs.
-static Value zeroRows(ImplicitLocOpBuilder &b, Value begin, Value count,
-                      OpFoldResult cols, Value out) {
+static Value zeroRows(ImplicitLocOpBuilder &b, int64_t slabRows, Value begin,
+                      Value count, OpFoldResult cols, Value out) {
   return forEachSlab(
-      b, begin, count, out,
+      b, slabRows, begin, count, out,
       [&](LinalgBuilder &lb, int64_t rows, Value r0, Value out) -> Value {
         ImplicitLocOpBuilder &ib = lb.builder();
         OpFoldResult zero = ib.getIndexAttr(0), h = ib.getIndexAttr(rows);
@@ -120,7 +118,8 @@ static Value groupSize(ImplicitLocOpBuilder &b, Value groupSizes, Value e) {
 /// rows of group e; then the rows past the sum are zeroed. Returns the
 /// output.
 static Value
-forEachGroup(ImplicitLocOpBuilder &b, Value groupSizes, Value rowsTotal,
+forEachGroup(ImplicitLocOpBuilder &b, int64_t slabRows, Value groupSizes,
+             Value rowsTotal,
              OpFoldResult cols, Value out,
              function_ref<Value(LinalgBuilder &, Value e, Value offset,
                                 Value size, Value out)>
@@ -145,7 +144,7 @@ forEachGroup(ImplicitLocOpBuilder &b, Value groupSizes, Value rowsTotal,
       });
   Value sum = groups.getResult(1);
   Value past = arith::SubIOp::create(b, rowsTotal, sum);
-  return zeroRows(b, sum, past, cols, groups.getResult(0));
+  return zeroRows(b, slabRows, sum, past, cols, groups.getResult(0));
 }
 
 namespace {
@@ -164,14 +163,15 @@ struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
     Value lhs = op.getLhs(), rhs = op.getRhs();
     Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
 
+    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
     Value out = forEachGroup(
-        b, op.getGroupSizes(), rowsTotal, N, op.getOuts()[0],
+        b, slabRows, op.getGroupSizes(), rowsTotal, N, op.getOuts()[0],
         [&](LinalgBuilder &gb, Value e, Value offset, Value size,
             Value out) -> Value {
           Value w = gb.slice(rhs, {e, zero, zero}, {one, K, N},
                              {staticSize(K), staticSize(N)});
           return forEachSlab(
-              gb.builder(), offset, size, out,
+              gb.builder(), slabRows, offset, size, out,
               [&](LinalgBuilder &sb, int64_t rows, Value r0,
                   Value out) -> Value {
                 OpFoldResult h = sb.builder().getIndexAttr(rows);
@@ -218,8 +218,9 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
     Value x = op.getX();
     Value rowsTotal = tensor::DimOp::create(b, x, 0);
 
+    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
     Value out = forEachGroup(
-        b, op.getGroupSizes(), rowsTotal, F, op.getOuts()[0],
+        b, slabRows, op.getGroupSizes(), rowsTotal, F, op.getOuts()[0],
         [&](LinalgBuilder &gb, Value e, Value offset, Value size,
             Value out) -> Value {
           SmallVector<int64_t> wShape = {staticSize(K), staticSize(F)};
@@ -228,7 +229,7 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
           Value wUp =
               gb.slice(op.getWUp(), {e, zero, zero}, {one, K, F}, wShape);
           return forEachSlab(
-              gb.builder(), offset, size, out,
+              gb.builder(), slabRows, offset, size, out,
               [&](LinalgBuilder &sb, int64_t rows, Value r0,
                   Value out) -> Value {
                 ImplicitLocOpBuilder &ib = sb.builder();
@@ -377,7 +378,8 @@ struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
     int64_t n = staticSize(cols);
 
     Value c0 = arith::ConstantIndexOp::create(b, 0);
-    Value out = zeroRows(b, c0, tokens, cols, op.getOuts()[0]);
+    Value out = zeroRows(b, lookupTargetDescription(op).moeSlabRows, c0, tokens,
+                         cols, op.getOuts()[0]);
     out = loop(b, slots, out,
                [&](ImplicitLocOpBuilder &ib, Value r,
                    ValueRange acc) -> SmallVector<Value> {

@@ -23,6 +23,7 @@
 #include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -46,8 +47,9 @@ public:
                                         PatternRewriter &rewriter);
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-  /// Tokens per chunk: the dt and output maps are vectorized over [T, Db].
-  static constexpr int64_t T = 16;
+  /// Tokens per chunk (the target's scan time block): the dt and output
+  /// maps are vectorized over [T, Db].
+  int64_t T;
 
   void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
@@ -62,10 +64,11 @@ public:
                 MutableArrayRef<Value> outs) override;
 
 private:
-  SelectiveScan(SelectiveScanOp op, int64_t D, int64_t G, int64_t N)
-      : op(op), u(op.getU()), delta(op.getDelta()), bIn(op.getB()),
-        cIn(op.getC()), z(op.getZ()), D(D), N(N), perGroup(D / G),
-        Db(selectiveScanChannelBlock(perGroup)),
+  SelectiveScan(SelectiveScanOp op, int64_t D, int64_t G, int64_t N,
+                const TargetDescription &target)
+      : T(target.scanTimeBlock), op(op), u(op.getU()), delta(op.getDelta()),
+        bIn(op.getB()), cIn(op.getC()), z(op.getZ()), D(D), N(N),
+        perGroup(D / G), Db(target.selectiveScanChannelBlock(perGroup)),
         softplus(op.getDeltaSoftplus()) {}
 
   StateSlice stateSlice(OpBuilder &b) const;
@@ -88,7 +91,7 @@ FailureOr<SelectiveScan> SelectiveScan::match(SelectiveScanOp op,
                                               PatternRewriter &rewriter) {
   int64_t D = dimSize(op.getU(), 2);
   int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
-  return SelectiveScan(op, D, G, N);
+  return SelectiveScan(op, D, G, N, lookupTargetDescription(op));
 }
 
 void SelectiveScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {

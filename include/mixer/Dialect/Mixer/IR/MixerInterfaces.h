@@ -1,4 +1,4 @@
-//===- MixerInterfaces.h - the structure of mixer ops -----------*- C++ -*-===//
+//===- MixerInterfaces.h - the interfaces of mixer ops ----------*- C++ -*-===//
 
 #ifndef MIXER_DIALECT_MIXER_IR_MIXERINTERFACES_H
 #define MIXER_DIALECT_MIXER_IR_MIXERINTERFACES_H
@@ -6,6 +6,10 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/OpDefinition.h"
+
+namespace mlir::mixer {
+struct TargetDescription;
+} // namespace mlir::mixer
 
 #include "mixer/Dialect/Mixer/IR/MixerInterfaces.h.inc"
 

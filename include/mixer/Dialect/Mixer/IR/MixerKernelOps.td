@@ -17,7 +17,8 @@
 /// variadic operand group is `outs` (ODS rejects segment sizes there).
 class Mixer_UnsegmentedStructuredOp<string mnemonic, list<Trait> traits = []>
     : Mixer_Op<mnemonic, !listconcat(traits, [
-        Pure, DestinationStyleOpInterface, Mixer_Structured<>])> {
+        Pure, DestinationStyleOpInterface, Mixer_Structured<>,
+        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])> {
   code extraStructuredClassDeclaration = "";
   let hasVerifier = 1;
   let extraClassDeclaration = [{

@@ -25,7 +25,8 @@ class Mixer_StructuredOp<string mnemonic, list<Trait> traits = [],
                          list<string> overridden = []>
     : Mixer_Op<mnemonic, !listconcat(traits, [
         Pure, AttrSizedOperandSegments, DestinationStyleOpInterface,
-        Mixer_Structured<overridden>])> {
+        Mixer_Structured<overridden>,
+        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])> {
   /// Extra C++ declarations of a derived op (its extraClassDeclaration is
   /// taken by the DPS accessor below).
   code extraStructuredClassDeclaration = "";
@@ -51,7 +52,9 @@ class Mixer_DestinationOp<string mnemonic, list<Trait> traits = []>
 /// Mixer_DestinationOp tiled over its parallel dimensions through
 /// TilingInterface.
 class Mixer_TiledDestinationOp<string mnemonic, list<Trait> traits = []>
-    : Mixer_DestinationOp<mnemonic, !listconcat(traits, [Mixer_Structured<>])>;
+    : Mixer_DestinationOp<mnemonic, !listconcat(traits, [
+        Mixer_Structured<>,
+        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])>;
 
 include "mixer/Dialect/Mixer/IR/MixerScanOps.td"
 include "mixer/Dialect/Mixer/IR/MixerKernelOps.td"

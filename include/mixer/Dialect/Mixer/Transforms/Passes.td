@@ -5,19 +5,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def MixerApproximateMathPass : Pass<"mixer-approximate-math"> {
-  let summary = "Replace exp, log and friends by vectorizable polynomials";
-  let description = [{
-    Rewrites math.exp, math.log, math.log1p, math.tanh, ... (scalar and
-    vector) into the polynomial approximations of MLIR's math dialect
-    (within 1e-6 relative for f32), so that they vectorize instead of
-    becoming scalar libm calls.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
 def MixerDecomposeCompositesPass
     : Pass<"mixer-decompose-composites", "func::FuncOp"> {
   let summary = "Rewrite composite mixer ops into the mixer ops they are made of";
@@ -80,36 +67,6 @@ def MixerDecomposeCompositesPass
                            "::mlir::tensor::TensorDialect"];
 }
 
-def MixerDropReturnedArgumentsPass
-    : Pass<"mixer-drop-returned-arguments", "ModuleOp"> {
-  let summary = "Drop results that are argument buffers from public functions";
-  let description = [{
-    After bufferization, a public function whose tensor results were
-    computed in place into its `outs` arguments returns those argument
-    buffers. This pass removes such results, so the function writes into
-    caller-provided buffers and returns nothing: the ABI of mixer-compile's
-    objects and of the JIT. The destination of result i is the i-th of the
-    trailing `outs` arguments (one per result). A result computed elsewhere
-    (an allocation, as elementwise fusion causes when the payload never
-    reads its `outs` value, or another argument) is written there: the
-    argument replaces the allocation when only its sizes are used, else the
-    result is copied into it. A result without such a destination is an
-    error, since the caller could not free it.
-    Upstream's drop-equivalent-buffer-results leaves public functions alone.
-  }];
-  let dependentDialects = ["::mlir::memref::MemRefDialect"];
-}
-
-def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {
-  let summary = "Give every public function a C interface wrapper";
-  let description = [{
-    Sets `llvm.emit_c_interface` on every public func.func with a body, so
-    that the LLVM lowering emits `_mlir_ciface_<name>` taking memref
-    descriptors by pointer: the ABI of mixer-compile's objects and of the
-    JIT.
-  }];
-}
-
 def MixerInsertRuntimeChecksPass
     : Pass<"mixer-insert-runtime-checks", "ModuleOp"> {
   let summary = "Check dynamic sizes and operand values before each mixer op";
@@ -165,21 +122,6 @@ def MixerInsertRuntimeChecksPass
                            "::mlir::tensor::TensorDialect"];
 }
 
-def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp"> {
-  let summary = "Lower memref.copy to vector code or loops";
-  let description = [{
-    Bufferization copies tiles between strided buffers with memref.copy,
-    which the LLVM lowering turns into calls to the `memrefCopy` runtime
-    function. This pass rewrites static-shape copies into loops of 1-D
-    vector row copies and the others into linalg.copy (scalar loops later),
-    so that compiled objects need no MLIR runtime library.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
-                           "::mlir::vector::VectorDialect"];
-}
-
 def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp"> {
   let summary = "Tile the parallel dimensions of mixer ops into scf.forall";
   let description = [{
@@ -191,32 +133,17 @@ def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp">
     CPU and thread blocks on the GPU. Elementwise linalg producers of the
     operands (the dt scaling of x, gates) are fused: each tile computes its
     own slice of them.
+
+    The tile sizes are each op's `ParallelTilingOpInterface` answer for the
+    module's `mixer.target` (the default target without one): its parallel
+    row block and the selective scan's channel block limit.
   }];
   let options = [
     Option<"rowBlock", "row-block", "int64_t", /*default=*/"64",
-           "Rows per tile of the kernel reductions and MoE ops">
+           "Rows per tile of the kernel reductions and MoE ops (when given; "
+           "else the target's)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
-                           "::mlir::tensor::TensorDialect",
-                           "::mlir::affine::AffineDialect"];
-}
-
-def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
-  let summary = "Register-tile and vectorize linalg ops for the CPU";
-  let description = [{
-    Tiles each linalg contraction to a register block (rows x vector-width
-    columns, one step of the reduction) and each other linalg op to vector
-    rows, vectorizes the tiles, hoists the accumulators out of the reduction
-    loops and lowers vector.contract to outer-product FMAs.
-  }];
-  let options = [
-    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
-           "f32 lanes per vector register">,
-    Option<"rowTile", "row-tile", "int64_t", /*default=*/"8",
-           "Rows of a contraction's register block">
-  ];
-  let dependentDialects = ["::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect"];
 }

@@ -1,6 +1,6 @@
 //===- LowerMemrefCopies.cpp - memref.copy without the runtime library ----===//
 
-#include "mixer/Dialect/Mixer/Transforms/Passes.h"
+#include "mixer/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,7 +13,7 @@
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERLOWERMEMREFCOPIESPASS
-#include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
+#include "mixer/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::mixer
 
 using namespace mlir;

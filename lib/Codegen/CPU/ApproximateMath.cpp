@@ -1,7 +1,7 @@
 //===- ApproximateMath.cpp - vectorizable polynomial math -----------------===//
 
-#include "mixer/Dialect/Mixer/Transforms/Passes.h"
-#include "mixer/Dialect/Mixer/Transforms/Transforms.h"
+#include "mixer/Codegen/CPU/Passes.h"
+#include "mixer/Codegen/CPU/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -11,7 +11,7 @@
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERAPPROXIMATEMATHPASS
-#include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
+#include "mixer/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::mixer
 
 using namespace mlir;

@@ -1,6 +1,6 @@
 //===- DropReturnedArguments.cpp - results written into outs arguments ----===//
 
-#include "mixer/Dialect/Mixer/Transforms/Passes.h"
+#include "mixer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERDROPRETURNEDARGUMENTSPASS
-#include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
+#include "mixer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::mixer
 
 using namespace mlir;

@@ -13,8 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Dialect/Mixer/Transforms/Passes.h"
-#include "mixer/Dialect/Mixer/Transforms/Transforms.h"
+#include "mixer/Codegen/CPU/Passes.h"
+#include "mixer/Codegen/CPU/Transforms.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,7 +33,7 @@
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERVECTORIZECPUPASS
-#include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
+#include "mixer/Codegen/CPU/Passes.h.inc"
 } // namespace mlir::mixer
 
 using namespace mlir;
@@ -95,14 +96,19 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
   return sizes;
 }
 
-/// Cache blocks of a large contraction (i, j, k): at most 64 x 256 x 256,
-/// i.e. a 64 KiB accumulator and a 256 KiB right-hand-side block that stay
-/// in L2 while the register tiles sweep them. Each block size divides its
-/// dim so that the register tiles see static shapes (0: dim left whole).
-/// Empty when the contraction already fits.
-static SmallVector<int64_t> cacheTileSizes(linalg::LinalgOp op) {
+/// Cache blocks of a large contraction (i, j, k): at most 64 x nc x nc with
+/// the right-hand-side block nc x nc in a quarter of L2 (256 for 1 MiB: a
+/// 64 KiB accumulator and a 256 KiB block that stay in L2 while the register
+/// tiles sweep them). Each block size divides its dim so that the register
+/// tiles see static shapes (0: dim left whole). Empty when the contraction
+/// already fits.
+static SmallVector<int64_t> cacheTileSizes(linalg::LinalgOp op,
+                                           int64_t l2CacheBytes) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
-  const int64_t limits[3] = {64, 256, 256};
+  int64_t nc = 256;
+  while (nc > 16 && nc * nc * int64_t(sizeof(float)) > l2CacheBytes / 4)
+    nc /= 2;
+  const int64_t limits[3] = {64, nc, nc};
   SmallVector<int64_t> sizes(3, 0);
   bool tiled = false;
   for (int d = 0; d < 3; ++d) {
@@ -160,8 +166,8 @@ static LogicalResult applyPatterns(Operation *root,
 }
 
 LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
-                                           int64_t vectorWidth,
-                                           int64_t rowTile) {
+                                           const TargetDescription &target) {
+  int64_t vectorWidth = target.vectorWidth, rowTile = target.registerTileRows;
   MLIRContext *ctx = root->getContext();
   SmallVector<linalg::LinalgOp> ops;
   root->walk([&](linalg::LinalgOp op) {
@@ -175,7 +181,7 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
   for (linalg::LinalgOp op : ops) {
     if (isRowMajorRhsContraction(op) &&
         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
-      SmallVector<int64_t> cache = cacheTileSizes(op);
+      SmallVector<int64_t> cache = cacheTileSizes(op, target.l2CacheBytes);
       if (!cache.empty()) {
         FailureOr<scf::SCFTilingResult> block = tileOp(rewriter, op, cache);
         if (failed(block))
@@ -234,7 +240,16 @@ struct MixerVectorizeCpuPass
     : public mixer::impl::MixerVectorizeCpuPassBase<MixerVectorizeCpuPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (failed(mixer::vectorizeForCpu(getOperation(), vectorWidth, rowTile)))
+    // The module's target, unless the options say otherwise.
+    FailureOr<mixer::TargetDescription> target =
+        mixer::getTargetDescription(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    if (vectorWidth.hasValue())
+      target->vectorWidth = vectorWidth;
+    if (rowTile.hasValue())
+      target->registerTileRows = rowTile;
+    if (failed(mixer::vectorizeForCpu(getOperation(), *target)))
       return signalPassFailure();
   }
 };

@@ -1,6 +1,6 @@
 //===- EmitCInterface.cpp - C wrappers for every public function ----------===//
 
-#include "mixer/Dialect/Mixer/Transforms/Passes.h"
+#include "mixer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXEREMITCINTERFACEPASS
-#include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
+#include "mixer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::mixer
 
 using namespace mlir;

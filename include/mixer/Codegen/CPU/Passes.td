@@ -1,0 +1,62 @@
+//===- Passes.td - CPU code generation passes --------------*- tablegen -*-===//
+
+#ifndef MIXER_CODEGEN_CPU_PASSES_TD
+#define MIXER_CODEGEN_CPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MixerApproximateMathPass : Pass<"mixer-approximate-math"> {
+  let summary = "Replace exp, log and friends by vectorizable polynomials";
+  let description = [{
+    Rewrites math.exp, math.log, math.log1p, math.tanh, ... (scalar and
+    vector) into the polynomial approximations of MLIR's math dialect
+    (within 1e-6 relative for f32), so that they vectorize instead of
+    becoming scalar libm calls.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp"> {
+  let summary = "Lower memref.copy to vector code or loops";
+  let description = [{
+    Bufferization copies tiles between strided buffers with memref.copy,
+    which the LLVM lowering turns into calls to the `memrefCopy` runtime
+    function. This pass rewrites static-shape copies into loops of 1-D
+    vector row copies and the others into linalg.copy (scalar loops later),
+    so that compiled objects need no MLIR runtime library.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::ub::UBDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
+  let summary = "Register-tile and vectorize linalg ops for the CPU";
+  let description = [{
+    Tiles each linalg contraction to a register block (rows x vector-width
+    columns, one step of the reduction) and each other linalg op to vector
+    rows, vectorizes the tiles, hoists the accumulators out of the reduction
+    loops and lowers vector.contract to outer-product FMAs.
+
+    The register block, the vector width and the cache blocks (a quarter
+    of L2 for the right-hand side) come from the module's `mixer.target`
+    (the default target, AVX-512: 8 x 32 blocks, without one); the options,
+    when given, override it.
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "f32 lanes per vector register (when given; else the target's)">,
+    Option<"rowTile", "row-tile", "int64_t", /*default=*/"8",
+           "Rows of a contraction's register block (when given; else the "
+           "target's)">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+#endif // MIXER_CODEGEN_CPU_PASSES_TD

@@ -1,0 +1,45 @@
+//===- Passes.td - target description passes ---------------*- tablegen -*-===//
+
+#ifndef MIXER_TARGET_PASSES_TD
+#define MIXER_TARGET_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
+  let summary = "Attach the description of a CPU to the module";
+  let description = [{
+    Sets the module's `mixer.target` attribute to the description of the
+    CPU named by `cpu` with the LLVM features `features` (what `llc -mcpu`
+    and `-mattr` take; `host` is this machine). Every pass that depends on
+    the target reads that attribute: the block sizes of
+    convert-mixer-to-linalg, the tiles of mixer-tile-parallel-dims and the
+    register tiles of mixer-vectorize-cpu. A module without it compiles for
+    the default target, a CPU with AVX-512.
+
+    The vector registers decide the description: 32 registers of 16 f32
+    lanes with AVX-512 (register blocks of 8 rows), 16 of 8 lanes with AVX2
+    (4 rows), 16 of 4 with SSE only.
+
+    Example (`cpu=znver3`, AVX2):
+
+    ```mlir
+    module attributes {mixer.target = {kernel_column_block = 64 : i64,
+        l1_cache_bytes = 32768 : i64, l2_cache_bytes = 524288 : i64,
+        moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
+        register_tile_rows = 4 : i64, scan_channel_block_limit = 64 : i64,
+        scan_time_block = 16 : i64, transposed_states = true,
+        vector_registers = 16 : i64, vector_width = 8 : i64}} {
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
+           "The CPU, as LLVM names it (znver3, skylake-avx512); host: this "
+           "machine's">,
+    Option<"features", "features", "std::string", /*default=*/"\"\"",
+           "LLVM target features to add or remove, e.g. +avx2,-avx512f">
+  ];
+}
+
+#endif // MIXER_TARGET_PASSES_TD

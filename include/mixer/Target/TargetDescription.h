@@ -1,0 +1,109 @@
+//===- TargetDescription.h - what the lowerings know of a target *- C++ -*-===//
+//
+// The block sizes and register tiles of the lowerings, the tile sizes of
+// mixer-tile-parallel-dims and the memory space of temporaries, in one
+// struct per target. The passes read it from the `mixer.target` attribute of
+// the module (mixer-set-target, mixer-compile and the JIT attach it); a
+// module without one compiles for the default CPU, AVX-512.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_TARGET_TARGETDESCRIPTION_H
+#define MIXER_TARGET_TARGETDESCRIPTION_H
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+
+namespace mlir {
+class DictionaryAttr;
+class InFlightDiagnostic;
+class MLIRContext;
+class Operation;
+namespace mixer {
+
+struct TargetDescription {
+  /// f32 lanes of a vector register and the number of vector registers.
+  int64_t vectorWidth = 16;
+  int64_t vectorRegisters = 32;
+  /// Data cache sizes per core, in bytes.
+  int64_t l1CacheBytes = 48 * 1024;
+  int64_t l2CacheBytes = 1024 * 1024;
+  /// Rows of a contraction's register block (mixer-vectorize-cpu): the block
+  /// holds 2 * registerTileRows accumulators of vectorWidth lanes.
+  int64_t registerTileRows = 8;
+  /// Columns of y per block of the kernel sums' column loop.
+  int64_t kernelColumnBlock = 64;
+  /// Rows of a full slab of the grouped GEMMs (a power of two); the rest of
+  /// a group is covered by at most one slab of each smaller power of two.
+  int64_t moeSlabRows = 16;
+  /// Tokens per block of mixer.selective_scan's time loop.
+  int64_t scanTimeBlock = 16;
+  /// Largest channel block of mixer.selective_scan (a power of two).
+  int64_t scanChannelBlockLimit = 64;
+  /// Rows per parallel tile of the kernel sums and the MoE router.
+  int64_t parallelRowBlock = 64;
+  /// Memory space of the lowerings' temporaries; null: the default memory.
+  Attribute tempMemorySpace;
+  /// Whether scans keep their states transposed ([N, P]) so that every
+  /// contraction reads a row-major right-hand side (the CPU's outer-product
+  /// FMAs want it).
+  bool transposedStates = true;
+  /// GPU only: threads per warp and shared memory per block, in bytes.
+  std::optional<int64_t> warpSize;
+  std::optional<int64_t> sharedMemoryBytes;
+
+  /// Channels per block of mixer.selective_scan, the "head" of its scan and
+  /// the tile of mixer-tile-parallel-dims: the largest power of two up to
+  /// scanChannelBlockLimit that divides the channels of a group, so that a
+  /// block reads one group.
+  int64_t selectiveScanChannelBlock(int64_t channelsPerGroup) const {
+    for (int64_t block = scanChannelBlockLimit; block > 1; block /= 2)
+      if (channelsPerGroup % block == 0)
+        return block;
+    return 1;
+  }
+
+  bool operator==(const TargetDescription &other) const;
+};
+
+/// A CPU with AVX-512 (32 registers of 16 f32 lanes, the default target),
+/// with AVX/AVX2 only (16 registers of 8 lanes) or SSE (16 of 4).
+enum class CpuVectorIsa { SSE, AVX2, AVX512 };
+TargetDescription getCpuTargetDescription(CpuVectorIsa isa);
+
+/// The description of the default target: the CPU with AVX-512.
+inline TargetDescription getDefaultTargetDescription() {
+  return getCpuTargetDescription(CpuVectorIsa::AVX512);
+}
+
+/// The name of the module attribute that carries the description.
+inline constexpr StringLiteral kTargetAttrName = "mixer.target";
+
+/// The description as a dictionary ({vector_width = 16 : i64, ...}).
+DictionaryAttr getTargetAttr(MLIRContext *context,
+                             const TargetDescription &target);
+
+/// The description a dictionary states: the default target's values for the
+/// entries it omits. Errors name the entry.
+FailureOr<TargetDescription>
+parseTargetAttr(DictionaryAttr attr,
+                function_ref<InFlightDiagnostic()> emitError);
+
+/// Attaches `target` to `op` (a module) as `mixer.target`.
+void setTargetDescription(Operation *op, const TargetDescription &target);
+
+/// The target of `op`: the `mixer.target` of `op` or of its closest ancestor
+/// that has one, else the default target. Fails (with an error on the op
+/// holding the attribute) when the attribute is malformed.
+FailureOr<TargetDescription> getTargetDescription(Operation *op);
+
+/// The same for rewrite patterns, whose pass checked the attribute first:
+/// the default target when it is malformed.
+TargetDescription lookupTargetDescription(Operation *op);
+
+} // namespace mixer
+} // namespace mlir
+
+#endif // MIXER_TARGET_TARGETDESCRIPTION_H

@@ -1,0 +1,104 @@
+//===- ParallelTileSizes.cpp - one unit of independent work per tile ------===//
+//
+// ParallelTilingOpInterface: the tiles of mixer-tile-parallel-dims, each one
+// (batch, head) of a scan, one (batch, row block) of a kernel sum or one
+// column block of a grouped GEMM, sized by the target.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+/// Columns per tile of a grouped GEMM's output: the largest block of at
+/// most 256 columns (a multiple of two vector registers) that divides
+/// `cols` into an even number of tiles, so that two threads share the work
+/// evenly; else into at least two tiles; else untiled (a ragged last tile
+/// would leave the contractions without static shapes).
+static SmallVector<int64_t> columnBlockTile(Value out) {
+  int64_t cols = cast<ShapedType>(out.getType()).getDimSize(1);
+  if (ShapedType::isDynamic(cols))
+    return {};
+  static constexpr int64_t kBlocks[] = {256, 128, 64, 32};
+  for (int64_t block : kBlocks)
+    if (cols % block == 0 && (cols / block) % 2 == 0)
+      return {block};
+  for (int64_t block : kBlocks)
+    if (cols % block == 0 && cols / block >= 2)
+      return {block};
+  return {};
+}
+
+/// `rowBlock` rows per tile, after a unit batch entry when `batched`, then
+/// `trailing` whole dims.
+static SmallVector<int64_t> rowBlockTile(bool batched, int64_t rowBlock,
+                                         unsigned trailing = 0) {
+  SmallVector<int64_t> sizes;
+  if (batched)
+    sizes.push_back(1);
+  sizes.push_back(rowBlock);
+  sizes.append(trailing, 0);
+  return sizes;
+}
+
+// Scans: one (batch, head) per tile, the whole head (value) dim.
+SmallVector<int64_t> SsdOp::getParallelTileSizes(const TargetDescription &) {
+  return {1, 1, 0};
+}
+SmallVector<int64_t>
+LinearAttentionOp::getParallelTileSizes(const TargetDescription &) {
+  return {1, 1, 0};
+}
+SmallVector<int64_t>
+GatedDeltaRuleOp::getParallelTileSizes(const TargetDescription &) {
+  return {1, 1, 0};
+}
+
+// Selective scan: one (batch, channel block) per tile, the block that
+// convert-mixer-to-linalg scans as one head.
+SmallVector<int64_t>
+SelectiveScanOp::getParallelTileSizes(const TargetDescription &target) {
+  int64_t D = cast<ShapedType>(getU().getType()).getDimSize(2);
+  int64_t G = cast<ShapedType>(getB().getType()).getDimSize(2);
+  if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) || G == 0)
+    return {1, 0};
+  return {1, target.selectiveScanChannelBlock(D / G)};
+}
+
+// Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
+// columns of v in the tile (the column loop over y is the lowering's).
+SmallVector<int64_t>
+KernelLseOp::getParallelTileSizes(const TargetDescription &target) {
+  return rowBlockTile(isBatched(), target.parallelRowBlock);
+}
+SmallVector<int64_t>
+TransportCostOp::getParallelTileSizes(const TargetDescription &target) {
+  return rowBlockTile(isBatched(), target.parallelRowBlock);
+}
+SmallVector<int64_t>
+KernelMvOp::getParallelTileSizes(const TargetDescription &target) {
+  return rowBlockTile(isBatched(), target.parallelRowBlock, 1);
+}
+
+// Grouped GEMMs and the combine: column blocks of the output (rows are tied
+// to groups and tokens by run-time values).
+SmallVector<int64_t>
+GroupedMatmulOp::getParallelTileSizes(const TargetDescription &) {
+  return columnBlockTile(getOuts()[0]);
+}
+SmallVector<int64_t>
+GroupedSwigluOp::getParallelTileSizes(const TargetDescription &) {
+  return columnBlockTile(getOuts()[0]);
+}
+SmallVector<int64_t>
+MoeCombineOp::getParallelTileSizes(const TargetDescription &) {
+  return columnBlockTile(getOuts()[0]);
+}
+
+// The router: blocks of tokens.
+SmallVector<int64_t>
+TopkRouterOp::getParallelTileSizes(const TargetDescription &target) {
+  return {target.parallelRowBlock};
+}

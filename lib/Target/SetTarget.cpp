@@ -1,0 +1,31 @@
+//===- SetTarget.cpp - attach a CPU's description to the module -----------===//
+
+#include "mixer/Target/CpuTarget.h"
+#include "mixer/Target/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::mixer {
+#define GEN_PASS_DEF_MIXERSETTARGETPASS
+#include "mixer/Target/Passes.h.inc"
+} // namespace mlir::mixer
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+namespace {
+struct MixerSetTargetPass
+    : public mixer::impl::MixerSetTargetPassBase<MixerSetTargetPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    std::string error;
+    FailureOr<TargetDescription> target =
+        getCpuTargetDescription(cpu, features, error);
+    if (failed(target)) {
+      getOperation().emitError() << "mixer-set-target: " << error;
+      return signalPassFailure();
+    }
+    setTargetDescription(getOperation(), *target);
+  }
+};
+} // namespace

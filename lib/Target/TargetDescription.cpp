@@ -1,0 +1,187 @@
+//===- TargetDescription.cpp - target descriptions as module attributes ---===//
+
+#include "mixer/Target/TargetDescription.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+bool TargetDescription::operator==(const TargetDescription &other) const {
+  return vectorWidth == other.vectorWidth &&
+         vectorRegisters == other.vectorRegisters &&
+         l1CacheBytes == other.l1CacheBytes &&
+         l2CacheBytes == other.l2CacheBytes &&
+         registerTileRows == other.registerTileRows &&
+         kernelColumnBlock == other.kernelColumnBlock &&
+         moeSlabRows == other.moeSlabRows &&
+         scanTimeBlock == other.scanTimeBlock &&
+         scanChannelBlockLimit == other.scanChannelBlockLimit &&
+         parallelRowBlock == other.parallelRowBlock &&
+         tempMemorySpace == other.tempMemorySpace &&
+         transposedStates == other.transposedStates &&
+         warpSize == other.warpSize &&
+         sharedMemoryBytes == other.sharedMemoryBytes;
+}
+
+TargetDescription mlir::mixer::getCpuTargetDescription(CpuVectorIsa isa) {
+  // f32 lanes, vector registers, L1 and L2 bytes, in the order of
+  // CpuVectorIsa: AVX-512 as on Zen 5, AVX2 as on Zen 3.
+  struct Registers {
+    int64_t lanes, count, l1, l2;
+  };
+  static constexpr Registers kByIsa[] = {
+      /*SSE=*/{4, 16, 32 * 1024, 256 * 1024},
+      /*AVX2=*/{8, 16, 32 * 1024, 512 * 1024},
+      /*AVX512=*/{16, 32, 48 * 1024, 1024 * 1024}};
+  const Registers &r = kByIsa[static_cast<int>(isa)];
+  TargetDescription target;
+  target.vectorWidth = r.lanes;
+  target.vectorRegisters = r.count;
+  target.l1CacheBytes = r.l1;
+  target.l2CacheBytes = r.l2;
+  // Half of the registers accumulate (two vectors per row), the rest hold
+  // the operands: 8 rows with 32 registers, 4 with 16.
+  target.registerTileRows = target.vectorRegisters / 4;
+  return target;
+}
+
+namespace {
+/// The entries of the attribute, one per field; `int` fields are i64.
+struct Entry {
+  StringLiteral name;
+  int64_t TargetDescription::*field;
+  /// Whether the value must be a power of two.
+  bool powerOfTwo;
+};
+} // namespace
+
+static constexpr Entry kIntEntries[] = {
+    {"vector_width", &TargetDescription::vectorWidth, true},
+    {"vector_registers", &TargetDescription::vectorRegisters, false},
+    {"l1_cache_bytes", &TargetDescription::l1CacheBytes, false},
+    {"l2_cache_bytes", &TargetDescription::l2CacheBytes, false},
+    {"register_tile_rows", &TargetDescription::registerTileRows, false},
+    {"kernel_column_block", &TargetDescription::kernelColumnBlock, false},
+    {"moe_slab_rows", &TargetDescription::moeSlabRows, true},
+    {"scan_time_block", &TargetDescription::scanTimeBlock, false},
+    {"scan_channel_block_limit", &TargetDescription::scanChannelBlockLimit,
+     true},
+    {"parallel_row_block", &TargetDescription::parallelRowBlock, false},
+};
+
+DictionaryAttr mlir::mixer::getTargetAttr(MLIRContext *context,
+                                          const TargetDescription &target) {
+  Builder b(context);
+  SmallVector<NamedAttribute> entries;
+  for (const Entry &entry : kIntEntries)
+    entries.push_back(
+        b.getNamedAttr(entry.name, b.getI64IntegerAttr(target.*entry.field)));
+  if (target.tempMemorySpace)
+    entries.push_back(
+        b.getNamedAttr("temp_memory_space", target.tempMemorySpace));
+  entries.push_back(b.getNamedAttr("transposed_states",
+                                   b.getBoolAttr(target.transposedStates)));
+  if (target.warpSize)
+    entries.push_back(
+        b.getNamedAttr("warp_size", b.getI64IntegerAttr(*target.warpSize)));
+  if (target.sharedMemoryBytes)
+    entries.push_back(b.getNamedAttr(
+        "shared_memory_bytes", b.getI64IntegerAttr(*target.sharedMemoryBytes)));
+  return b.getDictionaryAttr(entries);
+}
+
+FailureOr<TargetDescription>
+mlir::mixer::parseTargetAttr(DictionaryAttr attr,
+                             function_ref<InFlightDiagnostic()> emitError) {
+  TargetDescription target = getDefaultTargetDescription();
+  auto readInt = [&](StringRef name, Attribute value,
+                     bool powerOfTwo) -> FailureOr<int64_t> {
+    auto integer = dyn_cast<IntegerAttr>(value);
+    if (!integer || !integer.getType().isInteger(64))
+      return emitError() << "'" << kTargetAttrName << "' entry '" << name
+                         << "' must be an i64, got " << value,
+             failure();
+    int64_t v = integer.getInt();
+    if (v <= 0 || (powerOfTwo && !llvm::isPowerOf2_64(v)))
+      return emitError() << "'" << kTargetAttrName << "' entry '" << name
+                         << "' must be a positive "
+                         << (powerOfTwo ? "power of two" : "integer")
+                         << ", got " << v,
+             failure();
+    return v;
+  };
+  for (NamedAttribute named : attr) {
+    StringRef name = named.getName().strref();
+    const Entry *entry = llvm::find_if(
+        kIntEntries, [&](const Entry &e) { return e.name == name; });
+    if (entry != std::end(kIntEntries)) {
+      FailureOr<int64_t> v = readInt(name, named.getValue(), entry->powerOfTwo);
+      if (failed(v))
+        return failure();
+      target.*entry->field = *v;
+    } else if (name == "temp_memory_space") {
+      target.tempMemorySpace = named.getValue();
+    } else if (name == "transposed_states") {
+      auto flag = dyn_cast<BoolAttr>(named.getValue());
+      if (!flag)
+        return emitError() << "'" << kTargetAttrName
+                           << "' entry 'transposed_states' must be a bool",
+               failure();
+      target.transposedStates = flag.getValue();
+    } else if (name == "warp_size" || name == "shared_memory_bytes") {
+      FailureOr<int64_t> v = readInt(name, named.getValue(), false);
+      if (failed(v))
+        return failure();
+      (name == "warp_size" ? target.warpSize : target.sharedMemoryBytes) = *v;
+    } else {
+      return emitError() << "'" << kTargetAttrName << "' has no entry '" << name
+                         << "'",
+             failure();
+    }
+  }
+  return target;
+}
+
+void mlir::mixer::setTargetDescription(Operation *op,
+                                       const TargetDescription &target) {
+  op->setAttr(kTargetAttrName, getTargetAttr(op->getContext(), target));
+}
+
+/// The closest of `op` and its ancestors with a `mixer.target`, or null.
+static Operation *getTargetHolder(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (op->hasAttr(kTargetAttrName))
+      return op;
+  return nullptr;
+}
+
+FailureOr<TargetDescription> mlir::mixer::getTargetDescription(Operation *op) {
+  Operation *holder = getTargetHolder(op);
+  if (!holder)
+    return getDefaultTargetDescription();
+  auto dict = dyn_cast<DictionaryAttr>(holder->getAttr(kTargetAttrName));
+  if (!dict)
+    return holder->emitError()
+               << "'" << kTargetAttrName << "' must be a dictionary",
+           failure();
+  return parseTargetAttr(dict, [&] { return holder->emitError(); });
+}
+
+TargetDescription mlir::mixer::lookupTargetDescription(Operation *op) {
+  Operation *holder = getTargetHolder(op);
+  auto dict = holder
+                  ? dyn_cast<DictionaryAttr>(holder->getAttr(kTargetAttrName))
+                  : DictionaryAttr();
+  if (!dict)
+    return getDefaultTargetDescription();
+  FailureOr<TargetDescription> target = parseTargetAttr(dict, [&] {
+    // Diagnostics without a handler: the pass reported them already.
+    return InFlightDiagnostic();
+  });
+  return succeeded(target) ? *target : getDefaultTargetDescription();
+}

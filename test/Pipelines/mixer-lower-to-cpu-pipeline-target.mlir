@@ -1,0 +1,56 @@
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="target-cpu=znver3" --dump-pass-pipeline -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ZNVER3-PIPE
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="target-cpu=skylake-avx512" --dump-pass-pipeline -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SKX-PIPE
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="target-cpu=znver3 vector-width=4" --dump-pass-pipeline -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WIDTH-PIPE
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="target-cpu=znver3" | FileCheck %s --check-prefix=AVX2
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="target-cpu=znver5" | FileCheck %s --check-prefix=AVX512
+// RUN: mixer-opt %s --mixer-set-target="cpu=znver3" --mixer-lower-to-cpu-pipeline | FileCheck %s --check-prefix=AVX2
+
+// A named target CPU: the pipeline attaches its description first and
+// spells out the tiles it chose; the rest of the pipeline is the same.
+
+// ZNVER3-PIPE:      builtin.module(
+// ZNVER3-PIPE-NEXT:   mixer-set-target{cpu=znver3 features=},
+// ZNVER3-PIPE-NEXT:   mixer-insert-runtime-checks,
+// ZNVER3-PIPE:          mixer-tile-parallel-dims{row-block=64},
+// ZNVER3-PIPE:          mixer-vectorize-cpu{row-tile=4 vector-width=8},
+
+// SKX-PIPE:      mixer-set-target{cpu=skylake-avx512 features=},
+// SKX-PIPE:      mixer-vectorize-cpu{row-tile=8 vector-width=16},
+
+// An explicit vector width wins over the target's.
+// WIDTH-PIPE:    mixer-vectorize-cpu{row-tile=4 vector-width=4},
+
+// The register blocks of the contractions follow the vector registers: rows
+// of 2 x 8 lanes with AVX2 (Zen 3), 2 x 16 with AVX-512 (Zen 5), whether the
+// target is named by the pipeline or attached to the module before it. (The
+// outer-product FMAs are fmuladd; the fma of exp's polynomial is on whole
+// rows of 32.)
+
+// AVX2:       llvm.func @ssd(
+// AVX2-NOT:     llvm.intr.fmuladd({{.*}}) : (vector<32xf32>
+// AVX2:         llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
+// AVX2-NOT:     llvm.intr.fmuladd({{.*}}) : (vector<32xf32>
+// AVX2:       llvm.func @_mlir_ciface_ssd(
+
+// AVX512:     llvm.func @ssd(
+// AVX512-NOT:   llvm.intr.fmuladd({{.*}}) : (vector<16xf32>
+// AVX512:       llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// AVX512-NOT:   llvm.intr.fmuladd({{.*}}) : (vector<16xf32>
+// AVX512:     llvm.func @_mlir_ciface_ssd(
+func.func @ssd(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf32>,
+               %b: tensor<1x100x1x8xf32>, %c: tensor<1x100x1x8xf32>,
+               %h: tensor<1x2x4x8xf32>,
+               %y0: tensor<1x100x2x4xf32> {bufferization.writable = true},
+               %s0: tensor<1x2x4x8xf32> {bufferization.writable = true})
+    -> (tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) {
+  %y, %s = mixer.ssd chunk_size(32)
+      ins(%x, %la, %b, %c : tensor<1x100x2x4xf32>, tensor<1x100x2xf32>,
+                            tensor<1x100x1x8xf32>, tensor<1x100x1x8xf32>)
+      init(%h : tensor<1x2x4x8xf32>)
+      outs(%y0, %s0 : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>)
+      -> tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
+  return %y, %s : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
+}
