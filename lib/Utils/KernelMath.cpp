@@ -178,17 +178,17 @@ Value mlir::mixer::meanPoint(LinalgBuilder &lb, Value points, bool batched) {
                                              utils::IteratorType::parallel);
   iterators[rowDim] = utils::IteratorType::reduction;
   SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(0, rank));
-  Value sum = linalg::GenericOp::create(
-                  b, acc.getType(), ValueRange{points}, ValueRange{acc},
-                  ArrayRef<AffineMap>{lb.dims(rank, all), lb.dims(rank, kept)},
-                  iterators,
-                  [](OpBuilder &nb, Location loc, ValueRange args) {
-                    linalg::YieldOp::create(
-                        nb, loc,
-                        arith::AddFOp::create(nb, loc, args[1], args[0])
-                            .getResult());
-                  })
-                  .getResult(0);
+  Value sum =
+      linalg::GenericOp::create(
+          b, acc.getType(), ValueRange{points}, ValueRange{acc},
+          ArrayRef<AffineMap>{lb.dims(rank, all), lb.dims(rank, kept)},
+          iterators,
+          [](OpBuilder &nb, Location loc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, loc,
+                arith::AddFOp::create(nb, loc, args[1], args[0]).getResult());
+          })
+          .getResult(0);
   // Divided by max(M, 1).
   Value rows = tensor::DimOp::create(b, points, rowDim);
   rows = arith::MaxUIOp::create(b, rows, arith::ConstantIndexOp::create(b, 1));
@@ -204,11 +204,11 @@ Value mlir::mixer::centred(LinalgBuilder &lb, Value block, Value centre,
                            unsigned pointDim) {
   auto type = cast<RankedTensorType>(block.getType());
   Value init = lb.empty(lb.sizesOf(block), type.getElementType());
-  return lb.map({block, centre}, {lb.dims(2, {0, 1}), lb.dims(2, {pointDim})},
-                init, [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::SubFOp::create(ib, args[0], args[1])
-                      .getResult();
-                });
+  return lb.map(
+      {block, centre}, {lb.dims(2, {0, 1}), lb.dims(2, {pointDim})}, init,
+      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::SubFOp::create(ib, args[0], args[1]).getResult();
+      });
 }
 
 Value mlir::mixer::squaredDifferences(LinalgBuilder &lb, Value a, Value bT) {
@@ -238,15 +238,13 @@ Value mlir::mixer::squaredDifferences(LinalgBuilder &lb, Value a, Value bT) {
   }
   Value init =
       lb.empty({b.getIndexAttr(P), b.getIndexAttr(Q)}, aType.getElementType());
-  return lb.map(ins, maps, init,
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value sum;
-                  for (int64_t d = 0; d < D; ++d) {
-                    Value sq = squaredDifference(ib, ib.getLoc(), args[d],
-                                                 args[D + d]);
-                    sum = sum ? arith::AddFOp::create(ib, sum, sq).getResult()
-                              : sq;
-                  }
-                  return sum;
-                });
+  return lb.map(
+      ins, maps, init, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value sum;
+        for (int64_t d = 0; d < D; ++d) {
+          Value sq = squaredDifference(ib, ib.getLoc(), args[d], args[D + d]);
+          sum = sum ? arith::AddFOp::create(ib, sum, sq).getResult() : sq;
+        }
+        return sum;
+      });
 }

@@ -55,9 +55,9 @@ Value squaredDifference(OpBuilder &b, Location loc, Value x, Value y);
 /// sums of squared differences (squaredDifferences); larger ones as the
 /// expansion around a dot product (squaredDistanceFromDot), whose blocked
 /// contraction is faster there (measured: the direct sum is faster at D = 3
-/// and 4, even at 8, slower from 12 on). The expansion rounds by about 1e-7 times
-/// the squared norms, so it needs centred points (meanPoint), and it still
-/// leaves r of about 3e-4 times the norms at coincident points: the
+/// and 4, as fast at 8, slower from 12 on). The expansion rounds by about
+/// 1e-7 times the squared norms, so it needs centred points (meanPoint), and
+/// it still leaves r of about 3e-4 times the norms at coincident points: the
 /// kernels and costs of r itself (laplacian, matern32) always sum directly.
 constexpr int64_t kMaxDirectDistanceDim = 8;
 

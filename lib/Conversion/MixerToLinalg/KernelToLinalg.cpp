@@ -532,13 +532,13 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
           blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
-      SmallVector<Value> state = loops.overColumns(
-          rb, {m, sum},
-          [&](LinalgBuilder &clb, Value j0, Value count, bool ragged,
-              ValueRange acc) {
-            return columnStep(clb, batch, centre, xT, xn, j0, count, ragged,
-                              acc);
-          });
+      SmallVector<Value> state =
+          loops.overColumns(rb, {m, sum},
+                            [&](LinalgBuilder &clb, Value j0, Value count,
+                                bool ragged, ValueRange acc) {
+                              return columnStep(clb, batch, centre, xT, xn, j0,
+                                                count, ragged, acc);
+                            });
       // out = m + log(sum): -inf for an empty or all -inf row. Computed
       // straight into the rows of `out`, so that a loop-carried `out` (as in
       // sinkhorn) stays in place whatever canonicalization folds later (a
@@ -634,10 +634,10 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
                                                      coef, r2);
                     });
       } else {
-        K = clb.contract(xb, yT,
-                         clb.filled({cb.getIndexAttr(R), cb.getIndexAttr(Cb)},
-                                    f32, 0.0),
-                         Lhs::RowMajor);
+        K = clb.contract(
+            xb, yT,
+            clb.filled({cb.getIndexAttr(R), cb.getIndexAttr(Cb)}, f32, 0.0),
+            Lhs::RowMajor);
       }
       return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
     };
@@ -729,8 +729,8 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
                     Value term = arith::MulFOp::create(
                         ib, math::ExpOp::create(ib, arg), c);
                     linalg::YieldOp::create(
-                        ib, arith::AddFOp::create(ib, a.back(), term)
-                                .getResult());
+                        ib,
+                        arith::AddFOp::create(ib, a.back(), term).getResult());
                   })
                   .getResult(0)};
     };

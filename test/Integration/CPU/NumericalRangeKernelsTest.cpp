@@ -271,8 +271,10 @@ std::vector<MvCase> mvCases() {
     cases.push_back({kind, 1.0, false, false, Points::Random, kLargeD});
     cases.push_back({kind, 1.0, false, false, Points::Offset, kLargeD});
   }
-  cases.push_back({K::Laplacian, 0.1, false, false, Points::Duplicated, kLargeD});
-  cases.push_back({K::Matern32, 0.1, false, false, Points::Duplicated, kLargeD});
+  cases.push_back(
+      {K::Laplacian, 0.1, false, false, Points::Duplicated, kLargeD});
+  cases.push_back(
+      {K::Matern32, 0.1, false, false, Points::Duplicated, kLargeD});
   return cases;
 }
 
