@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
 #include <limits>
@@ -52,6 +53,12 @@ Value mlir::mixer::squaredDifference(OpBuilder &b, Location loc, Value x,
                                      Value y) {
   Value diff = arith::SubFOp::create(b, loc, x, y);
   return arith::MulFOp::create(b, loc, diff, diff);
+}
+
+bool mlir::mixer::sumsSquaredDifferences(KernelKind kind, int64_t D) {
+  if (kind == KernelKind::laplacian || kind == KernelKind::matern32)
+    return true;
+  return D <= kMaxDirectDistanceDim;
 }
 
 Value mlir::mixer::kernelCoefficient(OpBuilder &b, Location loc,
@@ -153,4 +160,91 @@ Value mlir::mixer::squaredNorms(LinalgBuilder &lb, Value block,
                    arith::AddFOp::create(nb, loc, args[1], sq).getResult());
              })
       .getResult(0);
+}
+
+Value mlir::mixer::meanPoint(LinalgBuilder &lb, Value points, bool batched) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto type = cast<RankedTensorType>(points.getType());
+  unsigned rank = type.getRank(), rowDim = batched ? 1 : 0;
+  // Sum over the rows into [(Bt,) D].
+  SmallVector<OpFoldResult> sizes = lb.sizesOf(points);
+  sizes.erase(sizes.begin() + rowDim);
+  Value acc = lb.filled(sizes, type.getElementType(), 0.0);
+  SmallVector<unsigned> kept;
+  for (unsigned d = 0; d < rank; ++d)
+    if (d != rowDim)
+      kept.push_back(d);
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  iterators[rowDim] = utils::IteratorType::reduction;
+  SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(0, rank));
+  Value sum =
+      linalg::GenericOp::create(
+          b, acc.getType(), ValueRange{points}, ValueRange{acc},
+          ArrayRef<AffineMap>{lb.dims(rank, all), lb.dims(rank, kept)},
+          iterators,
+          [](OpBuilder &nb, Location loc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, loc,
+                arith::AddFOp::create(nb, loc, args[1], args[0]).getResult());
+          })
+          .getResult(0);
+  // Divided by max(M, 1).
+  Value rows = tensor::DimOp::create(b, points, rowDim);
+  rows = arith::MaxUIOp::create(b, rows, arith::ConstantIndexOp::create(b, 1));
+  Value count = arith::UIToFPOp::create(
+      b, type.getElementType(),
+      arith::IndexCastUIOp::create(b, b.getI64Type(), rows));
+  return lb.map({}, {}, sum, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+    return arith::DivFOp::create(ib, args[0], count).getResult();
+  });
+}
+
+Value mlir::mixer::centred(LinalgBuilder &lb, Value block, Value centre,
+                           unsigned pointDim) {
+  auto type = cast<RankedTensorType>(block.getType());
+  Value init = lb.empty(lb.sizesOf(block), type.getElementType());
+  return lb.map(
+      {block, centre}, {lb.dims(2, {0, 1}), lb.dims(2, {pointDim})}, init,
+      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::SubFOp::create(ib, args[0], args[1]).getResult();
+      });
+}
+
+Value mlir::mixer::squaredDifferences(LinalgBuilder &lb, Value a, Value bT) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto aType = cast<RankedTensorType>(a.getType());
+  auto bType = cast<RankedTensorType>(bT.getType());
+  int64_t P = aType.getDimSize(0), D = aType.getDimSize(1),
+          Q = bType.getDimSize(1);
+  // One parallel map over [P, Q] reading column d of a and row d of bT for
+  // every d: the sum over d stays in registers (vectors along q) and is
+  // written once. (A reduction dim d would be vectorized one d at a time,
+  // as a multiply-reduction of the difference with itself.)
+  if (D == 0)
+    return lb.filled({b.getIndexAttr(P), b.getIndexAttr(Q)},
+                     aType.getElementType(), 0.0);
+  SmallVector<Value> ins;
+  SmallVector<AffineMap> maps;
+  for (int64_t d = 0; d < D; ++d) {
+    ins.push_back(lb.slice(a, {b.getIndexAttr(0), b.getIndexAttr(d)},
+                           {b.getIndexAttr(P), b.getIndexAttr(1)}, {P}));
+    maps.push_back(lb.dims(2, {0}));
+  }
+  for (int64_t d = 0; d < D; ++d) {
+    ins.push_back(lb.slice(bT, {b.getIndexAttr(d), b.getIndexAttr(0)},
+                           {b.getIndexAttr(1), b.getIndexAttr(Q)}, {Q}));
+    maps.push_back(lb.dims(2, {1}));
+  }
+  Value init =
+      lb.empty({b.getIndexAttr(P), b.getIndexAttr(Q)}, aType.getElementType());
+  return lb.map(
+      ins, maps, init, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value sum;
+        for (int64_t d = 0; d < D; ++d) {
+          Value sq = squaredDifference(ib, ib.getLoc(), args[d], args[D + d]);
+          sum = sum ? arith::AddFOp::create(ib, sum, sq).getResult() : sq;
+        }
+        return sum;
+      });
 }

@@ -51,6 +51,20 @@ Value squaredDistanceFromDot(OpBuilder &b, Location loc, Value xNorm2,
 /// (x - y)^2: one term of a squared distance summed directly.
 Value squaredDifference(OpBuilder &b, Location loc, Value x, Value y);
 
+/// Points of at most this dimension get their blocked squared distances as
+/// sums of squared differences (squaredDifferences); larger ones as the
+/// expansion around a dot product (squaredDistanceFromDot), whose blocked
+/// contraction is faster there (measured: the direct sum is faster at D = 3
+/// and 4, as fast at 8, slower from 12 on). The expansion rounds by about
+/// 1e-7 times the squared norms, so it needs centred points (meanPoint), and
+/// it still leaves r of about 3e-4 times the norms at coincident points: the
+/// kernels and costs of r itself (laplacian, matern32) always sum directly.
+constexpr int64_t kMaxDirectDistanceDim = 8;
+
+/// Whether the blocked squared distances of D-dimensional points for the
+/// kernel or cost `kind` are summed directly (else expanded).
+bool sumsSquaredDifferences(KernelKind kind, int64_t D);
+
 /// The run-time coefficient a of a distance-based kernel from the bandwidth
 /// h (see the table above).
 Value kernelCoefficient(OpBuilder &b, Location loc, KernelKind kind,
@@ -72,6 +86,20 @@ Value negCostCoefficient(OpBuilder &b, Location loc, KernelKind kind,
 /// -c(r^2) / eps as a * base(r^2), a from negCostCoefficient.
 Value negScaledCost(OpBuilder &b, Location loc, KernelKind kind, Value coef,
                     Value r2);
+
+/// The mean of the points [(Bt,) M, D] of every batch entry, [(Bt,) D]
+/// (zero for M = 0): the centre subtracted from both point sets before
+/// squared distances are expanded, so that the rounding scales with the
+/// spread of the points rather than with their distance from the origin.
+Value meanPoint(LinalgBuilder &lb, Value points, bool batched);
+
+/// `block` (static [P, D] for pointDim = 1, [D, P] for pointDim = 0) minus
+/// the point `centre` [D], as a fresh block.
+Value centred(LinalgBuilder &lb, Value block, Value centre, unsigned pointDim);
+
+/// r2[p, q] = sum_d (a[p, d] - bT[d, q])^2 for static blocks a [P, D] and
+/// bT [D, Q], as a fresh [P, Q] block: exactly zero at coincident points.
+Value squaredDifferences(LinalgBuilder &lb, Value a, Value bT);
 
 /// The squared norms of the rows (reducedDim = 1) or columns (reducedDim =
 /// 0) of a static 2-D f32 block, as a fresh 1-D tensor.

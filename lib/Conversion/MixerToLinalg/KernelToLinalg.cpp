@@ -6,7 +6,9 @@
 //
 //   xb = the R rows of x, packed (zero-padded when the block is ragged)
 //   for each block of Cb columns of y (full blocks, then one padded tail):
-//     r2 = max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)    from one contraction
+//     r2 = sum_d (x_id - y_jd)^2   for D <= 8 (and laplacian, matern32), else
+//     r2 = max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)    from one contraction,
+//          x and y centred on the mean of y first
 //     kernel_lse: the block transposed, s^T[j, i] = -c(r2) / eps + g[j]
 //       (y_blk x_blk^T with x_blk^T packed once), then the online
 //       log-sum-exp per row, reducing over the block's outer dim j:
@@ -15,6 +17,11 @@
 //       acc += K v[block]
 //     transport_cost: the block transposed as for kernel_lse,
 //       acc[i] += sum_j exp(u_i + v_j - c(r2) / eps) c(r2)
+//
+// The expansion is what makes large D fast (a blocked contraction), but it
+// rounds by about 1e-7 |x|^2: centring keeps that to the spread of the
+// points, and the direct sum keeps small distances (and zero ones) exact
+// where the contraction would not pay for itself.
 //
 // The N x M cost or kernel matrix is never formed: only R x Cb blocks. Every
 // shape inside the column loop is static, so that mixer-vectorize-cpu turns
@@ -78,6 +85,36 @@ static int64_t rowBlockSize(Value x, int64_t rowDim) {
 
 namespace {
 
+/// A [P, Q] block of squared distances as the maps over it read them: r^2
+/// itself (summed directly), or the dot products with the squared norms of
+/// the rows [P] and columns [Q] (expanded).
+struct DistanceBlock {
+  Value values;
+  Value rowNorms, columnNorms;
+
+  bool expanded() const { return bool(rowNorms); }
+
+  /// Appends the norms (when expanded) to the inputs of a map over the
+  /// block.
+  void addNormInputs(LinalgBuilder &lb, SmallVectorImpl<Value> &ins,
+                     SmallVectorImpl<AffineMap> &maps) const {
+    if (!expanded())
+      return;
+    ins.append({rowNorms, columnNorms});
+    maps.append({lb.dims(2, {0}), lb.dims(2, {1})});
+  }
+
+  /// The number of inputs addNormInputs appends.
+  unsigned numNormInputs() const { return expanded() ? 2 : 0; }
+
+  /// r^2 from one entry of `values` and the entries of the norms.
+  Value r2(ImplicitLocOpBuilder &b, Value value, ValueRange norms) const {
+    if (!expanded())
+      return value;
+    return squaredDistanceFromDot(b, b.getLoc(), norms[0], norms[1], value);
+  }
+};
+
 /// The operands shared by kernel_lse and kernel_mv and the blocks built from
 /// them. `batch` is null for unbatched ops: indices then have no batch entry.
 struct KernelBlocks {
@@ -85,6 +122,9 @@ struct KernelBlocks {
   Value x, y;
   bool batched;
   int64_t D, R, Cb; // Cb: columns of y per block (the target's)
+  /// The centre [D] of this batch entry's points when r^2 is expanded, else
+  /// null (see pointCentre).
+  Value centre = Value();
 
   ImplicitLocOpBuilder &b() { return lb.builder(); }
   OpFoldResult c(int64_t v) { return b().getIndexAttr(v); }
@@ -188,37 +228,79 @@ struct KernelBlocks {
     return lb.insert(copied, out, offsets, sizes);
   }
 
-  /// dot[i, j] = <xb_i, yT_j> as a fresh [R, Cb] block.
-  Value dots(Value xb, Value yT) {
-    return lb.contract(xb, yT, lb.filled({c(R), c(Cb)}, b().getF32Type(), 0.0),
-                       Lhs::RowMajor);
+  /// `block` ([P, D] for pointDim = 1, [D, P] for pointDim = 0) minus the
+  /// centre when r^2 is expanded; unchanged when it is summed directly.
+  Value centredIfExpanded(Value block, unsigned pointDim) {
+    return centre ? centred(lb, block, centre, pointDim) : block;
   }
 
-  /// The same block transposed, dotT[j, i] = <yb_j, xT_i>, [Cb, R]: the
-  /// form of the row reductions, whose sums over j run over the outer dim.
-  Value dotsT(Value yb, Value xT) {
-    return lb.contract(yb, xT, lb.filled({c(Cb), c(R)}, b().getF32Type(), 0.0),
-                       Lhs::RowMajor);
+  /// The [P, Q] squared distances between the rows of `a` [P, D] and the
+  /// columns of `bT` [D, Q] (both centred when expanded). `aNorms` and
+  /// `bNorms` are the squared norms of either side when already known
+  /// (hoisted out of the column loop), else null.
+  DistanceBlock distances(Value a, Value bT, Value aNorms, Value bNorms) {
+    if (!centre)
+      return {squaredDifferences(lb, a, bT), Value(), Value()};
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(bT.getType());
+    Value dots =
+        lb.contract(a, bT,
+                    lb.filled({c(aType.getDimSize(0)), c(bType.getDimSize(1))},
+                              b().getF32Type(), 0.0),
+                    Lhs::RowMajor);
+    return {dots, aNorms ? aNorms : squaredNorms(lb, a, /*reducedDim=*/1),
+            bNorms ? bNorms : squaredNorms(lb, bT, /*reducedDim=*/0)};
   }
 
   /// Rows [j0, j0 + count) of y as a static [Cb, D] block (zero points past
-  /// `count` when `ragged`).
+  /// `count` when `ragged`), centred when expanded.
   Value yRows(Value batch, Value j0, Value count, bool ragged) {
     if (ragged)
-      return packRows(y, batch, j0, count, Cb, D, /*ragged=*/true, 0.0);
-    return lb.slice(y, withBatch(batch, {j0, c(0)}, false),
-                    withBatch(batch, {c(Cb), c(D)}, true), {Cb, D});
+      return centredIfExpanded(
+          packRows(y, batch, j0, count, Cb, D, /*ragged=*/true, 0.0), 1);
+    return centredIfExpanded(lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                                      withBatch(batch, {c(Cb), c(D)}, true),
+                                      {Cb, D}),
+                             1);
   }
 
-  /// x_blk^T [D, R] of rows [r0, r0 + rows) of x (zero-padded when
-  /// `ragged`) and the squared norms of its columns.
+  /// Rows [r0, r0 + rows) of x as a static [R, D] block (zero-padded when
+  /// `ragged`), centred when expanded.
+  Value xRows(Value batch, Value r0, Value rows, bool ragged) {
+    return centredIfExpanded(
+        packRows(x, batch, r0, rows, R, D, ragged, /*pad=*/0.0), 1);
+  }
+
+  /// x_blk^T [D, R] of xRows and, when expanded, the squared norms of its
+  /// columns (else null).
   std::pair<Value, Value> xRowsTransposed(Value batch, Value r0, Value rows,
                                           bool ragged) {
-    Value xT =
-        lb.transpose(packRows(x, batch, r0, rows, R, D, ragged, /*pad=*/0.0));
-    return {xT, squaredNorms(lb, xT, /*reducedDim=*/0)};
+    Value xT = lb.transpose(xRows(batch, r0, rows, ragged));
+    return {xT, centre ? squaredNorms(lb, xT, /*reducedDim=*/0) : Value()};
   }
 };
+
+/// The centres of the points of every batch entry, [(Bt,) D], when the
+/// squared distances for `kind` of D-dimensional points are expanded, else
+/// null.
+static Value pointCentres(ImplicitLocOpBuilder &b, KernelKind kind, Value y,
+                          bool batched, int64_t D) {
+  if (sumsSquaredDifferences(kind, D))
+    return Value();
+  LinalgBuilder lb(b);
+  return meanPoint(lb, y, batched);
+}
+
+/// The centre [D] of batch entry `batch` from pointCentres (null stays
+/// null).
+static Value centreOf(LinalgBuilder &lb, Value centres, Value batch,
+                      int64_t D) {
+  if (!centres || !batch)
+    return centres;
+  ImplicitLocOpBuilder &b = lb.builder();
+  return lb.slice(centres, {batch, b.getIndexAttr(0)},
+                  {b.getIndexAttr(1), b.getIndexAttr(D)}, {D});
+}
 
 /// The loops shared by both ops: per batch entry and per block of R rows,
 /// an scf.for over the full blocks of Cb columns and one (of at most one
@@ -340,21 +422,21 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     // s = -c(r^2) / eps + g = coef * (r^2 or r) + g.
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
+    Value centres = pointCentres(b, kind, y, batched, D);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
     // The block is formed transposed, s^T [Cb, R] = y_blk x_blk^T, so that
     // the reductions over the columns j run over its outer dim: vectors of
     // R rows accumulated across j, not horizontal reductions.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xT, Value xn,
-                          Value j0, Value count, bool ragged,
-                          ValueRange state) -> SmallVector<Value> {
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
+                          Value xT, Value xn, Value j0, Value count,
+                          bool ragged, ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R, Cb};
+      KernelBlocks blk{clb, x, y, batched, D, R, Cb, centre};
       Value m = state[0], sum = state[1];
       // Padded columns are zero points with g = -inf: their terms vanish.
       Value yb = blk.yRows(batch, j0, count, ragged);
-      Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
       Value gb;
       if (g)
         gb = blk.packVector(g, batch, j0, count, Cb, ragged, -kInf);
@@ -369,20 +451,23 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
                                                       f32Const(ib, -kInf))
                            .getResult();
                      });
-      // s^T[j, i], computed in place of the dot block y_blk x_blk^T.
-      Value dotT = blk.dotsT(yb, xT);
-      SmallVector<Value> ins = {yn, xn};
-      SmallVector<AffineMap> maps = {clb.dims(2, {0}), clb.dims(2, {1})};
+      // s^T[j, i], computed in place of the distance block [Cb, R].
+      DistanceBlock dist = blk.distances(yb, xT, Value(), xn);
+      SmallVector<Value> ins;
+      SmallVector<AffineMap> maps;
+      dist.addNormInputs(clb, ins, maps);
+      unsigned norms = dist.numNormInputs();
       if (gb) {
         ins.push_back(gb);
         maps.push_back(clb.dims(2, {0}));
       }
       Value s = clb.map(
-          ins, maps, dotT, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-            Value r2 = squaredDistanceFromDot(ib, ib.getLoc(), args[0],
-                                              args[1], args.back());
+          ins, maps, dist.values,
+          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            Value r2 = dist.r2(ib, args.back(), args.take_front(norms));
             Value v = negScaledCost(ib, ib.getLoc(), kind, coef, r2);
-            return gb ? arith::AddFOp::create(ib, v, args[2]).getResult() : v;
+            return gb ? arith::AddFOp::create(ib, v, args[norms]).getResult()
+                      : v;
           });
       SmallVector<utils::IteratorType> overColumns = {
           utils::IteratorType::reduction, utils::IteratorType::parallel};
@@ -439,19 +524,21 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, D, R, Cb};
-      // x_blk^T [D, R]: the right-hand side of every block's contraction.
+      Value centre = centreOf(rlb, centres, batch, D);
+      KernelBlocks blk{rlb, x, y, batched, D, R, Cb, centre};
+      // x_blk^T [D, R]: the right-hand side of every block's distances.
       Value xT, xn;
       std::tie(xT, xn) =
           blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
       Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
       Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
-      SmallVector<Value> state = loops.overColumns(
-          rb, {m, sum},
-          [&](LinalgBuilder &clb, Value j0, Value count, bool ragged,
-              ValueRange acc) {
-            return columnStep(clb, batch, xT, xn, j0, count, ragged, acc);
-          });
+      SmallVector<Value> state =
+          loops.overColumns(rb, {m, sum},
+                            [&](LinalgBuilder &clb, Value j0, Value count,
+                                bool ragged, ValueRange acc) {
+                              return columnStep(clb, batch, centre, xT, xn, j0,
+                                                count, ragged, acc);
+                            });
       // out = m + log(sum): -inf for an empty or all -inf row. Computed
       // straight into the rows of `out`, so that a loop-carried `out` (as in
       // sinkhorn) stays in place whatever canonicalization folds later (a
@@ -512,15 +599,17 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
       coef = kernelCoefficient(b, b.getLoc(), kind, h);
     }
+    Value centres = distance ? pointCentres(b, kind, y, batched, D) : Value();
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc += K v[block], K the R x Cb kernel block.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xb, Value xn,
-                          Value j0, Value count, bool ragged,
-                          ValueRange state) -> SmallVector<Value> {
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
+                          Value xb, Value xn, Value j0, Value count,
+                          bool ragged, ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R, Cb};
-      Value yT = blk.packColumnsT(batch, j0, count, ragged);
+      KernelBlocks blk{clb, x, y, batched, D, R, Cb, centre};
+      Value yT = blk.centredIfExpanded(
+          blk.packColumnsT(batch, j0, count, ragged), /*pointDim=*/0);
       // Padded rows of v are zero: the (finite) kernel values of the padded
       // columns add nothing.
       Value vb;
@@ -533,16 +622,23 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
                                      true),
                        {Cb, C});
       }
-      Value K = blk.dots(xb, yT);
+      Value K;
       if (distance) {
-        Value yn = squaredNorms(clb, yT, /*reducedDim=*/0);
-        K = clb.map({xn, yn}, {clb.dims(2, {0}), clb.dims(2, {1})}, K,
+        DistanceBlock dist = blk.distances(xb, yT, xn, Value());
+        SmallVector<Value> ins;
+        SmallVector<AffineMap> maps;
+        dist.addNormInputs(clb, ins, maps);
+        K = clb.map(ins, maps, dist.values,
                     [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      Value r2 = squaredDistanceFromDot(
-                          ib, ib.getLoc(), args[0], args[1], args[2]);
+                      Value r2 = dist.r2(ib, args.back(), args.drop_back());
                       return kernelOfSquaredDistance(ib, ib.getLoc(), kind,
                                                      coef, r2);
                     });
+      } else {
+        K = clb.contract(
+            xb, yT,
+            clb.filled({cb.getIndexAttr(R), cb.getIndexAttr(Cb)}, f32, 0.0),
+            Lhs::RowMajor);
       }
       return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
     };
@@ -550,9 +646,10 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, D, R, Cb};
-      Value xb = blk.packRows(x, batch, r0, rows, R, D, loops.raggedRows, 0.0);
-      Value xn = distance ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
+      Value centre = centreOf(rlb, centres, batch, D);
+      KernelBlocks blk{rlb, x, y, batched, D, R, Cb, centre};
+      Value xb = blk.xRows(batch, r0, rows, loops.raggedRows);
+      Value xn = centre ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
       // The output block accumulates in place in `out` when the block is
       // whole (its rows are contiguous), else in a local buffer whose valid
       // rows are copied out once.
@@ -563,8 +660,8 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       acc = loops.overColumns(rb, {acc},
                               [&](LinalgBuilder &clb, Value j0, Value count,
                                   bool ragged, ValueRange state) {
-                                return columnStep(clb, batch, xb, xn, j0, count,
-                                                  ragged, state);
+                                return columnStep(clb, batch, centre, xb, xn,
+                                                  j0, count, ragged, state);
                               })[0];
       if (!loops.raggedRows)
         return blk.insertRows(acc, out, batch, r0, {C});
@@ -599,41 +696,43 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
           logV = op.getLogV();
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value invEps = arith::DivFOp::create(b, f32Const(b, 1.0), eps);
+    Value centres = pointCentres(b, kind, y, batched, D);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc[i] += sum_j exp(u_i + v_j - C_ij / eps) C_ij.
     // As in kernel_lse the block is formed transposed, [Cb, R], so that the
     // sum over the columns j runs over its outer dim.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value xT, Value xn,
-                          Value ub, Value j0, Value count, bool ragged,
-                          ValueRange state) -> SmallVector<Value> {
+    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
+                          Value xT, Value xn, Value ub, Value j0, Value count,
+                          bool ragged, ValueRange state) -> SmallVector<Value> {
       ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R, Cb};
+      KernelBlocks blk{clb, x, y, batched, D, R, Cb, centre};
       // Padded columns are zero points with log_v = -inf: their terms vanish.
       Value yb = blk.yRows(batch, j0, count, ragged);
       Value vb = blk.packVector(logV, batch, j0, count, Cb, ragged, -kInf);
-      Value yn = squaredNorms(clb, yb, /*reducedDim=*/1);
-      Value dotT = blk.dotsT(yb, xT);
+      DistanceBlock dist = blk.distances(yb, xT, Value(), xn);
+      SmallVector<Value> ins = {dist.values, vb, ub};
+      SmallVector<AffineMap> maps = {clb.dims(2, {0, 1}), clb.dims(2, {0}),
+                                     clb.dims(2, {1})};
+      dist.addNormInputs(clb, ins, maps);
       Value acc = state[0];
+      maps.push_back(clb.dims(2, {1}));
       return {linalg::GenericOp::create(
-                  cb, acc.getType(), ValueRange{dotT, yn, xn, vb, ub},
-                  ValueRange{acc},
-                  ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {0}),
-                                      clb.dims(2, {1}), clb.dims(2, {0}),
-                                      clb.dims(2, {1}), clb.dims(2, {1})},
+                  cb, acc.getType(), ins, ValueRange{acc}, maps,
                   ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
                                                 utils::IteratorType::parallel},
                   [&](OpBuilder &nb, Location loc, ValueRange a) {
                     ImplicitLocOpBuilder ib(loc, nb);
-                    Value r2 = squaredDistanceFromDot(ib, loc, a[1], a[2], a[0]);
+                    Value r2 = dist.r2(ib, a[0], a.slice(3, a.size() - 4));
                     Value c = costOfSquaredDistance(ib, loc, kind, r2);
                     Value arg = arith::SubFOp::create(
-                        ib, arith::AddFOp::create(ib, a[4], a[3]),
+                        ib, arith::AddFOp::create(ib, a[2], a[1]),
                         arith::MulFOp::create(ib, c, invEps));
                     Value term = arith::MulFOp::create(
                         ib, math::ExpOp::create(ib, arg), c);
                     linalg::YieldOp::create(
-                        ib, arith::AddFOp::create(ib, a[5], term).getResult());
+                        ib,
+                        arith::AddFOp::create(ib, a.back(), term).getResult());
                   })
                   .getResult(0)};
     };
@@ -641,7 +740,8 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
     auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
                        OpFoldResult rowCount, Value out) -> Value {
       ImplicitLocOpBuilder &rb = rlb.builder();
-      KernelBlocks blk{rlb, x, y, batched, D, R, Cb};
+      Value centre = centreOf(rlb, centres, batch, D);
+      KernelBlocks blk{rlb, x, y, batched, D, R, Cb, centre};
       Value xT, xn;
       std::tie(xT, xn) =
           blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
@@ -656,8 +756,8 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
       acc = loops.overColumns(rb, {acc},
                               [&](LinalgBuilder &clb, Value j0, Value count,
                                   bool ragged, ValueRange state) {
-                                return columnStep(clb, batch, xT, xn, ub, j0,
-                                                  count, ragged, state);
+                                return columnStep(clb, batch, centre, xT, xn,
+                                                  ub, j0, count, ragged, state);
                               })[0];
       if (!loops.raggedRows)
         return blk.insertRows(acc, out, batch, r0, {});

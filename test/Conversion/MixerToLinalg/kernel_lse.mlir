@@ -3,17 +3,15 @@
 // mixer.kernel_lse becomes, per block of rows (here all 16 rows at once), an
 // scf.for over the full 64-column blocks of y and one padded tail step for
 // the last 100 - 64 = 36 columns. Each step forms the block transposed,
-// 64 x 16: squared distances |y|^2 + |x|^2 - 2 y x^T (a contraction with the
-// packed x^T as row-major right-hand side), turned into -c/eps + g in
-// place, then updates the running max and sum of every row by reductions
-// over the block's outer (column) dim. The N x M matrix never appears.
+// 64 x 16: squared distances sum_d (y_d - x_d)^2 (at this small D; one map
+// over the block reading the D columns of y_blk and the D rows of the packed
+// x^T), turned into -c/eps + g in place, then updates the running max and
+// sum of every row by reductions over the block's outer (column) dim. The
+// N x M matrix never appears.
 
 // CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[$D0:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG:   #[[$D1:.*]] = affine_map<(d0, d1) -> (d1)>
-// CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
-// CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
-// CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG:   #[[$ID1:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-LABEL: func.func @kernel_lse_tail
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<16x3xf32>, %[[Y:[^:]*]]: tensor<100x3xf32>, %[[EPS:[^:]*]]: tensor<f32>, %[[G:[^:]*]]: tensor<100xf32>, %[[O:[^:]*]]: tensor<16xf32>)
@@ -28,27 +26,28 @@
 // CHECK:         %[[E:.*]] = tensor.extract %[[EPS]][] : tensor<f32>
 // CHECK:         %[[COEF:.*]] = arith.divf %[[MHALF]], %[[E]] : f32
 // CHECK:         %[[RES:.*]] = scf.for %[[R0:.*]] = %[[C0]] to %[[C16]] step %[[C16]] iter_args(%[[OUT:.*]] = %[[O]])
-// The row block is packed locally, transposed, and its squared norms
-// computed once.
+// The row block is packed locally and transposed once.
 // CHECK:           %[[XS:.*]] = tensor.extract_slice %[[X]][%[[R0]], 0] [16, 3] [1, 1]
 // CHECK:           %[[XB:.*]] = linalg.copy ins(%[[XS]] : tensor<16x3xf32>)
 // CHECK:           %[[XT:.*]] = linalg.transpose ins(%[[XB]] : tensor<16x3xf32>) outs(%{{.*}} : tensor<3x16xf32>) permutation = [1, 0]
-// CHECK:           %[[XN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[XT]] : tensor<3x16xf32>)
+// CHECK-NOT:       linalg.generic
 // CHECK:           %[[M0:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<16xf32>)
 // CHECK:           %[[S0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<16xf32>)
 // CHECK:           %[[FULL:.*]]:2 = scf.for %[[J0:.*]] = %[[C0]] to %[[C64]] step %[[C64]] iter_args(%[[M:.*]] = %[[M0]], %[[S:.*]] = %[[S0]]) -> (tensor<16xf32>, tensor<16xf32>)
 // CHECK:             %[[YB:.*]] = tensor.extract_slice %[[Y]][%[[J0]], 0] [64, 3] [1, 1] : tensor<100x3xf32> to tensor<64x3xf32>
-// CHECK:             %[[YN:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D0]]], iterator_types = ["parallel", "reduction"]} ins(%[[YB]] : tensor<64x3xf32>)
 // CHECK:             %[[GB:.*]] = tensor.extract_slice %[[G]][%[[J0]]] [64] [1] : tensor<100xf32> to tensor<64xf32>
-// CHECK:             %[[DZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<64x16xf32>)
-// CHECK:             %[[DOT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[YB]], %[[XT]] : tensor<64x3xf32>, tensor<3x16xf32>) outs(%[[DZ]] : tensor<64x16xf32>)
-// s^T = coef * max(|y|^2 + |x|^2 - 2 dot, 0) + g, in place of the dot block.
-// CHECK:             %[[SB:.*]] = linalg.generic {indexing_maps = [#[[$D0]], #[[$D1]], #[[$D0]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[YN]], %[[XN]], %[[GB]] : tensor<64xf32>, tensor<16xf32>, tensor<64xf32>) outs(%[[DOT]] : tensor<64x16xf32>)
-// CHECK-NEXT:        ^bb0(%[[YNV:.*]]: f32, %[[XNV:.*]]: f32, %[[GV:.*]]: f32, %[[DV:.*]]: f32):
-// CHECK-NEXT:          %[[TWO:.*]] = arith.addf %[[DV]], %[[DV]] : f32
-// CHECK-NEXT:          %[[NSUM:.*]] = arith.addf %[[YNV]], %[[XNV]] : f32
-// CHECK-NEXT:          %[[DIFF:.*]] = arith.subf %[[NSUM]], %[[TWO]] : f32
-// CHECK-NEXT:          %[[R2:.*]] = arith.maximumf %[[DIFF]], %[[ZERO]] : f32
+// CHECK-DAG:         %[[Y0:.*]] = tensor.extract_slice %[[YB]][0, 0] [64, 1] [1, 1] : tensor<64x3xf32> to tensor<64xf32>
+// CHECK-DAG:         %[[Y1:.*]] = tensor.extract_slice %[[YB]][0, 1] [64, 1] [1, 1] : tensor<64x3xf32> to tensor<64xf32>
+// CHECK-DAG:         %[[Y2:.*]] = tensor.extract_slice %[[YB]][0, 2] [64, 1] [1, 1] : tensor<64x3xf32> to tensor<64xf32>
+// CHECK-DAG:         %[[X0:.*]] = tensor.extract_slice %[[XT]][0, 0] [1, 16] [1, 1] : tensor<3x16xf32> to tensor<16xf32>
+// CHECK-DAG:         %[[X1:.*]] = tensor.extract_slice %[[XT]][1, 0] [1, 16] [1, 1] : tensor<3x16xf32> to tensor<16xf32>
+// CHECK-DAG:         %[[X2:.*]] = tensor.extract_slice %[[XT]][2, 0] [1, 16] [1, 1] : tensor<3x16xf32> to tensor<16xf32>
+// CHECK:             %[[R2B:.*]] = linalg.generic {indexing_maps = [#[[$D0]], #[[$D0]], #[[$D0]], #[[$D1]], #[[$D1]], #[[$D1]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[Y0]], %[[Y1]], %[[Y2]], %[[X0]], %[[X1]], %[[X2]] : {{.*}}) outs(%{{.*}} : tensor<64x16xf32>)
+// CHECK:               arith.subf
+// CHECK:               linalg.yield
+// s^T = coef * r^2 + g, in place of the r^2 block.
+// CHECK:             %[[SB:.*]] = linalg.generic {indexing_maps = [#[[$D0]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[GB]] : tensor<64xf32>) outs(%[[R2B]] : tensor<64x16xf32>)
+// CHECK-NEXT:        ^bb0(%[[GV:.*]]: f32, %[[R2:.*]]: f32):
 // CHECK-NEXT:          %[[SC:.*]] = arith.mulf %[[COEF]], %[[R2]] : f32
 // CHECK-NEXT:          %[[SV:.*]] = arith.addf %[[SC]], %[[GV]] : f32
 // CHECK-NEXT:          linalg.yield %[[SV]] : f32
@@ -84,7 +83,7 @@
 // CHECK:             %[[GPAD:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<64xf32>)
 // CHECK:             %[[GTS:.*]] = tensor.extract_slice %[[G]][%[[T0]]] [%[[CNT]]] [1] : tensor<100xf32> to tensor<?xf32>
 // CHECK:             tensor.insert_slice %[[GTS]] into %[[GPAD]][0] [%[[CNT]]] [1] : tensor<?xf32> into tensor<64xf32>
-// CHECK:             linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]]
+// CHECK:             linalg.generic {indexing_maps = [#[[$D0]], #[[$D0]], #[[$D0]], #[[$D1]], #[[$D1]], #[[$D1]], #[[$ID2]]]
 // CHECK:             scf.yield
 // out = m + log(sum), computed straight into the block's rows of out.
 // CHECK:           %[[ODST:.*]] = tensor.extract_slice %[[OUT]][%[[R0]]] [16] [1] : tensor<16xf32> to tensor<16xf32>
@@ -145,4 +144,42 @@ func.func @kernel_lse_tail(%x: tensor<16x3xf32>, %y: tensor<100x3xf32>, %eps: te
 func.func @kernel_lse_batched_dynamic(%x: tensor<?x?x3xf32>, %y: tensor<?x?x3xf32>, %eps: tensor<f32>, %o: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = mixer.kernel_lse kernel(laplacian) ins(%x, %y, %eps : tensor<?x?x3xf32>, tensor<?x?x3xf32>, tensor<f32>) outs(%o : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Past 8 dimensions a squared-distance cost is expanded around the dot
+// products of the blocked contraction, on points centred on the mean of y
+// (of a dynamic count M, so divided by max(M, 1)): x_blk once per row block,
+// each y block as it is read.
+
+// CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[$D0:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$D1:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func.func @kernel_lse_expanded
+// CHECK-SAME:    (%[[X:[^:]*]]: tensor<64x32xf32>, %[[Y:[^:]*]]: tensor<?x32xf32>
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[Y]] : tensor<?x32xf32>)
+// CHECK:         %[[M:.*]] = tensor.dim %[[Y]], %[[C0]]
+// CHECK:         %[[M1:.*]] = arith.maxui %[[M]], %[[C1]] : index
+// CHECK:         %[[MI:.*]] = arith.index_castui %[[M1]] : index to i64
+// CHECK:         %[[MF:.*]] = arith.uitofp %[[MI]] : i64 to f32
+// CHECK:         %[[MEAN:.*]] = linalg.generic {{.*}} outs(%[[SUM]] : tensor<32xf32>)
+// CHECK:           arith.divf %{{.*}}, %[[MF]] : f32
+// CHECK:         scf.for
+// CHECK:           %[[XB:.*]] = linalg.copy
+// CHECK:           %[[XC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]], #[[$ID2]]], {{.*}} ins(%[[XB]], %[[MEAN]] : tensor<64x32xf32>, tensor<32xf32>)
+// CHECK:           %[[XT:.*]] = linalg.transpose ins(%[[XC]] : tensor<64x32xf32>)
+// CHECK:           %[[XN:.*]] = linalg.generic {{.*}} ins(%[[XT]] : tensor<32x64xf32>)
+// CHECK:           scf.for
+// CHECK:             %[[YS:.*]] = tensor.extract_slice %[[Y]]
+// CHECK:             %[[YC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]], #[[$ID2]]], {{.*}} ins(%[[YS]], %[[MEAN]] : tensor<64x32xf32>, tensor<32xf32>)
+// CHECK:             %[[DOT:.*]] = linalg.generic {{.*}} ins(%[[YC]], %[[XT]] : tensor<64x32xf32>, tensor<32x64xf32>)
+// CHECK:             %[[YN:.*]] = linalg.generic {{.*}} ins(%[[YC]] : tensor<64x32xf32>)
+// CHECK:             linalg.generic {indexing_maps = [#[[$D0]], #[[$D1]], #[[$D0]], #[[$ID2]]], {{.*}} ins(%[[YN]], %[[XN]], %{{.*}} : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%[[DOT]] : tensor<64x64xf32>)
+// CHECK:               arith.maximumf
+func.func @kernel_lse_expanded(%x: tensor<64x32xf32>, %y: tensor<?x32xf32>, %eps: tensor<f32>, %g: tensor<?xf32>, %o: tensor<64xf32>) -> tensor<64xf32> {
+  %r = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps : tensor<64x32xf32>, tensor<?x32xf32>, tensor<f32>) g(%g : tensor<?xf32>) outs(%o : tensor<64xf32>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
 }

@@ -148,6 +148,10 @@ std::vector<LseCase> lseCases() {
   // Larger: several row tiles and column blocks, a small eps (large -c/eps).
   cases.push_back({K::SqEuclidean, 0, 1000, 777, 16, true, 0.05, false});
   cases.push_back({K::Laplacian, 2, 300, 500, 5, true, 0.2, false});
+  // D past 8 (see kernel_mv).
+  cases.push_back({K::SqEuclidean, 2, 70, 130, 32, true, 2.0, false});
+  cases.push_back({K::Gaussian, 0, 100, 200, 40, false, 2.0, false});
+  cases.push_back({K::Laplacian, 2, 70, 130, 32, true, 1.0, false});
   return cases;
 }
 
@@ -228,6 +232,12 @@ std::vector<MvCase> mvCases() {
   // C not one.
   cases.push_back({K::Gaussian, 0, 1000, 777, 16, 32, 1.0, false});
   cases.push_back({K::Matern32, 3, 130, 300, 5, 40, 0.8, false});
+  // D past 8: squared distances expanded around the dot products of points
+  // centred per batch entry (summed at every D for laplacian and matern32).
+  cases.push_back({K::Gaussian, 2, 70, 130, 32, 4, 3.0, false});
+  cases.push_back({K::InverseMultiquadric, 0, 100, 200, 40, 8, 2.0, false});
+  cases.push_back({K::Laplacian, 2, 70, 130, 32, 4, 3.0, false});
+  cases.push_back({K::Linear, 2, 70, 130, 32, 4, 1.0, false});
   return cases;
 }
 
@@ -309,6 +319,10 @@ std::vector<CostCase> costCases() {
   }
   // Larger: several row tiles and column blocks, a small eps.
   cases.push_back({K::SqEuclidean, 0, 1000, 777, 8, 0.05, false});
+  // D past 8 (see kernel_mv).
+  cases.push_back({K::SqEuclidean, 2, 70, 130, 32, 2.0, false});
+  cases.push_back({K::Gaussian, 0, 100, 200, 40, 2.0, false});
+  cases.push_back({K::Laplacian, 2, 70, 130, 32, 1.0, false});
   return cases;
 }
 

@@ -169,6 +169,11 @@ double maxAbsError(const float *out, const ref::Tensor &want) {
 // kernel_mv: bandwidths 1e-3 and 1e3, every kernel kind
 //===----------------------------------------------------------------------===//
 
+constexpr int64_t kN = 70, kM = 130, kD = 3, kC = 4;
+/// A dimension past kMaxDirectDistanceDim: squared distances expanded around
+/// the dot products of centred points (except for laplacian and matern32).
+constexpr int64_t kLargeD = 32;
+
 struct MvCase {
   ref::Kernel kind;
   double bandwidth;
@@ -176,6 +181,7 @@ struct MvCase {
   bool scaled;
   bool naive = false;
   Points layout = Points::Random;
+  int64_t dim = kD;
 };
 
 std::string mvName(const MvCase &c) {
@@ -184,15 +190,14 @@ std::string mvName(const MvCase &c) {
      << (c.scaled ? "_points_scaled" : "_points_unit")
      << (c.layout != Points::Random ? std::string("_") + pointsName(c.layout)
                                     : "")
+     << (c.dim != kD ? "_D" + std::to_string(c.dim) : "")
      << (c.naive ? "_naive" : "");
   return identifier(os.str());
 }
 
-constexpr int64_t kN = 70, kM = 130, kD = 3, kC = 4;
-
 /// func @mv(x [N, D], y [M, D], v [M, C], h, out [N, C]) -> out.
-std::string mvModule(ref::Kernel kind) {
-  std::string x = tensorType({kN, kD}), y = tensorType({kM, kD});
+std::string mvModule(ref::Kernel kind, int64_t D) {
+  std::string x = tensorType({kN, D}), y = tensorType({kM, D});
   std::string v = tensorType({kM, kC}), out = tensorType({kN, kC});
   std::ostringstream os;
   os << "func.func @mv(%x: " << x << ", %y: " << y << ", %v: " << v
@@ -209,10 +214,10 @@ class KernelMvNumericalRange : public NumericalRangeSuite<MvCase> {};
 
 TEST_P(KernelMvNumericalRange, WithinTolerance) {
   const MvCase &c = GetParam();
-  CompiledModule &m = compiled(mvModule(c.kind), c.naive);
+  CompiledModule &m = compiled(mvModule(c.kind, c.dim), c.naive);
   ASSERT_TRUE(m.ok()) << "compilation failed";
   double scale = c.scaled ? c.bandwidth : 1.0;
-  auto [x, y] = points(c.layout, kN, kM, kD, scale, 11);
+  auto [x, y] = points(c.layout, kN, kM, c.dim, scale, 11);
   ref::Rng rng(12);
   Buffer v{{kM, kC}, ref::toFloats(rng.uniformTensor({kM, kC}, -1.0, 1.0))};
   Buffer h{{}, {static_cast<float>(c.bandwidth)}};
@@ -243,19 +248,33 @@ std::vector<MvCase> mvCases() {
                  K::Linear})
     for (double h : {1e-3, 1e3})
       for (bool scaled : {false, true})
-        cases.push_back(
-            {kind, h, scaled,
-             /*naive=*/kind == K::InverseMultiquadric && h == 1e-3 && !scaled});
-  // The optimized lowering takes r^2 = |x|^2 + |y|^2 - 2 <x, y>, whose
-  // rounding (relative to the norms) swamps small distances: the inverse
-  // multiquadric at h = 1e-3 on unit points (relative error 1.8e-5), data
-  // far from the origin and coincident points miss 1e-5 there. The naive
-  // lowering, which subtracts coordinates, is checked on them.
+        cases.push_back({kind, h, scaled});
+  // Small distances next to large norms: an r^2 expanded as |x|^2 + |y|^2 -
+  // 2 <x, y> rounds by about 1e-7 |x|^2, which swamps them (the inverse
+  // multiquadric at h = 1e-3 on unit points, data far from the origin,
+  // coincident points). Both lowerings, the naive one subtracting
+  // coordinates, the optimized one summing squared differences at this D.
+  cases.push_back({K::InverseMultiquadric, 1e-3, false, /*naive=*/true});
+  for (bool naive : {true, false}) {
+    for (K kind :
+         {K::Gaussian, K::Laplacian, K::Matern32, K::InverseMultiquadric}) {
+      cases.push_back({kind, 1.0, false, naive, Points::Offset});
+      cases.push_back({kind, 0.1, false, naive, Points::Duplicated});
+    }
+  }
+  // At a large D the optimized lowering expands r^2 around the dot products
+  // of points centred on the mean of y: far from the origin the rounding
+  // then scales with the spread of the points. Laplacian and matern32 sum
+  // squared differences at every D (r itself at coincident points).
   for (K kind :
        {K::Gaussian, K::Laplacian, K::Matern32, K::InverseMultiquadric}) {
-    cases.push_back({kind, 1.0, false, true, Points::Offset});
-    cases.push_back({kind, 0.1, false, true, Points::Duplicated});
+    cases.push_back({kind, 1.0, false, false, Points::Random, kLargeD});
+    cases.push_back({kind, 1.0, false, false, Points::Offset, kLargeD});
   }
+  cases.push_back(
+      {K::Laplacian, 0.1, false, false, Points::Duplicated, kLargeD});
+  cases.push_back(
+      {K::Matern32, 0.1, false, false, Points::Duplicated, kLargeD});
   return cases;
 }
 
@@ -274,18 +293,21 @@ struct LseCase {
   /// Points of half-width 1, or scaled so that c / eps is O(1).
   bool scaled;
   bool naive = false;
+  int64_t dim = kD;
 };
 
 std::string lseName(const LseCase &c) {
   std::ostringstream os;
   os << kindName(c.kind) << "_eps" << c.eps << "_" << pointsName(c.layout)
-     << (c.scaled ? "_scaled" : "") << (c.naive ? "_naive" : "");
+     << (c.scaled ? "_scaled" : "")
+     << (c.dim != kD ? "_D" + std::to_string(c.dim) : "")
+     << (c.naive ? "_naive" : "");
   return identifier(os.str());
 }
 
 /// func @lse(x [N, D], y [M, D], eps, g [M], out [N]) -> out.
-std::string lseModule(ref::Kernel kind) {
-  std::string x = tensorType({kN, kD}), y = tensorType({kM, kD});
+std::string lseModule(ref::Kernel kind, int64_t D) {
+  std::string x = tensorType({kN, D}), y = tensorType({kM, D});
   std::string g = tensorType({kM}), out = tensorType({kN});
   std::ostringstream os;
   os << "func.func @lse(%x: " << x << ", %y: " << y
@@ -308,10 +330,10 @@ class KernelLseNumericalRange : public NumericalRangeSuite<LseCase> {};
 
 TEST_P(KernelLseNumericalRange, WithinTolerance) {
   const LseCase &c = GetParam();
-  CompiledModule &m = compiled(lseModule(c.kind), c.naive);
+  CompiledModule &m = compiled(lseModule(c.kind, c.dim), c.naive);
   ASSERT_TRUE(m.ok()) << "compilation failed";
   double scale = c.scaled ? unitCostScale(c.kind, c.eps) : 1.0;
-  auto [x, y] = points(c.layout, kN, kM, kD, scale, 21);
+  auto [x, y] = points(c.layout, kN, kM, c.dim, scale, 21);
   ref::Rng rng(22);
   Buffer g{{kM}, ref::toFloats(rng.uniformTensor({kM}, -2.0, 2.0))};
   Buffer eps{{}, {static_cast<float>(c.eps)}};
@@ -336,15 +358,19 @@ std::vector<LseCase> lseCases() {
       cases.push_back({kind, eps, Points::Random, false});
       cases.push_back({kind, eps, Points::Random, true});
     }
-    // The laplacian cost sqrt(r^2) turns the rounding of r^2 at coincident
-    // points into an error of about 3e-4 |x| in the optimized lowering (see
-    // kernel_mv): checked on the naive lowering.
+    // Coincident points: an expanded r^2 rounds to about 1e-7 |x|^2 there,
+    // which the laplacian cost sqrt(r^2) would turn into 3e-4 |x| (see
+    // kernel_mv).
     for (Points layout : {Points::AllEqual, Points::Duplicated})
       for (double eps : {1e-3, 0.5})
-        cases.push_back({kind, eps, layout, true,
-                         /*naive=*/kind == K::Laplacian &&
-                             layout == Points::Duplicated && eps == 1e-3});
-    cases.push_back({kind, 1.0, Points::Offset, false, /*naive=*/true});
+        cases.push_back({kind, eps, layout, true});
+    for (bool naive : {true, false})
+      cases.push_back({kind, 1.0, Points::Offset, false, naive});
+    if (kind == K::Laplacian)
+      cases.push_back({kind, 1e-3, Points::Duplicated, true, /*naive=*/true});
+    // Expanded around centred points at a large D (laplacian: summed).
+    cases.push_back({kind, 1.0, Points::Random, false, false, kLargeD});
+    cases.push_back({kind, 1.0, Points::Offset, false, false, kLargeD});
   }
   return cases;
 }
@@ -449,14 +475,14 @@ std::vector<SinkhornCase> sinkhornCases() {
   for (K kind : {K::SqEuclidean, K::Gaussian, K::Laplacian}) {
     for (double eps : {1e-1, 1e-2, 1e-3})
       cases.push_back({kind, eps, Points::Random});
-    // Laplacian costs at coincident points: the naive lowering (see
-    // kernel_lse).
     for (Points layout : {Points::AllEqual, Points::Duplicated})
       for (double eps : {1e-3, 0.5})
-        cases.push_back(
-            {kind, eps, layout,
-             /*naive=*/kind == K::Laplacian && layout == Points::Duplicated});
+        cases.push_back({kind, eps, layout});
   }
+  // Laplacian costs at coincident points (see kernel_lse) on the naive
+  // lowering as well.
+  for (double eps : {1e-3, 0.5})
+    cases.push_back({K::Laplacian, eps, Points::Duplicated, /*naive=*/true});
   return cases;
 }
 
