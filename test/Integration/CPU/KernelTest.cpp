@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelNames.h"
 #include "TestSupport.h"
 
 #include "mixer/Reference/Reference.h"
@@ -46,24 +47,6 @@ Buffer zeros(std::vector<int64_t> shape) {
   for (int64_t d : shape)
     n *= d;
   return Buffer{shape, std::vector<float>(n, 0.0f)};
-}
-
-const char *kindName(ref::Kernel kind) {
-  switch (kind) {
-  case ref::Kernel::Gaussian:
-    return "gaussian";
-  case ref::Kernel::Laplacian:
-    return "laplacian";
-  case ref::Kernel::Matern32:
-    return "matern32";
-  case ref::Kernel::InverseMultiquadric:
-    return "inverse_multiquadric";
-  case ref::Kernel::Linear:
-    return "linear";
-  case ref::Kernel::SqEuclidean:
-    return "sqeuclidean";
-  }
-  return "?";
 }
 
 //===----------------------------------------------------------------------===//

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelNames.h"
 #include "TestSupport.h"
 
 #include "mixer/Reference/Reference.h"
@@ -27,24 +28,6 @@ using namespace mixer::test;
 namespace ref = ::mixer::ref;
 
 namespace {
-
-const char *kindName(ref::Kernel kind) {
-  switch (kind) {
-  case ref::Kernel::Gaussian:
-    return "gaussian";
-  case ref::Kernel::Laplacian:
-    return "laplacian";
-  case ref::Kernel::Matern32:
-    return "matern32";
-  case ref::Kernel::InverseMultiquadric:
-    return "inverse_multiquadric";
-  case ref::Kernel::Linear:
-    return "linear";
-  case ref::Kernel::SqEuclidean:
-    return "sqeuclidean";
-  }
-  return "?";
-}
 
 /// Compiled modules by (source, naive): bandwidths and eps are run-time
 /// operands, so the cases of one kernel kind share one compilation. The
