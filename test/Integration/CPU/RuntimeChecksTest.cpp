@@ -32,9 +32,9 @@ public:
     size_t page = sysconf(_SC_PAGESIZE), bytes = count * sizeof(T);
     size_t dataPages = (bytes + page - 1) / page;
     mappedBytes = (dataPages + 1) * page;
-    base = static_cast<char *>(mmap(nullptr, mappedBytes,
-                                    PROT_READ | PROT_WRITE,
-                                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    base =
+        static_cast<char *>(mmap(nullptr, mappedBytes, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
     EXPECT_NE(base, MAP_FAILED);
     EXPECT_EQ(mprotect(base + dataPages * page, page, PROT_NONE), 0);
     data = reinterpret_cast<T *>(base + dataPages * page - bytes);
@@ -69,11 +69,10 @@ constexpr float kSentinel = 12345.0f;
 
 /// Compiles `source` (optimized and naive, or as `naiveModes` says) and
 /// returns the check failure of calling `name` with `args` in each.
-std::vector<std::string> failuresOf(const std::string &source,
-                                    llvm::StringRef name,
-                                    std::vector<void *> args,
-                                    std::vector<bool> naiveModes = {false,
-                                                                    true}) {
+std::vector<std::string>
+failuresOf(const std::string &source, llvm::StringRef name,
+           std::vector<void *> args,
+           std::vector<bool> naiveModes = {false, true}) {
   std::vector<std::string> failures;
   for (bool naive : naiveModes) {
     CompiledModule compiled(source, naive);
@@ -299,10 +298,10 @@ TEST(RuntimeChecks, ExpertIds) {
     Guarded<int32_t> ids({6, 2}, 1), perm({12}, -7);
     Guarded<int64_t> sizes({4}, -7);
     ids.data[7] = c.badId;
-    expectAllEqual(failuresOf(kDispatch, "dispatch",
-                              {x.arg(), ids.arg(), sorted.arg(), sizes.arg(),
-                               perm.arg()}),
-                   c.message);
+    expectAllEqual(
+        failuresOf(kDispatch, "dispatch",
+                   {x.arg(), ids.arg(), sorted.arg(), sizes.arg(), perm.arg()}),
+        c.message);
     EXPECT_TRUE(sorted.allEqual(kSentinel) && sizes.allEqual(-7) &&
                 perm.allEqual(-7));
   }
@@ -375,8 +374,8 @@ TEST(RuntimeChecks, BandwidthMustBePositive) {
   Guarded<float> x({5, 3}, 0.5f), y({7, 3}, 0.25f), v({7, 2}, 1.0f),
       h({}, 0.0f), gaussian({5, 2}, kSentinel), linear({5, 2}, kSentinel);
   expectAllEqual(failuresOf(kKernelMv, "mv",
-                            {x.arg(), y.arg(), v.arg(), h.arg(),
-                             gaussian.arg(), linear.arg()}),
+                            {x.arg(), y.arg(), v.arg(), h.arg(), gaussian.arg(),
+                             linear.arg()}),
                  "mixer.kernel_mv: 'bandwidth' must be positive (it is zero, "
                  "negative or NaN)");
   EXPECT_TRUE(gaussian.allEqual(kSentinel));
@@ -395,8 +394,8 @@ TEST(RuntimeChecks, SsdDecayMustBeNonPositive) {
           y({1, length, 2, 4}, kSentinel), state({1, 2, 4, 8}, kSentinel);
       logA.data[length / 2] = bad;
       expectAllEqual(failuresOf(kSsdDynamicLength, "ssd",
-                                {x.arg(), logA.arg(), b.arg(), c.arg(),
-                                 y.arg(), state.arg()}),
+                                {x.arg(), logA.arg(), b.arg(), c.arg(), y.arg(),
+                                 state.arg()}),
                      "mixer.ssd: 'log_a' holds a positive, infinite or NaN "
                      "value; it must be finite and <= 0 (a log-decay or "
                      "log-gate)");
@@ -429,19 +428,18 @@ func.func @gdr(%q: tensor<1x20x2x4xf32>, %k: tensor<1x20x2x4xf32>, %v: tensor<1x
 }
 )";
   Guarded<float> q({1, 20, 2, 4}, 0.1f), k({1, 20, 2, 4}, 0.1f),
-      v({1, 20, 2, 4}, 0.1f), decay({1, 20, 2}, -0.1f),
-      beta({1, 20, 2}, 0.5f), o({1, 20, 2, 4}, kSentinel),
-      s({1, 2, 4, 4}, kSentinel);
+      v({1, 20, 2, 4}, 0.1f), decay({1, 20, 2}, -0.1f), beta({1, 20, 2}, 0.5f),
+      o({1, 20, 2, 4}, kSentinel), s({1, 2, 4, 4}, kSentinel);
   decay.data[17] = 1e-3f;
-  expectAllEqual(failuresOf(source, "la",
-                            {q.arg(), k.arg(), v.arg(), decay.arg(), o.arg(),
-                             s.arg()}),
-                 "mixer.linear_attention: 'log_decay' holds a positive, "
-                 "infinite or NaN value; it must be finite and <= 0 (a "
-                 "log-decay or log-gate)");
+  expectAllEqual(
+      failuresOf(source, "la",
+                 {q.arg(), k.arg(), v.arg(), decay.arg(), o.arg(), s.arg()}),
+      "mixer.linear_attention: 'log_decay' holds a positive, "
+      "infinite or NaN value; it must be finite and <= 0 (a "
+      "log-decay or log-gate)");
   expectAllEqual(failuresOf(source, "gdr",
-                            {q.arg(), k.arg(), v.arg(), decay.arg(),
-                             beta.arg(), o.arg(), s.arg()}),
+                            {q.arg(), k.arg(), v.arg(), decay.arg(), beta.arg(),
+                             o.arg(), s.arg()}),
                  "mixer.gated_delta_rule: 'g' holds a positive, infinite or "
                  "NaN value; it must be finite and <= 0 (a log-decay or "
                  "log-gate)");

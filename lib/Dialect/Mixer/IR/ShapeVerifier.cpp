@@ -40,19 +40,18 @@ LogicalResult ShapeVerifier::checkShape(Value value, StringRef name,
   if (!type)
     return error() << "operand '" << name << "' must be a ranked tensor";
   if (type.getRank() != static_cast<int64_t>(dims.size()))
-    return error() << "operand '" << name << "' must have rank "
-                   << dims.size() << " " << describeDims(dims) << ", got rank "
+    return error() << "operand '" << name << "' must have rank " << dims.size()
+                   << " " << describeDims(dims) << ", got rank "
                    << type.getRank();
   for (auto [i, symbol] : llvm::enumerate(dims)) {
     if (symbol == "_")
       continue;
-    std::string what =
-        "'" + name.str() + "' dim " + std::to_string(i) + " (" + symbol.str() +
-        ")";
+    std::string what = "'" + name.str() + "' dim " + std::to_string(i) + " (" +
+                       symbol.str() + ")";
     if (contract)
-      contract->dims.push_back(ShapeContract::Dim{
-          value, static_cast<int64_t>(i), type.getDimSize(i), symbol.str(),
-          what});
+      contract->dims.push_back(
+          ShapeContract::Dim{value, static_cast<int64_t>(i), type.getDimSize(i),
+                             symbol.str(), what});
     if (type.isDynamicDim(i))
       continue;
     if (failed(bind(symbol, type.getDimSize(i), what)))
@@ -99,8 +98,8 @@ LogicalResult ShapeVerifier::bind(StringRef symbol, int64_t value,
   auto [it, inserted] = bound.try_emplace(symbol, value, what.str());
   if (inserted || it->second.first == value)
     return success();
-  return error() << what << " is " << value << ", but "
-                 << it->second.second << " is " << it->second.first;
+  return error() << what << " is " << value << ", but " << it->second.second
+                 << " is " << it->second.first;
 }
 
 LogicalResult ShapeVerifier::bindAttribute(StringRef symbol, int64_t value,
@@ -128,8 +127,8 @@ void ShapeVerifier::requireProduct(StringRef product, StringRef lhs,
 void ShapeVerifier::requireMultiple(StringRef members, StringRef groups,
                                     StringRef membersWord) {
   if (contract)
-    contract->multiples.push_back(
-        ShapeContract::Multiple{members.str(), groups.str(), membersWord.str()});
+    contract->multiples.push_back(ShapeContract::Multiple{
+        members.str(), groups.str(), membersWord.str()});
 }
 
 void ShapeVerifier::requireAtMost(StringRef small, StringRef large) {
@@ -145,9 +144,9 @@ void ShapeVerifier::requireFitsInI32(StringRef symbol) {
 LogicalResult mlir::mixer::verifyOutsAndResults(Operation *op, ValueRange outs,
                                                 size_t count) {
   if (outs.size() != count)
-    return op->emitOpError() << "expects " << count
-                             << " outs operands (one per result), got "
-                             << outs.size();
+    return op->emitOpError()
+           << "expects " << count << " outs operands (one per result), got "
+           << outs.size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(op->getResults(), outs))) {
     auto [result, init] = pair;
     if (result.getType() != init.getType())

@@ -29,7 +29,8 @@ public:
   /// each dimension against its symbol. A symbol "_" matches anything.
   LogicalResult check(Value value, StringRef name, ArrayRef<StringRef> dims);
   /// Same for an integer operand: i32 or i64 elements.
-  LogicalResult checkInts(Value value, StringRef name, ArrayRef<StringRef> dims);
+  LogicalResult checkInts(Value value, StringRef name,
+                          ArrayRef<StringRef> dims);
   /// Checks a 0-d f32 tensor (a run-time scalar such as a bandwidth).
   LogicalResult checkScalar(Value value, StringRef name);
 

@@ -47,8 +47,7 @@ struct Check {
 /// Emits the checks of one op's contract before the op.
 class CheckEmitter {
 public:
-  CheckEmitter(OpBuilder &builder, Operation *op,
-               const ShapeContract &contract)
+  CheckEmitter(OpBuilder &builder, Operation *op, const ShapeContract &contract)
       : b(builder), loc(op->getLoc()), contract(contract),
         prefix(op->getName().getStringRef().str() + ": ") {
     for (const ShapeContract::Dim &dim : contract.dims)
@@ -100,14 +99,12 @@ private:
   void emitDimChecks() {
     for (const ShapeContract::Dim &dim : contract.dims) {
       const ShapeContract::Dim *first = find(dim.symbol);
-      if (first == &dim ||
-          (!ShapedType::isDynamic(dim.size) &&
-           !ShapedType::isDynamic(first->size)))
+      if (first == &dim || (!ShapedType::isDynamic(dim.size) &&
+                            !ShapedType::isDynamic(first->size)))
         continue; // The verifier checked two static sizes.
       Value size = sizeOf(dim), expected = sizeOf(*first);
       add(cmp(arith::CmpIPredicate::eq, size, expected),
-          dim.what + " is {0}, but " + first->what + " is {1}", size,
-          expected);
+          dim.what + " is {0}, but " + first->what + " is {1}", size, expected);
     }
   }
 
@@ -120,7 +117,8 @@ private:
       if (!product || !lhs || !rhs ||
           !(isDynamic(product) || isDynamic(lhs) || isDynamic(rhs)))
         continue;
-      Value expected = arith::MulIOp::create(b, loc, sizeOf(*lhs), sizeOf(*rhs));
+      Value expected =
+          arith::MulIOp::create(b, loc, sizeOf(*lhs), sizeOf(*rhs));
       Value size = sizeOf(*product);
       add(cmp(arith::CmpIPredicate::eq, size, expected),
           product->what + " is {0}, but " + p.lhs + "*" + p.rhs + " (" +
@@ -149,8 +147,10 @@ private:
       Value remainder = arith::RemSIOp::create(b, loc, n, divisor);
       Value divides = cmp(arith::CmpIPredicate::eq, remainder, i64(0));
       add(arith::AndIOp::create(b, loc, positive, divides),
-          m.membersWord + " " + members->what + " = {0} must be a multiple "
-              "of a positive number of groups " + groups->what + " = {1}",
+          m.membersWord + " " + members->what +
+              " = {0} must be a multiple "
+              "of a positive number of groups " +
+              groups->what + " = {1}",
           n, g);
     }
     for (const std::string &symbol : contract.fitInI32) {
@@ -160,8 +160,7 @@ private:
       Value size = sizeOf(*dim);
       add(cmp(arith::CmpIPredicate::sle, size,
               i64(std::numeric_limits<int32_t>::max())),
-          dim->what + " = {0} slots cannot be indexed by i32 elements");
-      checks.back().a = size;
+          dim->what + " = {0} slots cannot be indexed by i32 elements", size);
     }
   }
 
@@ -177,8 +176,8 @@ private:
     SmallVector<Value> outs;
     SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
     for (TypedAttr init : inits) {
-      Value empty = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{},
-                                            init.getType());
+      Value empty =
+          tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, init.getType());
       Value value = arith::ConstantOp::create(b, loc, init);
       outs.push_back(linalg::FillOp::create(b, loc, value, empty).result());
       maps.push_back(AffineMap::get(rank, 0, b.getContext()));
@@ -188,12 +187,14 @@ private:
     auto generic = linalg::GenericOp::create(
         b, loc, TypeRange(ValueRange(outs)), ValueRange{tensor}, outs, maps,
         iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          SmallVector<Value> next = combine(nb, nloc, args[0], args.drop_front());
+          SmallVector<Value> next =
+              combine(nb, nloc, args[0], args.drop_front());
           linalg::YieldOp::create(nb, nloc, next);
         });
     SmallVector<Value> results;
     for (Value result : generic.getResults())
-      results.push_back(tensor::ExtractOp::create(b, loc, result, ValueRange{}));
+      results.push_back(
+          tensor::ExtractOp::create(b, loc, result, ValueRange{}));
     return results;
   }
 
@@ -228,11 +229,10 @@ private:
       return;
     }
     case ValueRule::Positive: {
-      Value value =
-          tensor::ExtractOp::create(b, loc, rule.value, ValueRange{});
-      Value zero = arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0));
-      add(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, value,
-                                zero),
+      Value value = tensor::ExtractOp::create(b, loc, rule.value, ValueRange{});
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0));
+      add(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, value, zero),
           name + " must be positive (it is zero, negative or NaN)");
       return;
     }
@@ -244,24 +244,25 @@ private:
   }
 
   /// Index ranges and group counts: one reduction to min, max and sum.
-  void emitIntegerRule(const ShapeContract::Rule &rule, const std::string &name) {
+  void emitIntegerRule(const ShapeContract::Rule &rule,
+                       const std::string &name) {
     const ShapeContract::Dim *boundDim = find(rule.symbol);
     if (!boundDim)
       return;
     Type i64Type = b.getI64Type();
-    SmallVector<Value> stats = reduceAll(
-        rule.value,
-        {b.getI64IntegerAttr(std::numeric_limits<int64_t>::max()),
-         b.getI64IntegerAttr(std::numeric_limits<int64_t>::min()),
-         b.getI64IntegerAttr(0)},
-        [&](OpBuilder &nb, Location nloc, Value x,
-            ValueRange acc) -> SmallVector<Value> {
-          if (x.getType() != i64Type)
-            x = arith::ExtSIOp::create(nb, nloc, i64Type, x);
-          return {arith::MinSIOp::create(nb, nloc, x, acc[0]),
-                  arith::MaxSIOp::create(nb, nloc, x, acc[1]),
-                  arith::AddIOp::create(nb, nloc, x, acc[2])};
-        });
+    SmallVector<Value> stats =
+        reduceAll(rule.value,
+                  {b.getI64IntegerAttr(std::numeric_limits<int64_t>::max()),
+                   b.getI64IntegerAttr(std::numeric_limits<int64_t>::min()),
+                   b.getI64IntegerAttr(0)},
+                  [&](OpBuilder &nb, Location nloc, Value x,
+                      ValueRange acc) -> SmallVector<Value> {
+                    if (x.getType() != i64Type)
+                      x = arith::ExtSIOp::create(nb, nloc, i64Type, x);
+                    return {arith::MinSIOp::create(nb, nloc, x, acc[0]),
+                            arith::MaxSIOp::create(nb, nloc, x, acc[1]),
+                            arith::AddIOp::create(nb, nloc, x, acc[2])};
+                  });
     Value min = stats[0], max = stats[1], sum = stats[2];
     Value bound = sizeOf(*boundDim);
     std::string boundText = rule.symbol + " = {1} (" + boundDim->what + ")";
@@ -352,10 +353,9 @@ struct InsertRuntimeChecksPass
     if (auto existing = module.lookupSymbol<func::FuncOp>(kCheckFailed))
       return existing;
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-    auto type = b.getFunctionType(
-        {LLVM::LLVMPointerType::get(b.getContext()), b.getI64Type(),
-         b.getI64Type()},
-        {});
+    auto type = b.getFunctionType({LLVM::LLVMPointerType::get(b.getContext()),
+                                   b.getI64Type(), b.getI64Type()},
+                                  {});
     auto func = func::FuncOp::create(b, loc, kCheckFailed, type);
     func.setPrivate();
     return func;
@@ -366,13 +366,14 @@ struct InsertRuntimeChecksPass
   Value getMessage(OpBuilder &b, Location loc, StringRef message) {
     std::string &name = messageGlobals[message];
     if (name.empty()) {
-      name = "__mixer_check_message_" + std::to_string(messageGlobals.size() - 1);
+      name =
+          "__mixer_check_message_" + std::to_string(messageGlobals.size() - 1);
       while (getOperation().lookupSymbol(name))
         name += "_";
       OpBuilder moduleBuilder =
           OpBuilder::atBlockBegin(getOperation().getBody());
-      auto type = LLVM::LLVMArrayType::get(
-          IntegerType::get(b.getContext(), 8), message.size() + 1);
+      auto type = LLVM::LLVMArrayType::get(IntegerType::get(b.getContext(), 8),
+                                           message.size() + 1);
       LLVM::GlobalOp::create(moduleBuilder, loc, type, /*isConstant=*/true,
                              LLVM::Linkage::Internal, name,
                              b.getStringAttr(message.str() + '\0'));
