@@ -25,7 +25,7 @@ static double squaredDistance(const double *x, const double *y, int64_t d) {
   return sum;
 }
 
-static const char *kernelName(Kernel kind) {
+const char *mixer::ref::kernelName(Kernel kind) {
   switch (kind) {
   case Kernel::Gaussian:
     return "gaussian";

@@ -193,6 +193,9 @@ enum class Kernel {
   SqEuclidean
 };
 
+/// The `#mixer.kernel<...>` keyword of `kind` ("gaussian", ...).
+const char *kernelName(Kernel kind);
+
 /// k(x, y) for d-dimensional points, with r = ||x - y||_2 and h = bandwidth:
 ///   Gaussian exp(-r^2 / (2 h^2)), Laplacian exp(-r / h),
 ///   Matern32 (1 + sqrt(3) r / h) exp(-sqrt(3) r / h),

@@ -12,7 +12,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelNames.h"
 #include "TestSupport.h"
 
 #include "mixer/Reference/Reference.h"
@@ -64,7 +63,7 @@ struct LseCase {
 
 std::string lseName(const LseCase &c) {
   std::ostringstream os;
-  os << kindName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
+  os << ref::kernelName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
      << c.D << (c.withG ? "_g" : "") << (c.naive ? "_naive" : "");
   return os.str();
 }
@@ -80,7 +79,7 @@ std::string lseModule(const LseCase &c) {
   if (c.withG)
     os << ", %g: " << g;
   os << ", %o: " << out << " {bufferization.writable = true}) -> " << out
-     << " {\n  %r = mixer.kernel_lse kernel(" << kindName(c.kind)
+     << " {\n  %r = mixer.kernel_lse kernel(" << ref::kernelName(c.kind)
      << ") ins(%x, %y, %eps : " << x << ", " << y << ", tensor<f32>)";
   if (c.withG)
     os << " g(%g : " << g << ")";
@@ -155,7 +154,7 @@ struct MvCase {
 
 std::string mvName(const MvCase &c) {
   std::ostringstream os;
-  os << kindName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
+  os << ref::kernelName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
      << c.D << "_C" << c.C << (c.naive ? "_naive" : "");
   return os.str();
 }
@@ -170,7 +169,7 @@ std::string mvModule(const MvCase &c) {
   os << "func.func @mv(%x: " << x << ", %y: " << y << ", %v: " << v
      << ", %h: tensor<f32>, %o: " << out
      << " {bufferization.writable = true}) -> " << out
-     << " {\n  %r = mixer.kernel_mv kernel(" << kindName(c.kind)
+     << " {\n  %r = mixer.kernel_mv kernel(" << ref::kernelName(c.kind)
      << ") ins(%x, %y, %v, %h : " << x << ", " << y << ", " << v
      << ", tensor<f32>) outs(%o : " << out << ") -> " << out
      << "\n  return %r : " << out << "\n}\n";
@@ -241,7 +240,7 @@ struct CostCase {
 
 std::string costName(const CostCase &c) {
   std::ostringstream os;
-  os << kindName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
+  os << ref::kernelName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M << "_D"
      << c.D << (c.naive ? "_naive" : "");
   return os.str();
 }
@@ -256,7 +255,7 @@ std::string costModule(const CostCase &c) {
   os << "func.func @cost(%x: " << x << ", %y: " << y << ", %u: " << u
      << ", %v: " << v << ", %eps: tensor<f32>, %o: " << u
      << " {bufferization.writable = true}) -> " << u
-     << " {\n  %r = mixer.transport_cost cost(" << kindName(c.kind)
+     << " {\n  %r = mixer.transport_cost cost(" << ref::kernelName(c.kind)
      << ") ins(%x, %y, %u, %v, %eps : " << x << ", " << y << ", " << u << ", "
      << v << ", tensor<f32>) outs(%o : " << u << ") -> " << u
      << "\n  return %r : " << u << "\n}\n";
@@ -326,7 +325,7 @@ struct SinkhornCase {
 
 std::string sinkhornName(const SinkhornCase &c) {
   std::ostringstream os;
-  os << kindName(c.kind) << "_N" << c.N << "_M" << c.M << "_D" << c.D << "_it"
+  os << ref::kernelName(c.kind) << "_N" << c.N << "_M" << c.M << "_D" << c.D << "_it"
      << c.iterations << (c.naive ? "_naive" : "");
   return os.str();
 }
@@ -342,7 +341,7 @@ std::string sinkhornModule(const SinkhornCase &c) {
      << " {bufferization.writable = true}, %c0: tensor<f32> "
         "{bufferization.writable = true}) -> ("
      << la << ", " << lb << ", tensor<f32>) {\n"
-     << "  %f, %g, %c = mixer.sinkhorn cost(" << kindName(c.kind)
+     << "  %f, %g, %c = mixer.sinkhorn cost(" << ref::kernelName(c.kind)
      << ") iterations(" << c.iterations
      << ") ins(%x, %y, %la, %lb, %eps : " << x << ", " << y << ", " << la
      << ", " << lb << ", tensor<f32>) outs(%f0, %g0, %c0 : " << la << ", " << lb

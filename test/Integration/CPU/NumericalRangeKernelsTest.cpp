@@ -14,7 +14,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelNames.h"
 #include "TestSupport.h"
 
 #include "mixer/Reference/Reference.h"
@@ -169,7 +168,7 @@ struct MvCase {
 
 std::string mvName(const MvCase &c) {
   std::ostringstream os;
-  os << kindName(c.kind) << "_h" << c.bandwidth
+  os << ref::kernelName(c.kind) << "_h" << c.bandwidth
      << (c.scaled ? "_points_scaled" : "_points_unit")
      << (c.layout != Points::Random ? std::string("_") + pointsName(c.layout)
                                     : "")
@@ -186,7 +185,7 @@ std::string mvModule(ref::Kernel kind, int64_t D) {
   os << "func.func @mv(%x: " << x << ", %y: " << y << ", %v: " << v
      << ", %h: tensor<f32>, %o: " << out
      << " {bufferization.writable = true}) -> " << out
-     << " {\n  %r = mixer.kernel_mv kernel(" << kindName(kind)
+     << " {\n  %r = mixer.kernel_mv kernel(" << ref::kernelName(kind)
      << ") ins(%x, %y, %v, %h : " << x << ", " << y << ", " << v
      << ", tensor<f32>) outs(%o : " << out << ") -> " << out
      << "\n  return %r : " << out << "\n}\n";
@@ -281,7 +280,7 @@ struct LseCase {
 
 std::string lseName(const LseCase &c) {
   std::ostringstream os;
-  os << kindName(c.kind) << "_eps" << c.eps << "_" << pointsName(c.layout)
+  os << ref::kernelName(c.kind) << "_eps" << c.eps << "_" << pointsName(c.layout)
      << (c.scaled ? "_scaled" : "")
      << (c.dim != kD ? "_D" + std::to_string(c.dim) : "")
      << (c.naive ? "_naive" : "");
@@ -296,7 +295,7 @@ std::string lseModule(ref::Kernel kind, int64_t D) {
   os << "func.func @lse(%x: " << x << ", %y: " << y
      << ", %eps: tensor<f32>, %g: " << g << ", %o: " << out
      << " {bufferization.writable = true}) -> " << out
-     << " {\n  %r = mixer.kernel_lse kernel(" << kindName(kind)
+     << " {\n  %r = mixer.kernel_lse kernel(" << ref::kernelName(kind)
      << ") ins(%x, %y, %eps : " << x << ", " << y
      << ", tensor<f32>) g(%g : " << g << ") outs(%o : " << out << ") -> " << out
      << "\n  return %r : " << out << "\n}\n";
@@ -375,7 +374,7 @@ struct SinkhornCase {
 
 std::string sinkhornName(const SinkhornCase &c) {
   std::ostringstream os;
-  os << kindName(c.kind) << "_eps" << c.eps << "_" << pointsName(c.layout)
+  os << ref::kernelName(c.kind) << "_eps" << c.eps << "_" << pointsName(c.layout)
      << (c.naive ? "_naive" : "");
   return identifier(os.str());
 }
@@ -394,7 +393,7 @@ std::string sinkhornModule(ref::Kernel kind) {
      << " {bufferization.writable = true}, %c0: tensor<f32> "
         "{bufferization.writable = true}) -> ("
      << la << ", " << lb << ", tensor<f32>) {\n"
-     << "  %f, %g, %c = mixer.sinkhorn cost(" << kindName(kind)
+     << "  %f, %g, %c = mixer.sinkhorn cost(" << ref::kernelName(kind)
      << ") iterations(" << kIterations << ") ins(%x, %y, %la, %lb, %eps : " << x
      << ", " << y << ", " << la << ", " << lb
      << ", tensor<f32>) outs(%f0, %g0, %c0 : " << la << ", " << lb
