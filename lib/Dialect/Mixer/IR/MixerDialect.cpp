@@ -35,4 +35,7 @@ void MixerDialect::initialize() {
 #include "mixer/Dialect/Mixer/IR/MixerOps.cpp.inc"
       >();
   attachTilingInterfaceModels(*getContext());
+  attachScanVjpModels(*getContext());
+  attachKernelVjpModels(*getContext());
+  attachMoEVjpModels(*getContext());
 }

@@ -19,6 +19,12 @@ namespace mixer {
 /// Attaches the TilingInterface model, written once over the indexing maps
 /// of MixerStructuredOpInterface, to every structured mixer op.
 void attachTilingInterfaceModels(MLIRContext &context);
+/// Attaches the DifferentiableOpInterface model of every differentiable
+/// mixer op (one function per op family: ScanVjp.cpp, KernelVjp.cpp,
+/// MoEVjp.cpp).
+void attachScanVjpModels(MLIRContext &context);
+void attachKernelVjpModels(MLIRContext &context);
+void attachMoEVjpModels(MLIRContext &context);
 } // namespace mixer
 } // namespace mlir
 

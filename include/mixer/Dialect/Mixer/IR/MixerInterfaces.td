@@ -67,4 +67,31 @@ def Mixer_ParallelTilingOpInterface
   ];
 }
 
+def Mixer_DifferentiableOpInterface
+    : OpInterface<"DifferentiableOpInterface"> {
+  let description = [{
+    Reverse-mode differentiation of an op on tensors. `buildVjp` builds the
+    vector-Jacobian product of the op: from a cotangent of each result, the
+    cotangent of each operand. For a mixer op it creates the op's backward
+    op (mixer.ssd -> mixer.ssd_backward), whose lowering reuses the forward
+    algorithm's building blocks; mixer-generate-vjp chains these products in
+    reverse order through a whole function.
+  }];
+  let cppNamespace = "::mlir::mixer";
+  let methods = [
+    InterfaceMethod<
+      "Builds the vector-Jacobian product at the builder's insertion point, "
+      "which lies after the op, so the op's results (final states, "
+      "normalizers) may serve as residuals. `cotangents` holds one value per "
+      "result, null for a result whose cotangent is zero (at least one is "
+      "not null). Returns one value per operand of the op, in operand order: "
+      "the operand's cotangent, of its type, or null for an operand without "
+      "one (`outs`, integer arrays such as indices and group sizes). Fails, "
+      "with an error on the op naming what it cannot differentiate.",
+      "::mlir::FailureOr<::llvm::SmallVector<::mlir::Value>>", "buildVjp",
+      (ins "::mlir::OpBuilder &":$builder,
+           "::llvm::ArrayRef<::mlir::Value>":$cotangents)>
+  ];
+}
+
 #endif // MIXER_DIALECT_MIXER_IR_MIXERINTERFACES_TD

@@ -59,5 +59,8 @@ class Mixer_TiledDestinationOp<string mnemonic, list<Trait> traits = []>
 include "mixer/Dialect/Mixer/IR/MixerScanOps.td"
 include "mixer/Dialect/Mixer/IR/MixerKernelOps.td"
 include "mixer/Dialect/Mixer/IR/MixerMoEOps.td"
+include "mixer/Dialect/Mixer/IR/MixerScanBackwardOps.td"
+include "mixer/Dialect/Mixer/IR/MixerKernelBackwardOps.td"
+include "mixer/Dialect/Mixer/IR/MixerMoEBackwardOps.td"
 
 #endif // MIXER_DIALECT_MIXER_IR_MIXEROPS_TD

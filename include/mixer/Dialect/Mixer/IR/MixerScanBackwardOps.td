@@ -1,0 +1,12 @@
+//===- MixerScanBackwardOps.td - backward ops -*- tablegen -*-===//
+//
+// One backward op per differentiable scan op: the op's inputs, the
+// cotangents of its results and the residuals its forward saved in; the
+// cotangent of every array input out.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_DIALECT_MIXER_IR_MIXERSCANBACKWARDOPS_TD
+#define MIXER_DIALECT_MIXER_IR_MIXERSCANBACKWARDOPS_TD
+
+#endif // MIXER_DIALECT_MIXER_IR_MIXERSCANBACKWARDOPS_TD
