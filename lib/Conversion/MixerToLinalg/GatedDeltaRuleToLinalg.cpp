@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChunkedScanLowering.h"
+#include "GatedDeltaRuleLowering.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
@@ -39,6 +40,29 @@
 
 using namespace mlir;
 using namespace mlir::mixer;
+
+Value mlir::mixer::buildDeltaRuleWrite(LinalgBuilder &lb, Value vt, Value kS,
+                                       Value gate, Value beta) {
+  // w = beta (v - gate kS)
+  return lb.map({vt, kS}, {lb.dims(1, {0}), lb.dims(1, {0})},
+                lb.empty(lb.sizesOf(vt), lb.builder().getF32Type()),
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  Value decayed = arith::MulFOp::create(ib, gate, args[1]);
+                  Value diff = arith::SubFOp::create(ib, args[0], decayed);
+                  return arith::MulFOp::create(ib, beta, diff).getResult();
+                });
+}
+
+Value mlir::mixer::buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k,
+                                        Value w, Value gate) {
+  // S = gate S + k w^T, in place.
+  return lb.map({k, w}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  Value outer = arith::MulFOp::create(ib, args[0], args[1]);
+                  Value kept = arith::MulFOp::create(ib, gate, args[2]);
+                  return arith::AddFOp::create(ib, kept, outer).getResult();
+                });
+}
 
 namespace {
 
@@ -143,14 +167,7 @@ void GatedDeltaRuleScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
       });
   Value kq = tensor::ExtractOp::create(b, kqOp.getResult(0), ValueRange{});
 
-  // w = beta (v - gate kS)
-  Value w =
-      lb.map({vt, kS}, {lb.dims(1, {0}), lb.dims(1, {0})}, lb.empty({dv}, f32),
-             [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-               Value decayed = arith::MulFOp::create(ib, gate, args[1]);
-               Value diff = arith::SubFOp::create(ib, args[0], decayed);
-               return arith::MulFOp::create(ib, beta, diff).getResult();
-             });
+  Value w = buildDeltaRuleWrite(lb, vt, kS, gate, beta);
   // o = scale (gate qS + (k . q) w), written into its row of o.
   Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
   Value orow = lb.slice(o, {batch, t, head, zero}, {one, one, one, dv}, {Dv});
@@ -165,13 +182,7 @@ void GatedDeltaRuleScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
                 });
   o = lb.insert(orow, o, {batch, t, head, zero}, {one, one, one, dv});
 
-  // S = gate S + k w^T, in place.
-  st = lb.map({k1, w}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
-              [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                Value outer = arith::MulFOp::create(ib, args[0], args[1]);
-                Value kept = arith::MulFOp::create(ib, gate, args[2]);
-                return arith::AddFOp::create(ib, kept, outer).getResult();
-              });
+  st = buildDeltaRuleUpdate(lb, st, k1, w, gate);
   carry.outs[0] = o;
   carry.states[0] = st;
 }

@@ -52,12 +52,13 @@ mlir::mixer::getLinalgLoweringBlocker(Operation *op) {
                              {ssd.getB(), 2, "group count", "b"},
                              {ssd.getB(), 3, "state dim", "b"}});
       })
-      .Case([](SelectiveScanOp scan) {
+      .Case<SelectiveScanOp, SelectiveScanBackwardOp>([](auto scan) {
         return firstDynamic({{scan.getU(), 2, "channel count", "u"},
                              {scan.getB(), 2, "group count", "b"},
                              {scan.getB(), 3, "state dim", "b"}});
       })
-      .Case<LinearAttentionOp, GatedDeltaRuleOp>([](auto scan) {
+      .Case<LinearAttentionOp, GatedDeltaRuleOp, GatedDeltaRuleBackwardOp>(
+          [](auto scan) {
         return firstDynamic({{scan.getQ(), 2, "head count", "q"},
                              {scan.getQ(), 3, "key dim", "q"},
                              {scan.getV(), 3, "value dim", "v"}});

@@ -29,7 +29,9 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
   populateSelectiveScanToLinalgPatterns(patterns);
+  populateSelectiveScanBackwardToLinalgPatterns(patterns);
   populateGatedDeltaRuleToLinalgPatterns(patterns, recurrentThreshold);
+  populateGatedDeltaRuleBackwardToLinalgPatterns(patterns);
   populateMoEToLinalgPatterns(patterns);
 }
 

@@ -29,9 +29,14 @@ void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                              int64_t recurrentThreshold);
 /// mixer.selective_scan -> token blocks over channel blocks.
 void populateSelectiveScanToLinalgPatterns(RewritePatternSet &patterns);
+/// mixer.selective_scan_backward -> a reverse scan over token chunks.
+void populateSelectiveScanBackwardToLinalgPatterns(RewritePatternSet &patterns);
 /// mixer.gated_delta_rule -> the recurrent form, two state passes per token.
 void populateGatedDeltaRuleToLinalgPatterns(RewritePatternSet &patterns,
                                             int64_t recurrentThreshold);
+/// mixer.gated_delta_rule_backward -> a reverse scan over token chunks.
+void populateGatedDeltaRuleBackwardToLinalgPatterns(
+    RewritePatternSet &patterns);
 
 /// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
 /// combine, the router's scalar loops (MoEToLinalg.cpp).

@@ -19,8 +19,7 @@
 
 #include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
-#include "mixer/Utils/ChunkedScan.h"
-#include "mixer/Utils/LinalgBuilder.h"
+#include "SelectiveScanLowering.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Target/TargetDescription.h"
@@ -35,72 +34,23 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-namespace {
-
-/// The math of mixer.selective_scan for the chunked-scan driver: the
-/// "heads" are the channel blocks, the "chunks" blocks of T tokens, and
-/// every sequence is scanned in chunks (no recurrent threshold).
-class SelectiveScan final : public ChunkedScanHooks {
-public:
-  using Op = SelectiveScanOp;
-  static FailureOr<SelectiveScan> match(SelectiveScanOp op,
-                                        PatternRewriter &rewriter);
-  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
-
-  /// Tokens per chunk (the target's scan time block): the dt and output
-  /// maps are vectorized over [T, Db].
-  int64_t T;
-
-  void init(LinalgBuilder &lb, ScanCarry &carry) override;
-  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
-                 ScanCarry &carry) override {
-    tokenBlock(lb, T, t0, carry);
-  }
-  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
-                 ScanCarry &carry) override {
-    tokenBlock(lb, 1, t, carry);
-  }
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
-
-private:
-  SelectiveScan(SelectiveScanOp op, int64_t D, int64_t G, int64_t N,
-                const TargetDescription &target)
-      : T(target.scanTimeBlock), op(op), u(op.getU()), delta(op.getDelta()),
-        bIn(op.getB()), cIn(op.getC()), z(op.getZ()), D(D), N(N),
-        perGroup(D / G), Db(target.selectiveScanChannelBlock(perGroup)),
-        softplus(op.getDeltaSoftplus()) {}
-
-  StateSlice stateSlice(OpBuilder &b) const;
-  /// The tokens t0 .. t0 + T - 1 of the channel block.
-  void tokenBlock(LinalgBuilder &lb, int64_t T, Value t0, ScanCarry &carry);
-
-  SelectiveScanOp op;
-  Value u, delta, bIn, cIn, z; // the op's [B, L, ...] operands (z optional)
-  int64_t D, N, perGroup, Db;
-  bool softplus;
-  // Of the current channel block (`head`):
-  Value At;          // [N, Db]
-  Value bias, dSkip; // [Db] slices, null when absent
-  Value d0, group;
-};
-
-} // namespace
-
-FailureOr<SelectiveScan> SelectiveScan::match(SelectiveScanOp op,
-                                              PatternRewriter &rewriter) {
-  int64_t D = dimSize(op.getU(), 2);
-  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
-  return SelectiveScan(op, D, G, N, lookupTargetDescription(op));
+Value mlir::mixer::buildSilu(ImplicitLocOpBuilder &b, Value x) {
+  Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1.0));
+  return arith::DivFOp::create(
+      b, x,
+      arith::AddFOp::create(
+          b, one, math::ExpOp::create(b, arith::NegFOp::create(b, x))));
 }
 
-void SelectiveScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
-  spec.heads = arith::ConstantIndexOp::create(b, D / Db);
-  spec.chunkSize = T;
-  spec.recurrentThreshold = std::nullopt;
+Value mlir::mixer::buildSigmoid(ImplicitLocOpBuilder &b, Value x) {
+  Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1.0));
+  return arith::DivFOp::create(
+      b, one,
+      arith::AddFOp::create(
+          b, one, math::ExpOp::create(b, arith::NegFOp::create(b, x))));
 }
 
-void SelectiveScan::init(LinalgBuilder &lb, ScanCarry &carry) {
+void SelectiveScanHooks::startBlock(LinalgBuilder &lb) {
   ImplicitLocOpBuilder &ib = lb.builder();
   OpFoldResult zero = ib.getIndexAttr(0);
   OpFoldResult db = ib.getIndexAttr(Db), n = ib.getIndexAttr(N);
@@ -108,143 +58,209 @@ void SelectiveScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   auto channels = [&](Value x) -> Value {
     return x ? lb.slice(x, {d0}, {db}, {Db}) : Value();
   };
-  At = lb.transpose(lb.slice(op.getA(), {d0, zero}, {db, n}, {Db, N}));
-  bias = channels(op.getDeltaBias());
-  dSkip = channels(op.getDSkip());
+  At = lb.transpose(lb.slice(ops.A, {d0, zero}, {db, n}, {Db, N}));
+  bias = channels(ops.deltaBias);
+  dSkip = channels(ops.dSkip);
   group = arith::DivUIOp::create(ib, d0,
                                  arith::ConstantIndexOp::create(ib, perGroup));
-  carry.states.push_back(initialState(lb, op.getInit(), stateSlice(ib)));
 }
 
-void SelectiveScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                             MutableArrayRef<Value> outs) {
-  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+void SelectiveScanHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
+  startBlock(lb);
+  carry.states.push_back(
+      initialState(lb, ops.init, stateSlice(lb.builder())));
+}
+
+void SelectiveScanHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                                  MutableArrayRef<Value> outs) {
+  if (withOutput)
+    outs[1] =
+        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
 }
 
 /// The state [Db, N] of the channel block, carried transposed as hT [N, Db].
-StateSlice SelectiveScan::stateSlice(OpBuilder &b) const {
+StateSlice SelectiveScanHooks::stateSlice(OpBuilder &b) const {
   return {{batch, d0, b.getIndexAttr(0)}, Db, N, /*transposed=*/true};
 }
 
-void SelectiveScan::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
-                               ScanCarry &carry) {
-  Value y = carry.outs[0], hT = carry.states[0];
+Value SelectiveScanHooks::rows(LinalgBuilder &lb, Value x, int64_t T,
+                               Value t0) const {
+  OpBuilder &b = lb.builder();
+  return lb.slice(x, {batch, t0, d0},
+                  {b.getIndexAttr(1), b.getIndexAttr(T), b.getIndexAttr(Db)},
+                  {T, Db});
+}
+
+Value SelectiveScanHooks::groupRows(LinalgBuilder &lb, Value x, int64_t T,
+                                    Value t0) const {
+  OpBuilder &b = lb.builder();
+  OpFoldResult one = b.getIndexAttr(1);
+  return lb.slice(x, {batch, t0, group, b.getIndexAttr(0)},
+                  {one, b.getIndexAttr(T), one, b.getIndexAttr(N)}, {T, N});
+}
+
+Value SelectiveScanHooks::stepSizes(LinalgBuilder &lb, Value deltaRows) const {
+  // Without bias and softplus dt is delta itself.
+  if (!bias && !ops.softplus)
+    return deltaRows;
+  SmallVector<Value> in = {deltaRows};
+  SmallVector<AffineMap> maps = {lb.dims(2, {0, 1})};
+  if (bias) {
+    in.push_back(bias);
+    maps.push_back(lb.dims(2, {1}));
+  }
+  bool softplus = ops.softplus;
+  Value b = bias;
+  return lb.map(
+      in, maps, lb.empty(lb.sizesOf(deltaRows), lb.builder().getF32Type()),
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value x = args[0];
+        if (b)
+          x = arith::AddFOp::create(ib, x, args[1]);
+        if (!softplus)
+          return x;
+        Value limit =
+            arith::ConstantOp::create(ib, ib.getF32FloatAttr(kSoftplusLimit));
+        Value big =
+            arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, x, limit);
+        Value soft = math::Log1pOp::create(
+            ib, math::ExpOp::create(ib, arith::MinimumFOp::create(ib, x, limit)));
+        return arith::SelectOp::create(ib, big, x, soft).getResult();
+      });
+}
+
+Value SelectiveScanHooks::product(LinalgBuilder &lb, Value x, Value y) const {
+  return lb.map({x, y}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
+                lb.empty(lb.sizesOf(x), lb.builder().getF32Type()),
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(ib, args[0], args[1])
+                      .getResult();
+                });
+}
+
+Value SelectiveScanHooks::advance(LinalgBuilder &lb, Value hT, Value dt,
+                                  Value du, Value bi) const {
+  // hT[n, d] = exp(dt[d] A[d, n]) hT[n, d] + b[n] dt[d] u[d], in place.
+  return lb.map({At, dt, du, bi},
+                {lb.dims(2, {0, 1}), lb.dims(2, {1}), lb.dims(2, {1}),
+                 lb.dims(2, {0})},
+                hT, [](ImplicitLocOpBuilder &hb, ValueRange args) {
+                  Value decay = math::ExpOp::create(
+                      hb, arith::MulFOp::create(hb, args[0], args[1]));
+                  Value kept = arith::MulFOp::create(hb, decay, args[4]);
+                  Value in = arith::MulFOp::create(hb, args[2], args[3]);
+                  return arith::AddFOp::create(hb, kept, in).getResult();
+                });
+}
+
+void SelectiveScanHooks::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
+                                    ScanCarry &carry) {
+  Value hT = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult t = b.getIndexAttr(T), db = b.getIndexAttr(Db),
                n = b.getIndexAttr(N);
-  auto rows = [&](Value x) {
-    return lb.slice(x, {batch, t0, d0}, {one, t, db}, {T, Db});
-  };
-  Value U = rows(u);
-
-  // dt = softplus(delta + delta_bias), dt * u.
-  SmallVector<Value> dtIn = {rows(delta)};
-  SmallVector<AffineMap> dtMaps = {lb.dims(2, {0, 1})};
-  if (bias) {
-    dtIn.push_back(bias);
-    dtMaps.push_back(lb.dims(2, {1}));
-  }
-  // Without bias and softplus dt is delta itself.
-  Value DT =
-      (!bias && !softplus)
-          ? dtIn[0]
-          : lb.map(
-                dtIn, dtMaps, lb.empty({t, db}, f32),
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value x = args[0];
-                  if (bias)
-                    x = arith::AddFOp::create(ib, x, args[1]);
-                  if (!softplus)
-                    return x;
-                  // log1p(exp(x)), and x itself above 20 (where exp would
-                  // overflow the sum's precision anyway).
-                  Value limit =
-                      arith::ConstantOp::create(ib, ib.getF32FloatAttr(20.0));
-                  Value big = arith::CmpFOp::create(
-                      ib, arith::CmpFPredicate::OGT, x, limit);
-                  Value soft = math::Log1pOp::create(
-                      ib, math::ExpOp::create(
-                              ib, arith::MinimumFOp::create(ib, x, limit)));
-                  return arith::SelectOp::create(ib, big, x, soft).getResult();
-                });
-  Value DU = lb.map(
-      {DT, U}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})}, lb.empty({t, db}, f32),
-      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        return arith::MulFOp::create(ib, args[0], args[1]).getResult();
-      });
-  Value Bc = lb.slice(bIn, {batch, t0, group, zero}, {one, t, one, n}, {T, N});
-  Value Cc = lb.slice(cIn, {batch, t0, group, zero}, {one, t, one, n}, {T, N});
+  Value U = rows(lb, ops.u, T, t0);
+  Value DT = stepSizes(lb, rows(lb, ops.delta, T, t0));
+  Value DU = product(lb, DT, U);
+  Value Bc = groupRows(lb, ops.b, T, t0);
+  Value Cc = withOutput ? groupRows(lb, ops.c, T, t0) : Value();
 
   // The output block accumulates locally and is written to y once.
-  Value Y = lb.filled({t, db}, f32, 0.0);
+  SmallVector<Value> carried;
+  if (withOutput)
+    carried.push_back(lb.filled({t, db}, f32, 0.0));
+  carried.push_back(hT);
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value cT = arith::ConstantIndexOp::create(b, T);
   auto tokens = scf::ForOp::create(
-      b, c0, cT, c1, ValueRange{Y, hT},
+      b, c0, cT, c1, carried,
       [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder ilb(ib);
         Value dt = ilb.slice(DT, {i, zero}, {one, db}, {Db});
         Value du = ilb.slice(DU, {i, zero}, {one, db}, {Db});
         Value bi = ilb.slice(Bc, {i, zero}, {one, n}, {N});
+        if (!withOutput) {
+          scf::YieldOp::create(
+              ib, ValueRange{advance(ilb, acc[0], dt, du, bi)});
+          return;
+        }
         Value ci = ilb.slice(Cc, {i, zero}, {one, n}, {1, N});
-        // hT[n, d] = exp(dt[d] A[d, n]) hT[n, d] + b[n] dt[d] u[d], in place.
-        Value h =
-            ilb.map({At, dt, du, bi},
-                    {ilb.dims(2, {0, 1}), ilb.dims(2, {1}), ilb.dims(2, {1}),
-                     ilb.dims(2, {0})},
-                    acc[1], [](ImplicitLocOpBuilder &hb, ValueRange args) {
-                      Value decay = math::ExpOp::create(
-                          hb, arith::MulFOp::create(hb, args[0], args[1]));
-                      Value kept = arith::MulFOp::create(hb, decay, args[4]);
-                      Value in = arith::MulFOp::create(hb, args[2], args[3]);
-                      return arith::AddFOp::create(hb, kept, in).getResult();
-                    });
+        Value h = advance(ilb, acc[1], dt, du, bi);
         // Y[i, :] = c_i^T hT.
         Value row = ilb.slice(acc[0], {i, zero}, {one, db}, {1, Db});
         row = ilb.contract(ci, h, row, Lhs::RowMajor);
         Value nextY = ilb.insert(row, acc[0], {i, zero}, {one, db});
         scf::YieldOp::create(ib, ValueRange{nextY, h});
       });
-  Y = tokens.getResult(0);
-  hT = tokens.getResult(1);
+  carry.states[0] = tokens.getResults().back();
+  if (!withOutput)
+    return;
+  Value Y = tokens.getResult(0);
 
   // y = (y + D_skip u) * silu(z), in place.
-  if (dSkip || z) {
+  if (dSkip || ops.z) {
     SmallVector<Value> in = {U};
     SmallVector<AffineMap> maps = {lb.dims(2, {0, 1})};
     if (dSkip) {
       in.push_back(dSkip);
       maps.push_back(lb.dims(2, {1}));
     }
-    if (z) {
-      in.push_back(rows(z));
+    bool gated = static_cast<bool>(ops.z);
+    if (gated) {
+      in.push_back(rows(lb, ops.z, T, t0));
       maps.push_back(lb.dims(2, {0, 1}));
     }
+    Value skip = dSkip;
     Y = lb.map(in, maps, Y, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
       Value out = args.back();
       unsigned next = 1;
-      if (dSkip)
+      if (skip)
         out = arith::AddFOp::create(
             ib, out, arith::MulFOp::create(ib, args[next++], args[0]));
-      if (z) {
-        Value z = args[next];
-        Value oneF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(1.0));
-        Value sig = arith::DivFOp::create(
-            ib, z,
-            arith::AddFOp::create(
-                ib, oneF,
-                math::ExpOp::create(ib, arith::NegFOp::create(ib, z))));
-        out = arith::MulFOp::create(ib, out, sig);
-      }
+      if (gated)
+        out = arith::MulFOp::create(ib, out, buildSilu(ib, args[next]));
       return out;
     });
   }
-  carry.outs[0] = lb.insert(Y, y, {batch, t0, d0}, {one, t, db});
-  carry.states[0] = hT;
+  carry.outs[0] = lb.insert(Y, carry.outs[0], {batch, t0, d0}, {one, t, db});
+}
+
+namespace {
+
+/// mixer.selective_scan through the driver: every sequence is scanned in
+/// chunks of the target's time block (no recurrent threshold).
+class SelectiveScan final : public SelectiveScanHooks {
+public:
+  using Op = SelectiveScanOp;
+  static FailureOr<SelectiveScan> match(SelectiveScanOp op, PatternRewriter &);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
+    spec.heads = arith::ConstantIndexOp::create(b, numBlocks());
+    spec.chunkSize = T;
+    spec.recurrentThreshold = std::nullopt;
+  }
+
+private:
+  using SelectiveScanHooks::SelectiveScanHooks;
+};
+
+} // namespace
+
+FailureOr<SelectiveScan> SelectiveScan::match(SelectiveScanOp op,
+                                              PatternRewriter &) {
+  int64_t D = dimSize(op.getU(), 2);
+  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
+  const TargetDescription &target = lookupTargetDescription(op);
+  SelectiveScanOperands ops{op.getU(),     op.getDelta(), op.getA(),
+                            op.getB(),     op.getC(),     op.getDSkip(),
+                            op.getZ(),     op.getDeltaBias(), op.getInit(),
+                            op.getDeltaSoftplus()};
+  return SelectiveScan(ops, D, G, N, target.scanTimeBlock,
+                       target.selectiveScanChannelBlock(D / G),
+                       /*withOutput=*/true);
 }
 
 void mlir::mixer::populateSelectiveScanToLinalgPatterns(

@@ -102,3 +102,20 @@ SmallVector<int64_t>
 TopkRouterOp::getParallelTileSizes(const TargetDescription &target) {
   return {target.parallelRowBlock};
 }
+
+// Selective scan backward: one (batch, group) per tile: the gradients of b
+// and c sum over the channels of a group.
+SmallVector<int64_t>
+SelectiveScanBackwardOp::getParallelTileSizes(const TargetDescription &) {
+  int64_t D = cast<ShapedType>(getU().getType()).getDimSize(2);
+  int64_t G = cast<ShapedType>(getB().getType()).getDimSize(2);
+  if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) || G == 0)
+    return {1, 0};
+  return {1, D / G};
+}
+
+// Gated delta rule backward: one (batch, head) per tile.
+SmallVector<int64_t>
+GatedDeltaRuleBackwardOp::getParallelTileSizes(const TargetDescription &) {
+  return {1, 1};
+}

@@ -13,6 +13,7 @@
 #include "TilingUtils.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -356,3 +357,162 @@ LogicalResult GatedDeltaRuleOp::verify() {
 }
 
 MIXER_SCAN_STRUCTURE(GatedDeltaRuleOp)
+
+//===----------------------------------------------------------------------===//
+// SelectiveScanBackwardOp
+//===----------------------------------------------------------------------===//
+
+// Loops (B, D; L, N, C): B, D tiled. The gradients of b and c sum over the
+// channels of a group, so a channel tile covers whole groups (checkTile).
+static ScanSignature signatureOf(SelectiveScanBackwardOp op) {
+  ScanSignature sig;
+  sig.inputs = {{op.getU(), "u", {"B", "L", "D"}},
+                {op.getDelta(), "delta", {"B", "L", "D"}},
+                {op.getA(), "A", {"D", "N"}},
+                {op.getB(), "b", {"B", "L", "G", "N"}},
+                {op.getC(), "c", {"B", "L", "G", "N"}},
+                {op.getDSkip(), "D_skip", {"D"}},
+                {op.getZ(), "z", {"B", "L", "D"}},
+                {op.getDeltaBias(), "delta_bias", {"D"}},
+                {op.getInit(), "init", {"B", "D", "N"}},
+                {op.getDy(), "dy", {"B", "L", "D"}},
+                {op.getDFinalState(), "d_final_state", {"B", "D", "N"}},
+                {op.getChunkStates(), "chunk_states", {"B", "D", "C", "N"}}};
+  SmallVector<std::pair<StringRef, ArrayRef<StringRef>>> grads;
+  static const StringRef seq[] = {"B", "L", "D"}, perBatch[] = {"B", "D"},
+                         state[] = {"B", "D", "N"},
+                         grouped[] = {"B", "L", "G", "N"};
+  grads = {{"du", seq}, {"ddelta", seq}, {"dA", state}, {"db", grouped},
+           {"dc", grouped}};
+  if (op.getDSkip())
+    grads.push_back({"dD_skip", perBatch});
+  if (op.getZ())
+    grads.push_back({"dz", seq});
+  if (op.getDeltaBias())
+    grads.push_back({"ddelta_bias", perBatch});
+  if (op.getInit())
+    grads.push_back({"dinit", state});
+  sig.results = scanResults(op.getOuts(), grads);
+  sig.loops = {"B", "D"};
+  sig.sequential = {"L", "N", "C"};
+  sig.members = "D";
+  sig.groups = "G";
+  sig.membersWord = "channels";
+  sig.membersOf = "u";
+  return sig;
+}
+
+void SelectiveScanBackwardOp::build(
+    OpBuilder &builder, OperationState &state, Value u, Value delta, Value A,
+    Value b, Value c, Value dSkip, Value z, Value deltaBias, Value init,
+    Value dy, Value dFinalState, Value chunkStates, ValueRange outs,
+    int64_t chunkSize, bool deltaSoftplus) {
+  build(builder, state, outs.getTypes(), u, delta, A, b, c, dSkip, z,
+        deltaBias, init, dy, dFinalState, chunkStates, outs,
+        builder.getI64IntegerAttr(chunkSize),
+        deltaSoftplus ? builder.getUnitAttr() : UnitAttr());
+}
+
+LogicalResult SelectiveScanBackwardOp::verify() {
+  int64_t chunkSize = getChunkSizeAttr().getInt();
+  if (failed(verifyChunkSize(*this, chunkSize)))
+    return failure();
+  if (getOuts().size() != getNumGradients())
+    return emitOpError() << "expects " << getNumGradients()
+                         << " 'outs' (du, ddelta, dA, db, dc and one per "
+                            "optional operand of the forward), got "
+                         << getOuts().size();
+  ShapeVerifier v(*this);
+  if (failed(verifyScan(*this, signatureOf(*this), v)))
+    return failure();
+  // Row j of chunk_states is the state before token j * chunk_size.
+  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
+  if (getChunkStates() && length && rows && *rows != *length / chunkSize + 1)
+    return emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
+                            "chunk_size + 1 = "
+                         << *length / chunkSize + 1 << ", got " << *rows;
+  return success();
+}
+
+MIXER_SCAN_STRUCTURE(SelectiveScanBackwardOp)
+
+LogicalResult
+SelectiveScanBackwardOp::checkTile(ArrayRef<OpFoldResult> sizes) {
+  ScanSignature sig = signatureOf(*this);
+  std::optional<int64_t> channels = staticSize(sig, "D");
+  std::optional<int64_t> groups = staticSize(sig, "G");
+  std::optional<int64_t> tile = getConstantIntValue(sizes[1]);
+  if (!channels || !groups || *groups == 0 || !tile ||
+      *tile % (*channels / *groups) != 0)
+    return emitOpError() << "cannot tile channels by "
+                         << (tile ? std::to_string(*tile) : "a dynamic size")
+                         << ": the gradients of 'b' and 'c' sum over a group, "
+                            "so a tile must cover whole groups";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// GatedDeltaRuleBackwardOp
+//===----------------------------------------------------------------------===//
+
+// Loops (B, H; L, Dk, Dv, C): B, H tiled. dq, dk, dg and dbeta sum over the
+// Dv columns, so unlike the forward Dv stays whole.
+static ScanSignature signatureOf(GatedDeltaRuleBackwardOp op) {
+  ScanSignature sig;
+  sig.inputs = {
+      {op.getQ(), "q", {"B", "L", "H", "Dk"}},
+      {op.getK(), "k", {"B", "L", "H", "Dk"}},
+      {op.getV(), "v", {"B", "L", "H", "Dv"}},
+      {op.getG(), "g", {"B", "L", "H"}, ValueRule::NonPositive},
+      {op.getBeta(), "beta", {"B", "L", "H"}},
+      {op.getInit(), "init", {"B", "H", "Dk", "Dv"}},
+      {op.getDO(), "d_o", {"B", "L", "H", "Dv"}},
+      {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}},
+      {op.getChunkStates(), "chunk_states", {"B", "H", "C", "Dk", "Dv"}}};
+  static const StringRef key[] = {"B", "L", "H", "Dk"},
+                         value[] = {"B", "L", "H", "Dv"},
+                         scalar[] = {"B", "L", "H"},
+                         state[] = {"B", "H", "Dk", "Dv"};
+  SmallVector<std::pair<StringRef, ArrayRef<StringRef>>> grads = {
+      {"dq", key}, {"dk", key}, {"dv", value}, {"dg", scalar},
+      {"dbeta", scalar}};
+  if (op.getInit())
+    grads.push_back({"dinit", state});
+  sig.results = scanResults(op.getOuts(), grads);
+  sig.loops = {"B", "H"};
+  sig.sequential = {"L", "Dk", "Dv", "C"};
+  return sig;
+}
+
+void GatedDeltaRuleBackwardOp::build(OpBuilder &builder, OperationState &state,
+                                     Value q, Value k, Value v, Value g,
+                                     Value beta, Value init, Value dO,
+                                     Value dFinalState, Value chunkStates,
+                                     ValueRange outs, int64_t chunkSize,
+                                     float scale) {
+  build(builder, state, outs.getTypes(), q, k, v, g, beta, init, dO,
+        dFinalState, chunkStates, outs, builder.getI64IntegerAttr(chunkSize),
+        builder.getF32FloatAttr(scale));
+}
+
+LogicalResult GatedDeltaRuleBackwardOp::verify() {
+  int64_t chunkSize = getChunkSizeAttr().getInt();
+  if (failed(verifyChunkSize(*this, chunkSize)))
+    return failure();
+  if (getOuts().size() != getNumGradients())
+    return emitOpError() << "expects " << getNumGradients()
+                         << " 'outs' (dq, dk, dv, dg, dbeta and dinit with "
+                            "an init), got "
+                         << getOuts().size();
+  ShapeVerifier v(*this);
+  if (failed(verifyScan(*this, signatureOf(*this), v)))
+    return failure();
+  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
+  if (getChunkStates() && length && rows && *rows != *length / chunkSize + 1)
+    return emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
+                            "chunk_size + 1 = "
+                         << *length / chunkSize + 1 << ", got " << *rows;
+  return success();
+}
+
+MIXER_SCAN_STRUCTURE(GatedDeltaRuleBackwardOp)

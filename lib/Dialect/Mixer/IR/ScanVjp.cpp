@@ -7,7 +7,144 @@
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
 using namespace mlir;
 using namespace mlir::mixer;
 
-void mlir::mixer::attachScanVjpModels(MLIRContext &) {}
+//===----------------------------------------------------------------------===//
+// Recurrent scans: selective_scan
+//===----------------------------------------------------------------------===//
+
+/// Tokens per chunk of the backward's reverse scan: the CPU target's time
+/// block, which bounds its chunk temporaries ([chunk + 1, N, channel block])
+/// and sets the boundary states to L / chunk + 1 per channel.
+static constexpr int64_t kRecurrentBackwardChunk = 16;
+
+/// A tensor.empty of the sizes `dims` of `values` (pairs of value and dim).
+static Value emptyOfDims(OpBuilder &b, Location loc,
+                         ArrayRef<std::pair<Value, int64_t>> dims) {
+  SmallVector<OpFoldResult> sizes;
+  for (auto [value, dim] : dims)
+    sizes.push_back(tensor::getMixedSize(b, loc, value, dim));
+  return tensor::EmptyOp::create(b, loc, sizes, b.getF32Type());
+}
+
+/// A tensor.empty of the shape of `like`.
+static Value emptyLike(OpBuilder &b, Location loc, Value like) {
+  return tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, like),
+                                 b.getF32Type());
+}
+
+/// The sum over dim 0 (the batch) of `perBatch`.
+static Value sumOverBatch(OpBuilder &b, Location loc, Value perBatch) {
+  SmallVector<OpFoldResult> sizes =
+      tensor::getMixedSizes(b, loc, perBatch);
+  sizes.erase(sizes.begin());
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+  Value init = linalg::FillOp::create(
+                   b, loc, zero,
+                   ValueRange{tensor::EmptyOp::create(b, loc, sizes,
+                                                      b.getF32Type())})
+                   .getResult(0);
+  auto reduce = linalg::ReduceOp::create(
+      b, loc, ValueRange{perBatch}, ValueRange{init}, ArrayRef<int64_t>{0},
+      [](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(
+            nb, nl, ValueRange{arith::AddFOp::create(nb, nl, args[0], args[1])});
+      });
+  return reduce.getResult(0);
+}
+
+namespace {
+struct SelectiveScanVjp
+    : public DifferentiableOpInterface::ExternalModel<SelectiveScanVjp,
+                                                      SelectiveScanOp> {
+  FailureOr<SmallVector<Value>> buildVjp(Operation *operation,
+                                         OpBuilder &b,
+                                         ArrayRef<Value> cotangents) const {
+    auto op = cast<SelectiveScanOp>(operation);
+    Location loc = op.getLoc();
+    Value u = op.getU(), A = op.getA();
+    // One destination per gradient, in the backward op's result order; the
+    // batch-shared parameters' gradients come per batch element.
+    SmallVector<Value> outs = {emptyLike(b, loc, u),
+                               emptyLike(b, loc, op.getDelta()),
+                               emptyOfDims(b, loc, {{u, 0}, {A, 0}, {A, 1}}),
+                               emptyLike(b, loc, op.getB()),
+                               emptyLike(b, loc, op.getC())};
+    if (op.getDSkip())
+      outs.push_back(emptyOfDims(b, loc, {{u, 0}, {u, 2}}));
+    if (op.getZ())
+      outs.push_back(emptyLike(b, loc, op.getZ()));
+    if (op.getDeltaBias())
+      outs.push_back(emptyOfDims(b, loc, {{u, 0}, {u, 2}}));
+    if (op.getInit())
+      outs.push_back(emptyLike(b, loc, op.getInit()));
+    auto backward = SelectiveScanBackwardOp::create(
+        b, loc, u, op.getDelta(), A, op.getB(), op.getC(), op.getDSkip(),
+        op.getZ(), op.getDeltaBias(), op.getInit(), cotangents[0],
+        cotangents[1], /*chunkStates=*/Value(), outs, kRecurrentBackwardChunk,
+        op.getDeltaSoftplus());
+
+    // Operand order: u, delta, A, b, c, then the optional ones present, then
+    // the outs (no cotangent).
+    ResultRange grads = backward.getResults();
+    SmallVector<Value> result = {grads[0], grads[1],
+                                 sumOverBatch(b, loc, grads[2]), grads[3],
+                                 grads[4]};
+    unsigned next = 5;
+    if (op.getDSkip())
+      result.push_back(sumOverBatch(b, loc, grads[next++]));
+    if (op.getZ())
+      result.push_back(grads[next++]);
+    if (op.getDeltaBias())
+      result.push_back(sumOverBatch(b, loc, grads[next++]));
+    if (op.getInit())
+      result.push_back(grads[next++]);
+    result.append(op.getOuts().size(), Value());
+    return result;
+  }
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Recurrent scans: gated_delta_rule
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct GatedDeltaRuleVjp
+    : public DifferentiableOpInterface::ExternalModel<GatedDeltaRuleVjp,
+                                                      GatedDeltaRuleOp> {
+  FailureOr<SmallVector<Value>> buildVjp(Operation *operation,
+                                         OpBuilder &b,
+                                         ArrayRef<Value> cotangents) const {
+    auto op = cast<GatedDeltaRuleOp>(operation);
+    Location loc = op.getLoc();
+    SmallVector<Value> outs;
+    for (Value input : {op.getQ(), op.getK(), op.getV(), op.getG(),
+                        op.getBeta(), op.getInit()})
+      if (input)
+        outs.push_back(emptyLike(b, loc, input));
+    auto backward = GatedDeltaRuleBackwardOp::create(
+        b, loc, op.getQ(), op.getK(), op.getV(), op.getG(), op.getBeta(),
+        op.getInit(), cotangents[0], cotangents[1], /*chunkStates=*/Value(),
+        outs, op.getChunkSize(), op.getScale().convertToFloat());
+    // Operand order: q, k, v, g, beta, init (when present), then the outs.
+    SmallVector<Value> result(backward.getResults());
+    result.append(op.getOuts().size(), Value());
+    return result;
+  }
+};
+} // namespace
+
+static void attachRecurrentScanVjpModels(MLIRContext &context) {
+  SelectiveScanOp::attachInterface<SelectiveScanVjp>(context);
+  GatedDeltaRuleOp::attachInterface<GatedDeltaRuleVjp>(context);
+}
+
+void mlir::mixer::attachScanVjpModels(MLIRContext &context) {
+  attachRecurrentScanVjpModels(context);
+}

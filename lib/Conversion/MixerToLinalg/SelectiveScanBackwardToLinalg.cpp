@@ -1,0 +1,488 @@
+//===- SelectiveScanBackwardToLinalg.cpp - selective scan gradients -------===//
+//
+// mixer.selective_scan_backward in two passes of the chunked-scan driver,
+// per (batch, block of Db channels inside one group), the state transposed
+// as in the forward (hT [N, Db]):
+//
+//   1. Unless the op has them, the chunk-boundary states: the forward's
+//      hooks without output, recording hT before every chunk of T tokens
+//      ([B, D/Db, L/T + 1, N, Db]).
+//   2. The reverse scan, carrying dhT (the cotangent of the state), and the
+//      per-block sums dA^T [N, Db], dD_skip and ddelta_bias [Db]. Per chunk
+//      (a full chunk of T tokens, or one token of the tail, whose state is
+//      recomputed from the tail's boundary state):
+//        Hs[0] = boundary state, Hs[i + 1] = advance(Hs[i], token i)
+//                                         (the forward's state update)
+//        gy = dy * silu(z); dz = dy * (c^T h + D_skip u) * silu'(z)
+//        for i = T-1 .. 0:  dH[i] = dhT += c_i gy_i^T;  dhT *= exp(At dt_i)
+//        then, over the chunk at once: dc, db (sums over the block's
+//        channels, added to the group's rows), du, ddelta, dA^T, dD_skip,
+//        ddelta_bias.
+//
+// Memory: the boundary states (when recomputed) and, per block, Hs
+// [T + 1, N, Db] and dH [T, N, Db]; never a per-token state of the whole
+// sequence.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ChunkedScanLowering.h"
+#include "GradientSums.h"
+#include "MixerToLinalgPatterns.h"
+#include "SelectiveScanLowering.h"
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+namespace {
+
+/// Where the gradients lie among the driver's outs: the stepped ones
+/// first (du, ddelta, db, dc, dz), then those finalize writes.
+enum Grad {
+  GradU,
+  GradDelta,
+  GradB,
+  GradC,
+  GradZ,
+  GradA,
+  GradDSkip,
+  GradBias,
+  GradInit,
+  NumGrads
+};
+
+class SelectiveScanBackward final : public ChunkedScanHooks {
+public:
+  SelectiveScanBackward(SelectiveScanBackwardOp op,
+                        const SelectiveScanOperands &ops, int64_t D, int64_t G,
+                        int64_t N, int64_t T, int64_t Db)
+      : fwd(ops, D, G, N, T, Db, /*withOutput=*/false), dy(op.getDy()),
+        dFinal(op.getDFinalState()), saved(op.getChunkStates()), T(T), N(N),
+        Db(Db) {}
+
+  /// The position of each present gradient among the driver's outs, and the
+  /// op's `outs` in that order.
+  SmallVector<int> driverPosition; // indexed by Grad, -1 when absent
+  unsigned stepped = 0;
+
+  void configure(ImplicitLocOpBuilder &b, Value length, Value boundaries) {
+    Value cT = arith::ConstantIndexOp::create(b, T);
+    tailStart = arith::MulIOp::create(
+        b, arith::DivUIOp::create(b, length, cT), cT);
+    tailRow = arith::DivUIOp::create(b, length, cT);
+    recomputed = boundaries;
+  }
+
+  void init(LinalgBuilder &lb, ScanCarry &carry) override {
+    fwd.setHead(batch, head);
+    fwd.startBlock(lb);
+    ImplicitLocOpBuilder &b = lb.builder();
+    OpFoldResult db = b.getIndexAttr(Db), n = b.getIndexAttr(N);
+    // dhT, dA^T, then dD_skip and ddelta_bias as present.
+    carry.states.push_back(initialState(lb, dFinal, fwd.stateSlice(b)));
+    carry.states.push_back(lb.filled({n, db}, b.getF32Type(), 0.0));
+    if (fwd.dSkip)
+      carry.states.push_back(lb.filled({db}, b.getF32Type(), 0.0));
+    if (fwd.bias)
+      carry.states.push_back(lb.filled({db}, b.getF32Type(), 0.0));
+  }
+
+  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                 ScanCarry &carry) override {
+    Value row = arith::DivUIOp::create(lb.builder(), t0,
+                                       arith::ConstantIndexOp::create(
+                                           lb.builder(), T));
+    backwardBlock(lb, T, t0, boundaryState(lb, row), carry);
+  }
+
+  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                 ScanCarry &carry) override {
+    // The state before tail token t, recomputed from the tail's start.
+    ImplicitLocOpBuilder &b = lb.builder();
+    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0),
+                 db = b.getIndexAttr(Db);
+    Value start = lb.copyToNew(boundaryState(lb, tailRow));
+    auto loop = scf::ForOp::create(
+        b, tailStart, t, arith::ConstantIndexOp::create(b, 1),
+        ValueRange{start},
+        [&](OpBuilder &nb, Location loc, Value s, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder ilb(ib);
+          Value dt = fwd.stepSizes(ilb, fwd.rows(ilb, fwd.ops.delta, 1, s));
+          Value du = fwd.product(ilb, dt, fwd.rows(ilb, fwd.ops.u, 1, s));
+          auto row = [&](Value x) {
+            return ilb.slice(x, {zero, zero}, {one, db}, {Db});
+          };
+          Value bi = ilb.slice(fwd.groupRows(ilb, fwd.ops.b, 1, s),
+                               {zero, zero}, {one, b.getIndexAttr(N)}, {N});
+          scf::YieldOp::create(
+              ib, ValueRange{fwd.advance(ilb, acc[0], row(dt), row(du), bi)});
+        });
+    backwardBlock(lb, 1, t, loop.getResult(0), carry);
+  }
+
+  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                MutableArrayRef<Value> outs) override {
+    ImplicitLocOpBuilder &b = lb.builder();
+    StateSlice slice = fwd.stateSlice(b);
+    outs[driverPosition[GradA]] =
+        insertFinalState(lb, states[1], outs[driverPosition[GradA]], slice);
+    if (driverPosition[GradInit] >= 0)
+      outs[driverPosition[GradInit]] = insertFinalState(
+          lb, states[0], outs[driverPosition[GradInit]], slice);
+    unsigned next = 2;
+    for (Grad g : {GradDSkip, GradBias}) {
+      if (driverPosition[g] < 0)
+        continue;
+      Value &out = outs[driverPosition[g]];
+      out = lb.insert(states[next++], out, {fwd.getBatch(), fwd.d0},
+                      {b.getIndexAttr(1), b.getIndexAttr(Db)});
+    }
+  }
+
+private:
+  /// The state hT [N, Db] before token row * T.
+  Value boundaryState(LinalgBuilder &lb, Value row) {
+    ImplicitLocOpBuilder &b = lb.builder();
+    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+    OpFoldResult db = b.getIndexAttr(Db), n = b.getIndexAttr(N);
+    if (saved)
+      return lb.transpose(lb.slice(saved, {batch, fwd.d0, row, zero},
+                                   {one, db, one, n}, {Db, N}));
+    return lb.slice(recomputed, {batch, head, row, zero, zero},
+                    {one, one, one, n, db}, {N, Db});
+  }
+
+  void backwardBlock(LinalgBuilder &lb, int64_t T, Value t0, Value hStart,
+                     ScanCarry &carry);
+
+  SelectiveScanHooks fwd;
+  Value dy, dFinal, saved, recomputed;
+  int64_t T, N, Db;
+  Value tailStart, tailRow;
+};
+
+} // namespace
+
+void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
+                                          Value t0, Value hStart,
+                                          ScanCarry &carry) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  OpFoldResult t = b.getIndexAttr(T), t1 = b.getIndexAttr(T + 1),
+               db = b.getIndexAttr(Db), n = b.getIndexAttr(N);
+  const SelectiveScanOperands &ops = fwd.ops;
+  Value U = fwd.rows(lb, ops.u, T, t0);
+  Value X = fwd.rows(lb, ops.delta, T, t0);
+  Value DT = fwd.stepSizes(lb, X);
+  Value DU = fwd.product(lb, DT, U);
+  Value Bc = fwd.groupRows(lb, ops.b, T, t0);
+  Value Cc = fwd.groupRows(lb, ops.c, T, t0);
+  Value Z = ops.z ? fwd.rows(lb, ops.z, T, t0) : Value();
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value cT = arith::ConstantIndexOp::create(b, T);
+  auto tokenRow = [&](LinalgBuilder &ilb, Value x, Value i, int64_t width) {
+    return ilb.slice(x, {i, zero}, {one, b.getIndexAttr(width)}, {width});
+  };
+
+  // The chunk's states: Hs[0] = h before the chunk, Hs[i + 1] = h_{t0 + i};
+  // with z, also the output before the gate, P[i] = c_i^T h_{t0 + i}.
+  Value Hs = lb.insert(hStart, lb.empty({t1, n, db}, f32), {zero, zero, zero},
+                       {one, n, db});
+  SmallVector<Value> init = {lb.copyToNew(hStart), Hs};
+  if (Z)
+    init.push_back(lb.filled({t, db}, f32, 0.0));
+  auto states = scf::ForOp::create(
+      b, c0, cT, c1, init,
+      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder ilb(ib);
+        Value h = fwd.advance(ilb, acc[0], tokenRow(ilb, DT, i, Db),
+                              tokenRow(ilb, DU, i, Db),
+                              tokenRow(ilb, Bc, i, N));
+        Value next = arith::AddIOp::create(ib, i, c1);
+        SmallVector<Value> yield = {
+            h, ilb.insert(h, acc[1], {next, zero, zero}, {one, n, db})};
+        if (Z) {
+          Value ci = ilb.slice(Cc, {i, zero}, {one, n}, {1, N});
+          Value row = ilb.slice(acc[2], {i, zero}, {one, db}, {1, Db});
+          row = ilb.contract(ci, h, row, Lhs::RowMajor);
+          yield.push_back(ilb.insert(row, acc[2], {i, zero}, {one, db}));
+        }
+        scf::YieldOp::create(ib, yield);
+      });
+  Hs = states.getResult(1);
+  Value Hprev = lb.slice(Hs, {zero, zero, zero}, {t, n, db}, {T, N, Db});
+  Value Hcur = lb.slice(Hs, {one, zero, zero}, {t, n, db}, {T, N, Db});
+
+  AffineMap td = lb.dims(2, {0, 1}), dOnly = lb.dims(2, {1});
+  // gy = dy * silu(z) and dz = dy * (P + D_skip u) * silu'(z); without dy
+  // both are zero.
+  Value GY;
+  if (dy) {
+    Value DY = fwd.rows(lb, dy, T, t0);
+    GY = DY;
+    if (Z) {
+      GY = lb.map({DY, Z}, {td, td}, lb.empty({t, db}, f32),
+                  [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    Value silu = arith::MulFOp::create(
+                        ib, args[1], buildSigmoid(ib, args[1]));
+                    return arith::MulFOp::create(ib, args[0], silu).getResult();
+                  });
+      SmallVector<Value> in = {DY, Z, U};
+      SmallVector<AffineMap> maps = {td, td, td};
+      if (fwd.dSkip) {
+        in.push_back(fwd.dSkip);
+        maps.push_back(dOnly);
+      }
+      bool skip = static_cast<bool>(fwd.dSkip);
+      // P is overwritten with dz.
+      Value dZ = lb.map(
+          in, maps, states.getResult(2),
+          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            Value pre = args.back();
+            if (skip)
+              pre = arith::AddFOp::create(
+                  ib, pre, arith::MulFOp::create(ib, args[3], args[2]));
+            Value z = args[1], s = buildSigmoid(ib, z);
+            Value oneF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(1.0));
+            // silu'(z) = s (1 + z (1 - s)).
+            Value dSilu = arith::MulFOp::create(
+                ib, s,
+                arith::AddFOp::create(
+                    ib, oneF,
+                    arith::MulFOp::create(
+                        ib, z, arith::SubFOp::create(ib, oneF, s))));
+            return arith::MulFOp::create(
+                       ib, args[0], arith::MulFOp::create(ib, pre, dSilu))
+                .getResult();
+          });
+      Value &out = carry.outs[driverPosition[GradZ]];
+      out = lb.insert(dZ, out, {fwd.getBatch(), t0, fwd.d0}, {one, t, db});
+    }
+  } else {
+    GY = lb.filled({t, db}, f32, 0.0);
+    if (Z) {
+      Value &out = carry.outs[driverPosition[GradZ]];
+      out = lb.insert(lb.filled({t, db}, f32, 0.0), out,
+                      {fwd.getBatch(), t0, fwd.d0}, {one, t, db});
+    }
+  }
+
+  // The reverse recurrence: dH[i] = dhT + c_i gy_i^T is the cotangent of
+  // h_{t0 + i}; the token before gets exp(At dt_i) dH[i].
+  Value dH = lb.empty({t, n, db}, f32);
+  auto reverse = scf::ForOp::create(
+      b, c0, cT, c1, ValueRange{carry.states[0], dH},
+      [&](OpBuilder &nb, Location loc, Value j, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder ilb(ib);
+        Value i = arith::SubIOp::create(
+            ib, arith::ConstantIndexOp::create(ib, T - 1), j);
+        Value cur = ilb.map(
+            {tokenRow(ilb, Cc, i, N), tokenRow(ilb, GY, i, Db)},
+            {ilb.dims(2, {0}), ilb.dims(2, {1})}, acc[0],
+            [](ImplicitLocOpBuilder &hb, ValueRange args) {
+              return arith::AddFOp::create(
+                         hb, args[2], arith::MulFOp::create(hb, args[0], args[1]))
+                  .getResult();
+            });
+        Value all = ilb.insert(cur, acc[1], {i, zero, zero}, {one, n, db});
+        Value prev = ilb.map(
+            {fwd.At, tokenRow(ilb, DT, i, Db)},
+            {ilb.dims(2, {0, 1}), ilb.dims(2, {1})}, cur,
+            [](ImplicitLocOpBuilder &hb, ValueRange args) {
+              Value decay = math::ExpOp::create(
+                  hb, arith::MulFOp::create(hb, args[0], args[1]));
+              return arith::MulFOp::create(hb, decay, args[2]).getResult();
+            });
+        scf::YieldOp::create(ib, ValueRange{prev, all});
+      });
+  carry.states[0] = reverse.getResult(0);
+  dH = reverse.getResult(1);
+
+  // Iteration dims (i, n, d) for the sums over channels or state indices.
+  AffineMap ind = lb.dims(3, {0, 1, 2}), iN = lb.dims(3, {0, 1}),
+            iD = lb.dims(3, {0, 2}), nD = lb.dims(3, {1, 2});
+  auto mul = productOf;
+  // dc[i, n] += sum_d h_i gy_i and db[i, n] += sum_d dH_i dt_i u_i, added
+  // to the group's rows (other blocks of the group add theirs).
+  auto addToGroup = [&](Grad g, Value perState, Value perChannel) {
+    Value &out = carry.outs[driverPosition[g]];
+    SmallVector<OpFoldResult> offsets = {fwd.getBatch(), t0, fwd.group, zero};
+    SmallVector<OpFoldResult> sizes = {one, t, one, n};
+    Value rows = lb.slice(out, offsets, sizes, {T, N});
+    rows = sumInto(lb, {perState, perChannel}, {ind, iD}, rows, iN, {2}, mul);
+    out = lb.insert(rows, out, offsets, sizes);
+  };
+  addToGroup(GradC, Hcur, GY);
+  addToGroup(GradB, dH, DU);
+
+  // du = sum_n dH b dt + D_skip gy;
+  // ddt = sum_n dH (b u + A exp(A dt) h_prev), ddelta = ddt softplus'(x).
+  Value dU = sumInto(lb, {dH, Bc, DT}, {ind, iN, iD},
+                     lb.filled({t, db}, f32, 0.0), iD, {1}, mul);
+  if (fwd.dSkip)
+    dU = lb.map({GY, fwd.dSkip}, {td, dOnly}, dU,
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::AddFOp::create(
+                             ib, args[2],
+                             arith::MulFOp::create(ib, args[0], args[1]))
+                      .getResult();
+                });
+  Value dDT = sumInto(
+      lb, {dH, Bc, U, fwd.At, DT, Hprev}, {ind, iN, iD, nD, iD, ind},
+      lb.filled({t, db}, f32, 0.0), iD, {1},
+      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value a = args[3];
+        Value decay =
+            math::ExpOp::create(ib, arith::MulFOp::create(ib, a, args[4]));
+        Value input = arith::MulFOp::create(ib, args[1], args[2]);
+        Value kept = arith::MulFOp::create(
+            ib, a, arith::MulFOp::create(ib, decay, args[5]));
+        return arith::MulFOp::create(ib, args[0],
+                                     arith::AddFOp::create(ib, input, kept))
+            .getResult();
+      });
+  // dA^T[n, d] += sum_i dt exp(A dt) dH h_prev.
+  carry.states[1] = sumInto(
+      lb, {dH, fwd.At, DT, Hprev}, {ind, nD, iD, ind}, carry.states[1], nD,
+      {0}, [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value decay = math::ExpOp::create(
+            ib, arith::MulFOp::create(ib, args[1], args[2]));
+        return arith::MulFOp::create(
+                   ib, arith::MulFOp::create(ib, args[0], args[2]),
+                   arith::MulFOp::create(ib, decay, args[3]))
+            .getResult();
+      });
+  if (ops.softplus) {
+    SmallVector<Value> in = {X};
+    SmallVector<AffineMap> maps = {td};
+    if (fwd.bias) {
+      in.push_back(fwd.bias);
+      maps.push_back(dOnly);
+    }
+    bool withBias = static_cast<bool>(fwd.bias);
+    dDT = lb.map(in, maps, dDT, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+      Value x = args[0];
+      if (withBias)
+        x = arith::AddFOp::create(ib, x, args[1]);
+      // softplus'(x) = sigmoid(x); 1 above the limit, where softplus is x.
+      Value limit =
+          arith::ConstantOp::create(ib, ib.getF32FloatAttr(kSoftplusLimit));
+      Value big =
+          arith::CmpFOp::create(ib, arith::CmpFPredicate::OGT, x, limit);
+      Value slope = arith::SelectOp::create(
+          ib, big, arith::ConstantOp::create(ib, ib.getF32FloatAttr(1.0)),
+          buildSigmoid(ib, x));
+      return arith::MulFOp::create(ib, args.back(), slope).getResult();
+    });
+  }
+  AffineMap tdT = lb.dims(2, {1, 0}), dFirst = lb.dims(2, {0});
+  unsigned next = 2;
+  if (fwd.dSkip) {
+    carry.states[next] = sumInto(lb, {GY, U}, {tdT, tdT}, carry.states[next],
+                                 dFirst, {1}, mul);
+    ++next;
+  }
+  if (fwd.bias)
+    carry.states[next] =
+        sumInto(lb, {dDT}, {tdT}, carry.states[next], dFirst, {1},
+                [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
+  for (auto [g, value] : {std::pair{GradU, dU}, std::pair{GradDelta, dDT}}) {
+    Value &out = carry.outs[driverPosition[g]];
+    out = lb.insert(value, out, {fwd.getBatch(), t0, fwd.d0}, {one, t, db});
+  }
+}
+
+namespace {
+struct SelectiveScanBackwardLowering
+    : public OpRewritePattern<SelectiveScanBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SelectiveScanBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
+    int64_t D = dimSize(op.getU(), 2);
+    int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
+    int64_t T = op.getChunkSize();
+    int64_t Db = lookupTargetDescription(op).selectiveScanChannelBlock(D / G);
+    SelectiveScanOperands ops{op.getU(),     op.getDelta(), op.getA(),
+                              op.getB(),     op.getC(),     op.getDSkip(),
+                              op.getZ(),     op.getDeltaBias(), op.getInit(),
+                              op.getDeltaSoftplus()};
+    SelectiveScanBackward scan(op, ops, D, G, N, T, Db);
+
+    // The op's gradients in Grad order (absent ones skipped), and their
+    // order for the driver: the stepped ones first.
+    SmallVector<Grad> present = {GradU, GradDelta, GradA, GradB, GradC};
+    if (op.getDSkip())
+      present.push_back(GradDSkip);
+    if (op.getZ())
+      present.push_back(GradZ);
+    if (op.getDeltaBias())
+      present.push_back(GradBias);
+    if (op.getInit())
+      present.push_back(GradInit);
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    SmallVector<Value> driverOuts;
+    SmallVector<unsigned> opIndex; // driver position -> op result
+    scan.driverPosition.assign(NumGrads, -1);
+    for (bool stepped : {true, false})
+      for (auto [index, g] : llvm::enumerate(present)) {
+        if ((g <= GradZ) != stepped)
+          continue;
+        scan.driverPosition[g] = driverOuts.size();
+        Value out = op.getOuts()[index];
+        // db and dc accumulate over the channel blocks of a group.
+        if (g == GradB || g == GradC)
+          out = lb.fill(out, 0.0);
+        driverOuts.push_back(out);
+        opIndex.push_back(index);
+      }
+
+    ChunkedScanSpec spec;
+    spec.batches = tensor::DimOp::create(b, op.getU(), 0);
+    spec.length = tensor::DimOp::create(b, op.getU(), 1);
+    spec.heads = arith::ConstantIndexOp::create(b, D / Db);
+    spec.chunkSize = T;
+    spec.recurrentThreshold = std::nullopt;
+    Value boundaries;
+    if (!op.getChunkStates()) {
+      SelectiveScanHooks forward(ops, D, G, N, T, Db, /*withOutput=*/false);
+      ChunkedScanSpec fwdSpec = spec;
+      fwdSpec.steppedOuts = 0;
+      fwdSpec.boundaryStates = {
+          RankedTensorType::get({N, Db}, b.getF32Type())};
+      boundaries = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
+    }
+    scan.configure(b, spec.length, boundaries);
+    spec.reverse = true;
+    spec.steppedOuts = llvm::count_if(present, [](Grad g) { return g <= GradZ; });
+    SmallVector<Value> results = buildChunkedScan(b, spec, driverOuts, scan);
+    SmallVector<Value> replacements(results.size());
+    for (auto [position, index] : llvm::enumerate(opIndex))
+      replacements[index] = results[position];
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::mixer::populateSelectiveScanBackwardToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<SelectiveScanBackwardLowering>(patterns.getContext());
+}
