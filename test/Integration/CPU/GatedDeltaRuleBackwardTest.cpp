@@ -122,7 +122,7 @@ TEST_P(GatedDeltaRuleBackwardAgainstReference, RelativeErrorWithinTolerance) {
 
   std::ostringstream head;
   head << "mixer.gated_delta_rule_backward chunk_size(" << c.chunk
-       << ") scale(" << c.scale << ")";
+       << ") scale(" << std::scientific << c.scale << ")";
   std::string source = backwardModule(head.str(), p);
   CompiledModule compiled(source, /*naive=*/false);
   ASSERT_TRUE(compiled.ok()) << "compilation failed:\n" << source;
