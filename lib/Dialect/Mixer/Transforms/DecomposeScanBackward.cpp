@@ -10,17 +10,26 @@
 // is a scan run backwards in time with the decay shifted by one token. With
 // rev(v)_t = v_{L-1-t} and la'_t = log_a_{L-t} (0 at t = 0):
 //
-//   dx   = rev(ssd(rev(dy), la', rev(c), rev(b), init = dF).y)
+//   dx    = rev(ssd(rev(dy), la', rev(c), rev(b), init = dF).y)
 //   dinit = a_0 * (that scan's final state, D_0)
-//   db^h = rev(ssd(rev(c), la', rev(dy), rev(x), init = dF^T).y)
-//   dc^h = ssd(b, log_a, x, dy, init = init^T).y
+//   db^h  = D^T x: a scan of D^T (N x P), dc^h = S^T dy: a scan of S^T,
+//           both with one group per head, without each token's own term
+//           u_t c_t resp. u_t b_t (u_t = <x_t, dy_t>, added afterwards) and
+//           the D^T scan without dF (its term L(L-1, t) dF^T x_t is a scan
+//           of its own, with no inputs)
 //   db, dc = the sums of db^h, dc^h over the heads of each group
-//   dlog_a_k = sum_{t>=k} (<dc^h_t, c_t> - <db^h_t, b_t>) + <dF, S_{L-1}>
+//   dlog_a_k = sum_{t>=k} (<a_t S_{t-1}^T dy_t, c_t> - <a_{t+1} D_{t+1}^T x_t, b_t>)
+//              + phi_0 + sum_{t<k} <L(L-1, t) dF^T x_t, b_t>
 //
-// The last is a reverse cumulative sum: an ssd with P = N = 1, no decay,
-// unit b and c and init <dF, S_{L-1}>, in reversed time. In the db^h and
-// dc^h scans the roles of P and N are exchanged and every head is its own
-// group; the memory they use is that of one per-head copy of b and c.
+// (D without dF in the first sum, phi_0 = a_0 <L(L-1, 0) dF, init>). This
+// is <D_k, a_k S_{k-1}> regrouped: the usual identity
+// sum_{t>=k} (<dc^h_t, c_t> - <db^h_t, b_t>) + <dF, S_{L-1}> is exact too,
+// but its terms are O(1) where strong decays make the result ~1e-5, and f32
+// cancellation leaves a relative error of 1e-2; here every term is as small
+// as the result. The cumulative sums are ssd scans with P = N = 1, unit b
+// and c and no decay (the first one in reversed time). In the D^T and S^T
+// scans the roles of P and N are exchanged; the memory they use is that of
+// per-head copies of b and c.
 //
 // mixer.linear_attention_backward is ssd_backward with one group per head
 // (x = v, b = k, c = q, states transposed, dy = scale * do); a window w > 0
