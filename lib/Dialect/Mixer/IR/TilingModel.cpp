@@ -392,5 +392,6 @@ void mlir::mixer::attachTilingInterfaceModels(MLIRContext &context) {
   attachModels<SsdOp, SelectiveScanOp, LinearAttentionOp, GatedDeltaRuleOp,
                KernelMvOp, KernelLseOp, TransportCostOp, GroupedMatmulOp,
                GroupedSwigluOp, TopkRouterOp, MoeCombineOp>(context);
+  attachModels<SsdBackwardOp, LinearAttentionBackwardOp>(context);
   attachModels<SelectiveScanBackwardOp, GatedDeltaRuleBackwardOp>(context);
 }

@@ -20,6 +20,11 @@ FailureOr<scf::ForallOp> tileParallelDims(RewriterBase &rewriter,
 /// the mixer ops they are made of (see mixer-decompose-composites).
 void populateDecomposeCompositesPatterns(RewritePatternSet &patterns);
 
+/// Patterns that rewrite the backward ops of ssd and linear_attention into
+/// forward mixer.ssd scans and linalg ops (part of
+/// populateDecomposeCompositesPatterns).
+void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 
