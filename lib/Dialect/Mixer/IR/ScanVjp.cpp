@@ -205,6 +205,12 @@ struct GatedDeltaRuleVjp
 };
 } // namespace
 
+static void attachSsdAndLinearAttentionVjpModels(MLIRContext &context) {
+  SsdOp::attachInterface<SsdVjpModel>(context);
+  LinearAttentionOp::attachInterface<LinearAttentionVjpModel>(context);
+}
+
+
 static void attachRecurrentScanVjpModels(MLIRContext &context) {
   SelectiveScanOp::attachInterface<SelectiveScanVjp>(context);
   GatedDeltaRuleOp::attachInterface<GatedDeltaRuleVjp>(context);
