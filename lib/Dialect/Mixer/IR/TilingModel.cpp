@@ -392,4 +392,8 @@ void mlir::mixer::attachTilingInterfaceModels(MLIRContext &context) {
   attachModels<SsdOp, SelectiveScanOp, LinearAttentionOp, GatedDeltaRuleOp,
                KernelMvOp, KernelLseOp, TransportCostOp, GroupedMatmulOp,
                GroupedSwigluOp, TopkRouterOp, MoeCombineOp>(context);
+  // The backward ops with a parallel dimension that all their results share
+  // (the composites are tiled through the ops they decompose into).
+  attachModels<KernelMvPointGradOp, KernelLsePointGradOp,
+               GroupedMatmulBackwardOp>(context);
 }

@@ -20,6 +20,11 @@ FailureOr<scf::ForallOp> tileParallelDims(RewriterBase &rewriter,
 /// the mixer ops they are made of (see mixer-decompose-composites).
 void populateDecomposeCompositesPatterns(RewritePatternSet &patterns);
 
+/// Patterns that rewrite the composite backward ops (mixer.kernel_mv_backward,
+/// mixer.kernel_lse_backward) into one row-blocked sum per gradient (part of
+/// mixer-decompose-composites; DecomposeKernelBackward.cpp).
+void populateDecomposeKernelBackwardPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 
