@@ -33,6 +33,8 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
   populateGatedDeltaRuleToLinalgPatterns(patterns, recurrentThreshold);
   populateGatedDeltaRuleBackwardToLinalgPatterns(patterns);
   populateMoEToLinalgPatterns(patterns);
+  populateKernelBackwardToLinalgPatterns(patterns);
+  populateMoEBackwardToLinalgPatterns(patterns);
 }
 
 namespace {

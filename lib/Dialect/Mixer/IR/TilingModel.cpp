@@ -394,4 +394,8 @@ void mlir::mixer::attachTilingInterfaceModels(MLIRContext &context) {
                GroupedSwigluOp, TopkRouterOp, MoeCombineOp>(context);
   attachModels<SsdBackwardOp, LinearAttentionBackwardOp>(context);
   attachModels<SelectiveScanBackwardOp, GatedDeltaRuleBackwardOp>(context);
+  // The backward ops with a parallel dimension that all their results share
+  // (the composites are tiled through the ops they decompose into).
+  attachModels<KernelMvPointGradOp, KernelLsePointGradOp,
+               GroupedMatmulBackwardOp>(context);
 }

@@ -24,6 +24,10 @@ void populateDecomposeCompositesPatterns(RewritePatternSet &patterns);
 /// forward mixer.ssd scans and linalg ops (part of
 /// populateDecomposeCompositesPatterns).
 void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns);
+/// Patterns that rewrite the composite backward ops (mixer.kernel_mv_backward,
+/// mixer.kernel_lse_backward) into one row-blocked sum per gradient (part of
+/// mixer-decompose-composites; DecomposeKernelBackward.cpp).
+void populateDecomposeKernelBackwardPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
 } // namespace mlir
