@@ -2,6 +2,7 @@
 
 #include "mixer/Codegen/CPU/Passes.h"
 #include "mixer/Codegen/Common/Passes.h"
+#include "mixer/Codegen/GPU/Passes.h"
 #include "mixer/Conversion/Passes.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   mlir::mixer::registerMixerConversionPasses();
   mlir::mixer::registerMixerCommonCodegenPasses();
   mlir::mixer::registerMixerCpuCodegenPasses();
+  mlir::mixer::registerMixerGpuCodegenPasses();
   mlir::mixer::registerMixerTargetPasses();
   mlir::mixer::registerPipelines();
 
