@@ -13,6 +13,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -29,6 +30,8 @@ int main(int argc, char **argv) {
   registry.insert<mlir::mixer::MixerDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates GPU modules to LLVM IR (PTX, cubin).
+  mlir::registerAllToLLVMIRTranslations(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "mixer optimizer driver\n", registry));
 }

@@ -25,7 +25,7 @@ namespace mlir::mixer {
 } // namespace mlir::mixer
 
 using namespace mlir;
-using namespace mixer::gpu;
+using namespace ::mixer::gpu;
 
 namespace {
 
@@ -71,7 +71,7 @@ std::optional<MatmulShape> matchMatmul(linalg::LinalgOp op) {
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1)
     return std::nullopt;
-  MatmulShape shape{SmallVector<unsigned>(dims->batch), dims->m[0],
+  MatmulShape shape{SmallVector<unsigned>(dims->batch.begin(), dims->batch.end()), dims->m[0],
                     dims->n[0], dims->k[0], op.getStaticLoopRanges()};
   if (llvm::any_of(shape.sizes, ShapedType::isDynamic) ||
       shape.sizes[shape.m] % kMmaM || shape.sizes[shape.n] % kMmaN ||
@@ -196,8 +196,8 @@ void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
   Value threads = arith::MulIOp::create(
       b, loc, arith::MulIOp::create(b, loc, dimX, dimY),
       dim(gpu::Dimension::z));
-  Value warp = div(tid, kWarpSize), lane = rem(tid, kWarpSize);
-  Value numWarps = div(threads, kWarpSize);
+  Value warp = div(tid, ::mixer::gpu::kWarpSize), lane = rem(tid, ::mixer::gpu::kWarpSize);
+  Value numWarps = div(threads, ::mixer::gpu::kWarpSize);
   group = div(lane, 4);
   inGroup = rem(lane, 4);
 
@@ -301,7 +301,7 @@ void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
 }
 
 struct MixerGpuTensorCoreContractionsPass
-    : public mixer::impl::MixerGpuTensorCoreContractionsPassBase<
+    : public mlir::mixer::impl::MixerGpuTensorCoreContractionsPassBase<
           MixerGpuTensorCoreContractionsPass> {
   using Base::Base;
 
@@ -316,8 +316,9 @@ struct MixerGpuTensorCoreContractionsPass
         warpTileN % kMmaN) {
       emitError(getOperation()->getLoc())
           << "options 'warp-tile-m' and 'warp-tile-n' must be multiples of "
-          << kMmaM << " and " << kMmaN << ", got " << warpTileM << " and "
-          << warpTileN;
+          << kMmaM << " and " << kMmaN << ", got "
+          << static_cast<int64_t>(warpTileM) << " and "
+          << static_cast<int64_t>(warpTileN);
       return signalPassFailure();
     }
     SmallVector<std::pair<linalg::LinalgOp, MatmulShape>> work;

@@ -39,19 +39,21 @@ gpu.module @kernels {
 
 // -----
 
-// Inside a block-mapped scf.forall, on shared-memory operands, with the
-// A x B^T of matmul_transpose_b: B is read at (n, k).
+// Inside a block-mapped scf.forall, on shared-memory operands, with B
+// transposed through the matmul's indexing maps: B is read at (n, k).
 // CHECK-LABEL: func.func @transpose_b_in_block_forall
 // CHECK:         scf.forall
 // CHECK:           scf.for
 // CHECK:             memref.load %{{.*}} : memref<16x8xf32, #gpu.address_space<workgroup>>
 // CHECK:             nvgpu.mma.sync
-// CHECK-NOT:       linalg.matmul_transpose_b
+// CHECK-NOT:       linalg.matmul
 // CHECK:         } {mapping = [#gpu.block<x>]}
 func.func @transpose_b_in_block_forall(%a: memref<16x8xf32, #gpu.address_space<workgroup>>,
     %b: memref<8x8xf32, #gpu.address_space<workgroup>>, %c: memref<16x8xf32>) {
   scf.forall (%i) in (4) {
-    linalg.matmul_transpose_b
+    linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>,
+                                   affine_map<(m, n, k) -> (n, k)>,
+                                   affine_map<(m, n, k) -> (m, n)>]
         ins(%a, %b : memref<16x8xf32, #gpu.address_space<workgroup>>, memref<8x8xf32, #gpu.address_space<workgroup>>)
         outs(%c : memref<16x8xf32>)
   } {mapping = [#gpu.block<x>]}
@@ -119,6 +121,7 @@ gpu.module @kernels {
     linalg.matmul ins(%h, %h : memref<16x16xf16>, memref<16x16xf16>) outs(%hc : memref<16x16xf16>)
     linalg.matmul ins(%d, %db : memref<?x16xf32>, memref<16x16xf32>) outs(%dc : memref<?x16xf32>)
     %r = linalg.matmul ins(%t, %t : tensor<16x16xf32>, tensor<16x16xf32>) outs(%t : tensor<16x16xf32>) -> tensor<16x16xf32>
+    bufferization.materialize_in_destination %r in restrict writable %tc : (tensor<16x16xf32>, memref<16x16xf32>) -> ()
     scf.forall (%i) in (32) {
       linalg.matmul ins(%db, %db : memref<16x16xf32>, memref<16x16xf32>) outs(%tc : memref<16x16xf32>)
     } {mapping = [#gpu.thread<x>]}

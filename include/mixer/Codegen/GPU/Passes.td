@@ -10,9 +10,9 @@ def MixerGpuTensorCoreContractionsPass
   let summary = "Run the f32 contractions of a GPU block on tensor cores";
   let description = [{
     Rewrites each matmul-shaped linalg op on f32 buffers that a whole thread
-    block executes (linalg.matmul, batch_matmul, matmul_transpose_b and
-    linalg.generic contractions with one M, one N and one K dimension plus
-    batch dimensions) into warp-level tensor-core code:
+    block executes (linalg.matmul and batch_matmul, transposed operands
+    included, and linalg.generic contractions with one M, one N and one K
+    dimension plus batch dimensions) into warp-level tensor-core code:
 
     - the output is cut into warp tiles (up to 32 x 32); warp w of the block
       takes tiles w, w + W, w + 2W, ... where W is the number of whole warps
