@@ -71,8 +71,9 @@ std::optional<MatmulShape> matchMatmul(linalg::LinalgOp op) {
   if (failed(dims) || dims->m.size() != 1 || dims->n.size() != 1 ||
       dims->k.size() != 1)
     return std::nullopt;
-  MatmulShape shape{SmallVector<unsigned>(dims->batch.begin(), dims->batch.end()), dims->m[0],
-                    dims->n[0], dims->k[0], op.getStaticLoopRanges()};
+  MatmulShape shape{
+      SmallVector<unsigned>(dims->batch.begin(), dims->batch.end()), dims->m[0],
+      dims->n[0], dims->k[0], op.getStaticLoopRanges()};
   if (llvm::any_of(shape.sizes, ShapedType::isDynamic) ||
       shape.sizes[shape.m] % kMmaM || shape.sizes[shape.n] % kMmaN ||
       shape.sizes[shape.k] % kMmaK)
@@ -160,9 +161,10 @@ std::pair<Value, Value> WarpMmaEmitter::splitTf32(Value x) {
   auto intType = type.clone(b.getI32Type());
   Value bits = arith::BitcastOp::create(b, loc, intType, x);
   Value mask = arith::ConstantOp::create(
-      b, loc, DenseElementsAttr::get(
-                  intType, b.getI32IntegerAttr(static_cast<int32_t>(kTf32Mask))
-                               .getValue()));
+      b, loc,
+      DenseElementsAttr::get(
+          intType,
+          b.getI32IntegerAttr(static_cast<int32_t>(kTf32Mask)).getValue()));
   Value hi = arith::BitcastOp::create(
       b, loc, type, arith::AndIOp::create(b, loc, bits, mask));
   Value lo = arith::SubFOp::create(b, loc, x, hi);
@@ -187,16 +189,17 @@ void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
     return gpu::BlockDimOp::create(b, loc, d).getResult();
   };
   Value dimX = dim(gpu::Dimension::x), dimY = dim(gpu::Dimension::y);
-  Value tid = add(id(gpu::Dimension::x),
-                  arith::MulIOp::create(
-                      b, loc, dimX,
-                      add(id(gpu::Dimension::y),
-                          arith::MulIOp::create(b, loc, dimY,
-                                                id(gpu::Dimension::z)))));
-  Value threads = arith::MulIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, dimX, dimY),
-      dim(gpu::Dimension::z));
-  Value warp = div(tid, ::mixer::gpu::kWarpSize), lane = rem(tid, ::mixer::gpu::kWarpSize);
+  Value tid =
+      add(id(gpu::Dimension::x),
+          arith::MulIOp::create(
+              b, loc, dimX,
+              add(id(gpu::Dimension::y),
+                  arith::MulIOp::create(b, loc, dimY, id(gpu::Dimension::z)))));
+  Value threads =
+      arith::MulIOp::create(b, loc, arith::MulIOp::create(b, loc, dimX, dimY),
+                            dim(gpu::Dimension::z));
+  Value warp = div(tid, ::mixer::gpu::kWarpSize),
+        lane = rem(tid, ::mixer::gpu::kWarpSize);
   Value numWarps = div(threads, ::mixer::gpu::kWarpSize);
   group = div(lane, 4);
   inGroup = rem(lane, 4);
@@ -241,8 +244,8 @@ void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
         }
         accs.push_back(fragment({2, 2}, elems));
       }
-    auto kLoop = scf::ForOp::create(b, loc, cst(0), cst(sizeK), cst(kMmaK),
-                                    accs);
+    auto kLoop =
+        scf::ForOp::create(b, loc, cst(0), cst(sizeK), cst(kMmaK), accs);
     {
       OpBuilder::InsertionGuard kGuard(b);
       b.setInsertionPointToStart(kLoop.getBody());
@@ -291,9 +294,9 @@ void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
           FragmentElement e = mmaCElement(r);
           point[shape.m] = rowOf(i, e.row);
           point[shape.n] = colOf(j, e.col);
-          Value v = vector::ExtractOp::create(
-              b, loc, kLoop.getResult(i * fragsN + j),
-              ArrayRef<int64_t>{r / 2, r % 2});
+          Value v =
+              vector::ExtractOp::create(b, loc, kLoop.getResult(i * fragsN + j),
+                                        ArrayRef<int64_t>{r / 2, r % 2});
           store(v, out, point);
         }
   }
