@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::mixer::MixerDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
-  // gpu-module-to-binary translates GPU modules to LLVM IR (PTX, cubin).
+  // gpu-module-to-binary translates the kernels to LLVM IR.
   mlir::registerAllToLLVMIRTranslations(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "mixer optimizer driver\n", registry));

@@ -1,7 +1,8 @@
 //===- Passes.h - GPU code generation passes --------------------*- C++ -*-===//
 //
-// The GPU's code generation: the warp-level tensor-core code of the
-// contractions a thread block runs.
+// Bufferized mixer functions to thread-mapped gpu.launch kernels, and the
+// two ways those kernels leave: to NVVM (device buffers on the host) or to
+// the CPU (each block's threads as OpenMP threads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,9 +12,6 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
-namespace func {
-class FuncOp;
-} // namespace func
 namespace mixer {
 
 #define GEN_PASS_DECL
