@@ -21,6 +21,7 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
@@ -242,10 +243,19 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
 // GPU: linalg on tensors -> thread-mapped gpu.launch -> NVVM (or the CPU)
 //===----------------------------------------------------------------------===//
 
+/// Whether `chip` (sm_XY) has the tf32 mma.sync of sm_80 and later.
+static bool chipHasTf32TensorCores(StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 80;
+}
+
 /// Steps 0 to 6 of the GPU pipelines: the front half for the GPU target,
 /// bufferization, and the mapping to blocks and threads.
 static void buildGpuMappedPipeline(OpPassManager &pm,
-                                   const NvvmPipelineOptions &options) {
+                                   const NvvmPipelineOptions &options,
+                                   bool tensorCores) {
   MixerSetTargetPassOptions gpuTarget;
   gpuTarget.chip = options.chip;
   gpuTarget.threadsPerBlock = options.threadsPerBlock;
@@ -268,6 +278,8 @@ static void buildGpuMappedPipeline(OpPassManager &pm,
   MixerMapForallToGpuPassOptions map;
   map.threadsPerBlock = options.threadsPerBlock;
   map.sharedMemoryBytes = options.sharedMemoryBytes;
+  map.tensorCores = tensorCores;
+  map.tensorCorePrecision = options.tensorCorePrecision;
   funcPm.addPass(createMixerMapForallToGpuPass(map));
   // Foralls nested in a block run sequentially in each thread.
   funcPm.addPass(createForallToForLoopPass());
@@ -278,7 +290,8 @@ static void buildGpuMappedPipeline(OpPassManager &pm,
 
 void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
                                            const NvvmPipelineOptions &options) {
-  buildGpuMappedPipeline(pm, options);
+  buildGpuMappedPipeline(
+      pm, options, options.tensorCores && chipHasTf32TensorCores(options.chip));
 
   // Step 7. Device buffers on the host; polynomial exp/log (no libdevice
   // needed); kernels outlined into a gpu.module.
@@ -303,6 +316,8 @@ void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
   attach.features = "+ptx80";
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
+  // The tensor-core code first: nvgpu.mma.sync to nvvm.mma.sync.
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertNVGPUToNVVMPass());
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
@@ -314,7 +329,8 @@ void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
 
 void mlir::mixer::buildLowerGpuMappedToCpuPipeline(
     OpPassManager &pm, const NvvmPipelineOptions &options) {
-  buildGpuMappedPipeline(pm, options);
+  // mma.sync has no CPU form: the CPU runs the SIMT form of every product.
+  buildGpuMappedPipeline(pm, options, /*tensorCores=*/false);
 
   // Step 7 (CPU). Each gpu.launch becomes a loop over its blocks, each block
   // an omp.parallel region with one thread per GPU thread, meeting at

@@ -94,6 +94,18 @@ struct NvvmPipelineOptions : public TensorPipelineOptions {
                      "(-1: the target's, 48 KiB); the rest go to global "
                      "scratch"),
       llvm::cl::init(-1)};
+  PassOptions::Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("Run the f32 matmul-shaped products of each block on "
+                     "tensor cores (mma.sync m16n8k8 tf32) where the chip "
+                     "has them (sm_80 and later); the CPU-mapped pipeline "
+                     "always uses the SIMT form"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> tensorCorePrecision{
+      *this, "tensor-core-precision",
+      llvm::cl::desc("3xtf32 (three products, fp32 accuracy) or tf32 (one "
+                     "product, about 1e-3 relative)"),
+      llvm::cl::init("3xtf32")};
 };
 
 /// Lowers a module of func.func ops on tensors holding mixer ops (and any

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mixer/Codegen/GPU/Passes.h"
+#include "mixer/Codegen/GPU/Transforms.h"
 #include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -15,7 +16,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -331,6 +334,12 @@ struct MixerMapForallToGpuPass
                        : target->sharedMemoryBytes.value_or(48 * 1024);
     if (func.isExternal())
       return;
+    if (tensorCorePrecision != "3xtf32" && tensorCorePrecision != "tf32") {
+      func.emitError() << "option 'tensor-core-precision' must be 3xtf32 or "
+                          "tf32, got '"
+                       << tensorCorePrecision << "'";
+      return signalPassFailure();
+    }
 
     // Copies are linalg ops, so that they are spread over threads too.
     IRRewriter rewriter(&getContext());
@@ -518,9 +527,18 @@ struct MixerMapForallToGpuPass
       auto guard = scf::IfOp::create(rewriter, store.getLoc(), isFirst);
       rewriter.moveOpBefore(store, guard.thenBlock()->getTerminator());
     }
-    for (linalg::LinalgOp op : linalgOps)
+    // The barriers after each op are in place, so the tensor-core code
+    // needs none of its own.
+    TensorCoreOptions tensorCoreOptions;
+    tensorCoreOptions.splitTf32 = tensorCorePrecision != "tf32";
+    tensorCoreOptions.barriers = false;
+    for (linalg::LinalgOp op : linalgOps) {
+      if (tensorCores && succeeded(rewriteContractionForTensorCores(
+                             rewriter, op, tensorCoreOptions)))
+        continue;
       if (failed(distributeOp(rewriter, op, threadId, threads)))
         return failure();
+    }
     return success();
   }
 

@@ -8,6 +8,7 @@
 
 #include "mixer/Codegen/GPU/MmaTf32Layout.h"
 #include "mixer/Codegen/GPU/Passes.h"
+#include "mixer/Codegen/GPU/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -17,7 +18,7 @@
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERGPUTENSORCORECONTRACTIONSPASS
@@ -94,10 +95,11 @@ int64_t tileSize(int64_t size, int64_t limit, int64_t step) {
 class WarpMmaEmitter {
 public:
   WarpMmaEmitter(OpBuilder &b, linalg::LinalgOp op, const MatmulShape &shape,
-                 bool split)
-      : b(b), loc(op.getLoc()), op(op), shape(shape), split(split) {}
+                 const mlir::mixer::TensorCoreOptions &options)
+      : b(b), loc(op.getLoc()), op(op), shape(shape), split(options.splitTf32),
+        options(options) {}
 
-  void emit(int64_t warpTileM, int64_t warpTileN);
+  void emit();
 
 private:
   Value cst(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -138,6 +140,7 @@ private:
   linalg::LinalgOp op;
   const MatmulShape &shape;
   bool split;
+  const mlir::mixer::TensorCoreOptions &options;
   Value group, inGroup;
 };
 
@@ -171,7 +174,8 @@ std::pair<Value, Value> WarpMmaEmitter::splitTf32(Value x) {
   return {hi, lo};
 }
 
-void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
+void WarpMmaEmitter::emit() {
+  const int64_t warpTileM = options.warpTileM, warpTileN = options.warpTileN;
   const int64_t sizeM = shape.sizes[shape.m], sizeN = shape.sizes[shape.n],
                 sizeK = shape.sizes[shape.k];
   const int64_t tileM = tileSize(sizeM, warpTileM, kMmaM);
@@ -209,7 +213,8 @@ void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
   OpOperand &out = *op.getDpsInitOperand(0);
   const unsigned numLoops = shape.sizes.size();
 
-  gpu::BarrierOp::create(b, loc);
+  if (options.barriers)
+    gpu::BarrierOp::create(b, loc);
   auto tileLoop = scf::ForOp::create(b, loc, warp, cst(numTiles), numWarps);
   {
     OpBuilder::InsertionGuard guard(b);
@@ -300,7 +305,8 @@ void WarpMmaEmitter::emit(int64_t warpTileM, int64_t warpTileN) {
           store(v, out, point);
         }
   }
-  gpu::BarrierOp::create(b, loc);
+  if (options.barriers)
+    gpu::BarrierOp::create(b, loc);
 }
 
 struct MixerGpuTensorCoreContractionsPass
@@ -324,21 +330,33 @@ struct MixerGpuTensorCoreContractionsPass
           << static_cast<int64_t>(warpTileN);
       return signalPassFailure();
     }
-    SmallVector<std::pair<linalg::LinalgOp, MatmulShape>> work;
+    SmallVector<linalg::LinalgOp> work;
     getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!isBlockLevel(op))
-        return;
-      if (std::optional<MatmulShape> shape = matchMatmul(op))
-        work.emplace_back(op, std::move(*shape));
+      if (isBlockLevel(op))
+        work.push_back(op);
     });
-    OpBuilder b(&getContext());
-    for (auto &[op, shape] : work) {
-      b.setInsertionPoint(op);
-      WarpMmaEmitter(b, op, shape, precision == "3xtf32")
-          .emit(warpTileM, warpTileN);
-      op->erase();
-    }
+    mlir::mixer::TensorCoreOptions options;
+    options.splitTf32 = precision == "3xtf32";
+    options.warpTileM = warpTileM;
+    options.warpTileN = warpTileN;
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : work)
+      (void)mlir::mixer::rewriteContractionForTensorCores(rewriter, op,
+                                                          options);
   }
 };
 
 } // namespace
+
+LogicalResult mlir::mixer::rewriteContractionForTensorCores(
+    RewriterBase &rewriter, linalg::LinalgOp op,
+    const TensorCoreOptions &options) {
+  std::optional<MatmulShape> shape = matchMatmul(op);
+  if (!shape)
+    return failure();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(op);
+  WarpMmaEmitter(rewriter, op, *shape, options).emit();
+  rewriter.eraseOp(op);
+  return success();
+}

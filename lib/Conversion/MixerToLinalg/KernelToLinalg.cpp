@@ -282,10 +282,10 @@ struct KernelBlocks {
 
 /// The centres of the points of every batch entry, [(Bt,) D], when the
 /// squared distances for `kind` of D-dimensional points are expanded, else
-/// null.
-static Value pointCentres(ImplicitLocOpBuilder &b, KernelKind kind, Value y,
-                          bool batched, int64_t D) {
-  if (sumsSquaredDifferences(kind, D))
+/// null (on a GPU target they are expanded at every D where `kind` allows).
+static Value pointCentres(ImplicitLocOpBuilder &b, Operation *op,
+                          KernelKind kind, Value y, bool batched, int64_t D) {
+  if (sumsSquaredDifferences(kind, D, lookupTargetDescription(op).isGpu()))
     return Value();
   LinalgBuilder lb(b);
   return meanPoint(lb, y, batched);
@@ -422,7 +422,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     // s = -c(r^2) / eps + g = coef * (r^2 or r) + g.
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
-    Value centres = pointCentres(b, kind, y, batched, D);
+    Value centres = pointCentres(b, op, kind, y, batched, D);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
@@ -599,7 +599,8 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
       coef = kernelCoefficient(b, b.getLoc(), kind, h);
     }
-    Value centres = distance ? pointCentres(b, kind, y, batched, D) : Value();
+    Value centres =
+        distance ? pointCentres(b, op, kind, y, batched, D) : Value();
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc += K v[block], K the R x Cb kernel block.
@@ -696,7 +697,7 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
           logV = op.getLogV();
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value invEps = arith::DivFOp::create(b, f32Const(b, 1.0), eps);
-    Value centres = pointCentres(b, kind, y, batched, D);
+    Value centres = pointCentres(b, op, kind, y, batched, D);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc[i] += sum_j exp(u_i + v_j - C_ij / eps) C_ij.

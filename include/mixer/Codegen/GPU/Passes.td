@@ -33,6 +33,10 @@ def MixerMapForallToGpuPass
     one thread. Scalars loaded on the host from buffers are loaded in the
     kernels instead.
 
+    With `tensor-cores`, the f32 matmul-shaped linalg ops of a block that
+    the tensor cores take (see mixer-gpu-tensor-core-contractions) become
+    warp-level nvgpu.mma.sync code instead; the others are spread as above.
+
     Without options the sizes come from the module's `mixer.target` (a GPU
     description, mixer-set-target chip=...).
   }];
@@ -42,13 +46,22 @@ def MixerMapForallToGpuPass
     Option<"sharedMemoryBytes", "shared-memory-bytes", "int64_t",
            /*default=*/"-1",
            "Shared memory for a block's temporaries, in bytes (-1: the "
-           "target's)">
+           "target's)">,
+    Option<"tensorCores", "tensor-cores", "bool", /*default=*/"false",
+           "Run a block's f32 matmul-shaped linalg ops on tensor cores "
+           "(mixer-gpu-tensor-core-contractions' code) instead of spreading "
+           "their elements over threads">,
+    Option<"tensorCorePrecision", "tensor-core-precision", "std::string",
+           /*default=*/"\"3xtf32\"",
+           "3xtf32 (fp32 accuracy) or tf32 (one product)">
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def MixerGpuHostAllocsPass : Pass<"mixer-gpu-host-allocs", "func::FuncOp"> {

@@ -1,8 +1,10 @@
 """Prints the PTX held by the gpu.binary ops of an MLIR file (format=isa).
 
-Usage: print_ptx.py FILE. The PTX is the string of each #gpu.object (its
-`assembly` property, or its bare string); MLIR prints the string's
-non-printable bytes as two hex digits after a backslash.
+Usage: print_ptx.py FILE [--count INSTRUCTION]. The PTX is the string of
+each #gpu.object (its `assembly` property, or its bare string); MLIR prints
+the string's non-printable bytes as two hex digits after a backslash. With
+--count, prints one line per kernel entry instead: its name and how many
+times INSTRUCTION occurs in it.
 """
 import re
 import sys
@@ -31,5 +33,11 @@ objects = re.findall(
     r' (?:assembly = )?"((?:[^"\\]|\\.)*)"', source)
 if not objects:
     sys.exit("print_ptx.py: no #gpu.object with PTX in " + sys.argv[1])
-for ptx in objects:
-    sys.stdout.write(unescape(ptx))
+ptx = "".join(unescape(o) for o in objects)
+if len(sys.argv) > 3 and sys.argv[2] == "--count":
+    entries = re.split(r"^\.visible \.entry ", ptx, flags=re.M)[1:]
+    for entry in entries:
+        name = entry.split("(", 1)[0]
+        print("%s %s=%d" % (name, sys.argv[3], entry.count(sys.argv[3])))
+else:
+    sys.stdout.write(ptx)
