@@ -316,8 +316,9 @@ void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
   // The tensor-core code first: nvgpu.mma.sync to nvvm.mma.sync.
-  pm.nest<gpu::GPUModuleOp>().addPass(createConvertNVGPUToNVVMPass());
-  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  OpPassManager &kernelPm = pm.nest<gpu::GPUModuleOp>();
+  kernelPm.addPass(createConvertNVGPUToNVVMPass());
+  kernelPm.addPass(createConvertGpuOpsToNVVMOps());
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
