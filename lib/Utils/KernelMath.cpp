@@ -55,10 +55,11 @@ Value mlir::mixer::squaredDifference(OpBuilder &b, Location loc, Value x,
   return arith::MulFOp::create(b, loc, diff, diff);
 }
 
-bool mlir::mixer::sumsSquaredDifferences(KernelKind kind, int64_t D) {
+bool mlir::mixer::sumsSquaredDifferences(KernelKind kind, int64_t D,
+                                         bool gpu) {
   if (kind == KernelKind::laplacian || kind == KernelKind::matern32)
     return true;
-  return D <= kMaxDirectDistanceDim;
+  return !gpu && D <= kMaxDirectDistanceDim;
 }
 
 Value mlir::mixer::kernelCoefficient(OpBuilder &b, Location loc,

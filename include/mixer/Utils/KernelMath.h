@@ -62,8 +62,10 @@ Value squaredDifference(OpBuilder &b, Location loc, Value x, Value y);
 constexpr int64_t kMaxDirectDistanceDim = 8;
 
 /// Whether the blocked squared distances of D-dimensional points for the
-/// kernel or cost `kind` are summed directly (else expanded).
-bool sumsSquaredDifferences(KernelKind kind, int64_t D);
+/// kernel or cost `kind` are summed directly (else expanded). On a GPU
+/// (`gpu`) they are expanded at every D where `kind` allows it: the cross
+/// term is then a contraction on the tensor cores.
+bool sumsSquaredDifferences(KernelKind kind, int64_t D, bool gpu = false);
 
 /// The run-time coefficient a of a distance-based kernel from the bandwidth
 /// h (see the table above).

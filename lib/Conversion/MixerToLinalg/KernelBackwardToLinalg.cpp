@@ -4,8 +4,8 @@
 // and column blocks of the forward sums (KernelBlocks.h), per batch entry
 // and per block of R rows of x:
 //
-//   xb = the R rows of x (centred when r^2 is expanded), s = 0 [R], t = 0 [R, D]
-//   for each block of Cb columns of y (full blocks, then one padded tail):
+//   xb = the R rows of x (centred when r^2 is expanded), s = 0 [R], t = 0 [R,
+//   D] for each block of Cb columns of y (full blocks, then one padded tail):
 //     r2 = the squared distances of the block, as in the forward
 //     kernel_mv_point_grad:
 //       G = dout_blk v_blk^T                      [R, C] x [C, Cb]
@@ -94,7 +94,8 @@ struct KernelMvPointGradToLinalg
       Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
       coef = kernelCoefficient(b, b.getLoc(), kind, h);
     }
-    Value centres = distance ? pointCentres(b, kind, y, batched, D) : Value();
+    Value centres =
+        distance ? pointCentres(b, op, kind, y, batched, D) : Value();
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
@@ -104,10 +105,11 @@ struct KernelMvPointGradToLinalg
       KernelBlocks blk{clb, x, y, batched, D, R, Cb, centre};
       Value yb = blk.yRows(batch, j0, count, ragged);
       // Padded rows of v are zero, so G (and W) vanish on padded columns.
-      Value vT = clb.transpose(
-          blk.packRows(v, batch, j0, count, Cb, C, ragged, 0.0));
+      Value vT =
+          clb.transpose(blk.packRows(v, batch, j0, count, Cb, C, ragged, 0.0));
       Value G = clb.contract(
-          db, vT, clb.filled({cb.getIndexAttr(R), cb.getIndexAttr(Cb)}, f32, 0.0),
+          db, vT,
+          clb.filled({cb.getIndexAttr(R), cb.getIndexAttr(Cb)}, f32, 0.0),
           Lhs::RowMajor);
       if (!distance)
         return {state[0], clb.contract(G, yb, state[1], Lhs::RowMajor)};
@@ -115,15 +117,14 @@ struct KernelMvPointGradToLinalg
       SmallVector<Value> ins = {G};
       SmallVector<AffineMap> maps = {clb.dims(2, {0, 1})};
       dist.addNormInputs(clb, ins, maps);
-      Value W = clb.map(ins, maps, dist.values,
-                        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                          Value r2 = dist.r2(ib, args.back(),
-                                             args.slice(1, args.size() - 2));
-                          Value slope = kernelSlopeOfSquaredDistance(
-                              ib, ib.getLoc(), kind, coef, r2);
-                          return arith::MulFOp::create(ib, args[0], slope)
-                              .getResult();
-                        });
+      Value W = clb.map(
+          ins, maps, dist.values,
+          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+            Value r2 = dist.r2(ib, args.back(), args.slice(1, args.size() - 2));
+            Value slope =
+                kernelSlopeOfSquaredDistance(ib, ib.getLoc(), kind, coef, r2);
+            return arith::MulFOp::create(ib, args[0], slope).getResult();
+          });
       return {addRowSums(clb, W, state[0]),
               clb.contract(W, yb, state[1], Lhs::RowMajor)};
     };
@@ -135,8 +136,8 @@ struct KernelMvPointGradToLinalg
       KernelBlocks blk{rlb, x, y, batched, D, R, Cb, centre};
       Value xb = blk.xRows(batch, r0, rows, loops.raggedRows);
       Value xn = centre ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
-      Value db = blk.packRows(dout, batch, r0, rows, R, C, loops.raggedRows,
-                              0.0);
+      Value db =
+          blk.packRows(dout, batch, r0, rows, R, C, loops.raggedRows, 0.0);
       SmallVector<Value> st = {
           rlb.filled({rb.getIndexAttr(R)}, f32, 0.0),
           rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(D)}, f32, 0.0)};
@@ -146,9 +147,10 @@ struct KernelMvPointGradToLinalg
                                return columnStep(clb, batch, centre, xb, xn, db,
                                                  j0, count, ragged, state);
                              });
-      Value init = loops.raggedRows
-                       ? rlb.empty({rb.getIndexAttr(R), rb.getIndexAttr(D)}, f32)
-                       : blk.outRows(out, batch, r0, {D});
+      Value init =
+          loops.raggedRows
+              ? rlb.empty({rb.getIndexAttr(R), rb.getIndexAttr(D)}, f32)
+              : blk.outRows(out, batch, r0, {D});
       Value dx = distance
                      ? pointGradient(rlb, st[0], xb, st[1], 2.0, Value(), init)
                      : rlb.copy(st[1], init);
@@ -183,7 +185,7 @@ struct KernelLsePointGradToLinalg
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
     Value negInvEps = arith::DivFOp::create(b, f32Const(b, -1.0), eps);
-    Value centres = pointCentres(b, kind, y, batched, D);
+    Value centres = pointCentres(b, op, kind, y, batched, D);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
@@ -216,14 +218,13 @@ struct KernelLsePointGradToLinalg
       SmallVector<Value> wIns = {Q};
       SmallVector<AffineMap> wMaps = {clb.dims(2, {0, 1})};
       dist.addNormInputs(clb, wIns, wMaps);
-      Value W = clb.map(wIns, wMaps, dist.values,
-                        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                          Value r2 = dist.r2(ib, args.back(),
-                                             args.slice(1, norms));
-                          Value f = costGradientFactor(ib, ib.getLoc(), kind, r2);
-                          return arith::MulFOp::create(ib, args[0], f)
-                              .getResult();
-                        });
+      Value W =
+          clb.map(wIns, wMaps, dist.values,
+                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    Value r2 = dist.r2(ib, args.back(), args.slice(1, norms));
+                    Value f = costGradientFactor(ib, ib.getLoc(), kind, r2);
+                    return arith::MulFOp::create(ib, args[0], f).getResult();
+                  });
       return {addRowSums(clb, W, state[0]),
               clb.contract(W, yb, state[1], Lhs::RowMajor),
               addRowSums(clb, Q, state[2])};
@@ -238,8 +239,8 @@ struct KernelLsePointGradToLinalg
       Value xb = blk.xRows(batch, r0, rows, loops.raggedRows);
       Value xn = centre ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
       // Padded rows: a = -inf, so Q vanishes there.
-      Value ab = blk.packVector(rowShift, batch, r0, rows, R, loops.raggedRows,
-                                -kInf);
+      Value ab =
+          blk.packVector(rowShift, batch, r0, rows, R, loops.raggedRows, -kInf);
       OpFoldResult cR = rb.getIndexAttr(R), cD = rb.getIndexAttr(D);
       SmallVector<Value> st = {rlb.filled({cR}, f32, 0.0),
                                rlb.filled({cR, cD}, f32, 0.0),
@@ -252,9 +253,8 @@ struct KernelLsePointGradToLinalg
                              });
       Value gradOut = outs[0], sumsOut = outs[1];
       if (!loops.raggedRows) {
-        Value grad =
-            pointGradient(rlb, st[0], xb, st[1], 0.0, negInvEps,
-                          blk.outRows(gradOut, batch, r0, {D}));
+        Value grad = pointGradient(rlb, st[0], xb, st[1], 0.0, negInvEps,
+                                   blk.outRows(gradOut, batch, r0, {D}));
         Value sums = rlb.copy(st[2], blk.outRows(sumsOut, batch, r0, {}));
         return {blk.insertRows(grad, gradOut, batch, r0, {D}),
                 blk.insertRows(sums, sumsOut, batch, r0, {})};

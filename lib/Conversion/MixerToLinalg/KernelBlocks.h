@@ -13,6 +13,7 @@
 #ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_KERNELBLOCKS_H
 #define MIXER_LIB_CONVERSION_MIXERTOLINALG_KERNELBLOCKS_H
 
+#include "mixer/Target/TargetDescription.h"
 #include "mixer/Utils/KernelMath.h"
 #include "mixer/Utils/LinalgBuilder.h"
 
@@ -55,7 +56,6 @@ inline int64_t rowBlockSize(Value x, int64_t rowDim) {
     return kDefaultRowBlock;
   return std::max<int64_t>(n, 1);
 }
-
 
 /// A [P, Q] block of squared distances as the maps over it read them: r^2
 /// itself (summed directly), or the dot products with the squared norms of
@@ -254,10 +254,11 @@ struct KernelBlocks {
 
 /// The centres of the points of every batch entry, [(Bt,) D], when the
 /// squared distances for `kind` of D-dimensional points are expanded, else
-/// null.
-inline Value pointCentres(ImplicitLocOpBuilder &b, KernelKind kind, Value y,
-                          bool batched, int64_t D) {
-  if (sumsSquaredDifferences(kind, D))
+/// null (on a GPU target they are expanded at every D where `kind` allows,
+/// so that the cross term runs on the tensor cores).
+inline Value pointCentres(ImplicitLocOpBuilder &b, Operation *op,
+                          KernelKind kind, Value y, bool batched, int64_t D) {
+  if (sumsSquaredDifferences(kind, D, lookupTargetDescription(op).isGpu()))
     return Value();
   LinalgBuilder lb(b);
   return meanPoint(lb, y, batched);

@@ -81,7 +81,7 @@ struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
     // s = -c(r^2) / eps + g = coef * (r^2 or r) + g.
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
-    Value centres = pointCentres(b, kind, y, batched, D);
+    Value centres = pointCentres(b, op, kind, y, batched, D);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: updates the running max m and sum of every row.
@@ -258,7 +258,8 @@ struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
       Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
       coef = kernelCoefficient(b, b.getLoc(), kind, h);
     }
-    Value centres = distance ? pointCentres(b, kind, y, batched, D) : Value();
+    Value centres =
+        distance ? pointCentres(b, op, kind, y, batched, D) : Value();
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc += K v[block], K the R x Cb kernel block.
@@ -355,7 +356,7 @@ struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
           logV = op.getLogV();
     Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
     Value invEps = arith::DivFOp::create(b, f32Const(b, 1.0), eps);
-    Value centres = pointCentres(b, kind, y, batched, D);
+    Value centres = pointCentres(b, op, kind, y, batched, D);
     BlockLoops loops(b, x, y, batched, R, Cb);
 
     // One block of columns: acc[i] += sum_j exp(u_i + v_j - C_ij / eps) C_ij.
