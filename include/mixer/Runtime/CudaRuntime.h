@@ -48,11 +48,11 @@ typedef struct {
   char name[256];
   int computeMajor, computeMinor;
   int multiprocessors;
-  int clockKHz;        /* the SM clock (boost) */
-  int memoryClockKHz;  /* 0 where the driver does not say */
-  int memoryBusBits;   /* 0 where the driver does not say */
+  int clockKHz;       /* the SM clock (boost) */
+  int memoryClockKHz; /* 0 where the driver does not say */
+  int memoryBusBits;  /* 0 where the driver does not say */
   uint64_t totalMemoryBytes;
-  int driverVersion;   /* 13000 for CUDA 13.0 */
+  int driverVersion; /* 13000 for CUDA 13.0 */
 } MixerCudaDeviceInfo;
 
 /* Fills *info for the default device; returns 0, or -1 after recording a
@@ -76,9 +76,8 @@ void mgpuModuleUnload(void *module);
 void *mgpuModuleGetFunction(void *module, const char *name);
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t sharedMemoryBytes,
-                      void *stream, void **params, void **extra,
-                      size_t paramCount);
+                      intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                      void **params, void **extra, size_t paramCount);
 void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              intptr_t clusterY, intptr_t clusterZ,
                              intptr_t gridX, intptr_t gridY, intptr_t gridZ,

@@ -57,8 +57,7 @@ const char *mixerCudaGetFailure(void) {
 
 void mixerCudaClearFailure(void) { hasFailure = 0; }
 
-static void recordResult(CUresult result, const char *call,
-                         const char *doing) {
+static void recordResult(CUresult result, const char *call, const char *doing) {
   char message[512];
   snprintf(message, sizeof(message), "CUDA error %d (%s) in %s while %s",
            (int)result, describeResult(result), call, doing);
@@ -92,12 +91,11 @@ static void recordMissingHandle(const char *what, const char *doing) {
   char message[768];
   pthread_mutex_lock(&loadFailureLock);
   if (loadFailure[0])
-    snprintf(message, sizeof(message), "%s is null while %s: %s", what,
-             doing, loadFailure);
+    snprintf(message, sizeof(message), "%s is null while %s: %s", what, doing,
+             loadFailure);
   else
     snprintf(message, sizeof(message),
-             "%s is null while %s (an earlier CUDA call failed)", what,
-             doing);
+             "%s is null while %s (an earlier CUDA call failed)", what, doing);
   pthread_mutex_unlock(&loadFailureLock);
   recordFailure(message);
 }
@@ -179,26 +177,26 @@ int mixerCudaGetDeviceInfo(MixerCudaDeviceInfo *info) {
     return -1;
   memset(info, 0, sizeof(*info));
   CUdevice device = 0;
-  int ok = CHECK(cuCtxGetDevice(&device), doing) &&
-           CHECK(cuDeviceGetName(info->name, sizeof(info->name), device),
-                 doing) &&
-           CHECK(cuDeviceGetAttribute(
-                     &info->computeMajor,
-                     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-                 doing) &&
-           CHECK(cuDeviceGetAttribute(
-                     &info->computeMinor,
-                     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-                 doing) &&
-           CHECK(cuDeviceGetAttribute(&info->multiprocessors,
-                                      CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
-                                      device),
-                 doing) &&
-           CHECK(cuDeviceGetAttribute(&info->clockKHz,
-                                      CU_DEVICE_ATTRIBUTE_CLOCK_RATE, device),
-                 doing) &&
-           CHECK(cuDeviceTotalMem(&info->totalMemoryBytes, device), doing) &&
-           CHECK(cuDriverGetVersion(&info->driverVersion), doing);
+  int ok =
+      CHECK(cuCtxGetDevice(&device), doing) &&
+      CHECK(cuDeviceGetName(info->name, sizeof(info->name), device), doing) &&
+      CHECK(cuDeviceGetAttribute(&info->computeMajor,
+                                 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                 device),
+            doing) &&
+      CHECK(cuDeviceGetAttribute(&info->computeMinor,
+                                 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                 device),
+            doing) &&
+      CHECK(cuDeviceGetAttribute(&info->multiprocessors,
+                                 CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                 device),
+            doing) &&
+      CHECK(cuDeviceGetAttribute(&info->clockKHz,
+                                 CU_DEVICE_ATTRIBUTE_CLOCK_RATE, device),
+            doing) &&
+      CHECK(cuDeviceTotalMem(&info->totalMemoryBytes, device), doing) &&
+      CHECK(cuDriverGetVersion(&info->driverVersion), doing);
   /* Deprecated attributes, absent from some drivers: 0 when not given. */
   if (cuDeviceGetAttribute(&info->memoryClockKHz,
                            CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE,
@@ -332,17 +330,16 @@ static int allowSharedMemory(CUfunction function, int32_t bytes,
                              const char *doing) {
   if (bytes <= 48 * 1024)
     return 1;
-  return CHECK(cuFuncSetAttribute(function,
-                                  CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                  bytes),
-               doing);
+  return CHECK(
+      cuFuncSetAttribute(
+          function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
+      doing);
 }
 
 void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       intptr_t gridZ, intptr_t blockX, intptr_t blockY,
-                      intptr_t blockZ, int32_t sharedMemoryBytes,
-                      void *stream, void **params, void **extra,
-                      size_t paramCount) {
+                      intptr_t blockZ, int32_t sharedMemoryBytes, void *stream,
+                      void **params, void **extra, size_t paramCount) {
   (void)paramCount;
   const char *doing = "launching a kernel";
   if (!function) {
@@ -507,11 +504,11 @@ void *mgpuMemAlloc(uint64_t bytes, void *stream, bool hostShared) {
   if (!enterContext(doing))
     return NULL;
   CUdeviceptr pointer = 0;
-  int ok = hostShared
-               ? CHECK(cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL),
-                       doing)
-               : CHECK(cuMemAllocAsync(&pointer, bytes, (CUstream)stream),
-                       doing);
+  int ok =
+      hostShared
+          ? CHECK(cuMemAllocManaged(&pointer, bytes, CU_MEM_ATTACH_GLOBAL),
+                  doing)
+          : CHECK(cuMemAllocAsync(&pointer, bytes, (CUstream)stream), doing);
   leaveContext();
   return ok ? (void *)pointer : NULL;
 }
@@ -540,8 +537,7 @@ void mgpuMemcpy(void *destination, void *source, size_t bytes, void *stream) {
     return;
   const char *doing = "copying between host and device";
   if (!destination || !source) {
-    recordMissingHandle(destination ? "the source" : "the destination",
-                        doing);
+    recordMissingHandle(destination ? "the source" : "the destination", doing);
     return;
   }
   if (!enterContext(doing))

@@ -67,8 +67,7 @@ TEST_F(CudaRuntimeTest, InvalidModuleFailsWithoutCrashing) {
       << failure;
 
   void *params[1] = {nullptr};
-  mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr,
-                   1);
+  mgpuLaunchKernel(function, 1, 1, 1, 32, 1, 1, 0, nullptr, params, nullptr, 1);
   failure = takeFailure();
   EXPECT_NE(failure.find("the kernel is null while launching"),
             std::string::npos)
