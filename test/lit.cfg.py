@@ -71,6 +71,13 @@ config.substitutions.append(
 config.substitutions.append(("%mixer_include_dir", os.path.join(config.mixer_src_root, "include")))
 config.substitutions.append(("%mixer_lib_dir", os.path.join(config.mixer_obj_root, "lib")))
 
+# ptxas assembles the PTX of the GPU pipeline in the tests (no GPU needed).
+ptxas = shutil.which("ptxas") or (
+    "/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
 # A CUDA device is needed to run the GPU integration tests.
 def has_cuda_device():
     if not shutil.which("nvidia-smi"):

@@ -9,12 +9,16 @@
 
 #include "mixer/Codegen/CPU/Passes.h"
 #include "mixer/Codegen/Common/Passes.h"
+#include "mixer/Codegen/GPU/Passes.h"
 #include "mixer/Conversion/Passes.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
 #include "mixer/Target/CpuTarget.h"
 #include "mixer/Target/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ConvertToLLVM/ToLLVMPass.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -25,8 +29,11 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -55,12 +62,17 @@ getNamedTarget(const TensorPipelineOptions &options) {
   return *target;
 }
 
-static void buildTensorPipeline(OpPassManager &pm,
-                                const TensorPipelineOptions &options) {
+/// `gpuTarget`, when given, is attached instead of any CPU and the run-time
+/// checks are left out (they would read device buffers on the host).
+static void
+buildTensorPipeline(OpPassManager &pm, const TensorPipelineOptions &options,
+                    const MixerSetTargetPassOptions *gpuTarget = nullptr) {
   // Every pass that depends on the target reads the module's `mixer.target`
   // (the default target when there is none). A target named by the options
   // replaces it.
-  if (options.namesTarget()) {
+  if (gpuTarget) {
+    pm.addPass(createMixerSetTargetPass(*gpuTarget));
+  } else if (options.namesTarget()) {
     MixerSetTargetPassOptions setTarget;
     setTarget.cpu =
         options.targetCpu.empty() ? "host" : options.targetCpu.getValue();
@@ -71,7 +83,7 @@ static void buildTensorPipeline(OpPassManager &pm,
   // Step 0. Check what the verifiers could not: dynamic sizes that must
   // agree and operand values (indices, eps, log-decays), before each op.
   // In: mixer ops on tensors. Out: each checked op inside an scf.if.
-  if (options.runtimeChecks)
+  if (options.runtimeChecks && !gpuTarget)
     pm.addPass(createMixerInsertRuntimeChecksPass());
 
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
@@ -122,6 +134,57 @@ static void buildTensorPipeline(OpPassManager &pm,
   funcPm.addPass(createCSEPass());
 }
 
+/// Bufferizes so that every public function writes its results into
+/// caller-provided buffers and returns nothing.
+static void buildBufferizeToOuts(OpPassManager &pm) {
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Canonicalize first: a loop that threads a buffer through its iter_args
+  // returns that same buffer, and only after folding is a returned loop
+  // result seen to be the argument it is. Then drop such results from every
+  // function and its call sites (private callees would otherwise return
+  // clones); what remains in a public function is an error.
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  pm.addPass(createMixerDropReturnedArgumentsPass());
+  pm.addPass(createCSEPass());
+}
+
+/// Polynomial math, then memrefs, loops and OpenMP to the LLVM dialect with
+/// `_mlir_ciface_` wrappers.
+static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads) {
+  // Polynomial exp/log so that they stay vectorized.
+  pm.addPass(createMixerApproximateMathPass());
+  // Copies between strided tiles as vector code, not runtime calls.
+  pm.nest<func::FuncOp>().addPass(createMixerLowerMemrefCopiesPass());
+
+  // Parallel loops to OpenMP, the rest to LLVM.
+  // In: memrefs, scf.forall, vector, linalg leftovers. Out: LLVM dialect
+  // with `_mlir_ciface_` wrappers.
+  pm.addPass(createMixerEmitCInterfacePass());
+  pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
+  ConvertSCFToOpenMPPassOptions openmp;
+  openmp.numThreads = numThreads;
+  pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
+  // Full unrolling: partial unrolling emitted aligned stores into unaligned
+  // memory.
+  pm.addPass(createConvertVectorToSCFPass(
+      VectorTransferToSCFOptions().enableFullUnroll()));
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
 //===----------------------------------------------------------------------===//
 // CPU: linalg on tensors -> LLVM dialect with OpenMP
 //===----------------------------------------------------------------------===//
@@ -159,21 +222,7 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   // dropped from the signatures, so every public function writes its
   // results into caller-provided buffers and returns nothing.
   // In: tensors. Out: memrefs; temporaries as memref.alloc/alloca.
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // Canonicalize first: a loop that threads a buffer through its iter_args
-  // returns that same buffer, and only after folding is a returned loop
-  // result seen to be the argument it is. Then drop such results from every
-  // function and its call sites (private callees would otherwise return
-  // clones); what remains in a public function is an error.
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
-  pm.addPass(createMixerDropReturnedArgumentsPass());
-  pm.addPass(createCSEPass());
+  buildBufferizeToOuts(pm);
   // Per-chunk temporaries: allocate once outside the loops, on the stack
   // when small (a 64x64 f32 block is 16 KiB).
   pm.nest<func::FuncOp>().addPass(bufferization::createBufferLoopHoistingPass());
@@ -184,32 +233,97 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
       bufferization::createPromoteBuffersToStackPass(toStack));
   bufferization::buildBufferDeallocationPipeline(pm);
 
-  // Step 7. Polynomial exp/log so that they stay vectorized.
-  pm.addPass(createMixerApproximateMathPass());
-  // Copies between strided tiles as vector code, not runtime calls.
-  pm.nest<func::FuncOp>().addPass(createMixerLowerMemrefCopiesPass());
+  // Steps 7 and 8. Polynomial exp/log; parallel loops to OpenMP, the rest
+  // to LLVM.
+  buildCpuToLLVM(pm, options.numThreads);
+}
 
-  // Step 8. Parallel loops to OpenMP, the rest to LLVM.
-  // In: memrefs, scf.forall, vector, linalg leftovers. Out: LLVM dialect
-  // with `_mlir_ciface_` wrappers.
+//===----------------------------------------------------------------------===//
+// GPU: linalg on tensors -> thread-mapped gpu.launch -> NVVM (or the CPU)
+//===----------------------------------------------------------------------===//
+
+/// Steps 0 to 6 of the GPU pipelines: the front half for the GPU target,
+/// bufferization, and the mapping to blocks and threads.
+static void buildGpuMappedPipeline(OpPassManager &pm,
+                                   const NvvmPipelineOptions &options) {
+  MixerSetTargetPassOptions gpuTarget;
+  gpuTarget.chip = options.chip;
+  gpuTarget.threadsPerBlock = options.threadsPerBlock;
+  buildTensorPipeline(pm, options, &gpuTarget);
+
+  // Step 5. Bufferize, results into the callers' buffers.
+  // In: tensors. Out: memrefs; the temporaries of each forall iteration as
+  // memref.alloc inside it.
+  buildBufferizeToOuts(pm);
+
+  // Step 6. Map to the GPU: each outermost scf.forall becomes a gpu.launch
+  // with one block per iteration; its linalg ops are spread over the
+  // block's threads with a barrier after each, its temporaries are views
+  // of shared memory while they fit (global scratch beyond). Linalg ops
+  // between foralls get launches of their own; sequential host code that
+  // writes memory runs in a one-thread launch.
+  // In: memrefs, scf.forall. Out: gpu.launch ops holding scf loops over
+  // single-element linalg ops; host code with memref.alloc scratch.
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  MixerMapForallToGpuPassOptions map;
+  map.threadsPerBlock = options.threadsPerBlock;
+  map.sharedMemoryBytes = options.sharedMemoryBytes;
+  funcPm.addPass(createMixerMapForallToGpuPass(map));
+  // Foralls nested in a block run sequentially in each thread.
+  funcPm.addPass(createForallToForLoopPass());
+  funcPm.addPass(createConvertLinalgToLoopsPass());
+  funcPm.addPass(createCanonicalizerPass());
+  funcPm.addPass(createCSEPass());
+}
+
+void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
+                                           const NvvmPipelineOptions &options) {
+  buildGpuMappedPipeline(pm, options);
+
+  // Step 7. Device buffers on the host; polynomial exp/log (no libdevice
+  // needed); kernels outlined into a gpu.module.
+  // In: gpu.launch, host memref.alloc. Out: gpu.launch_func of gpu.func
+  // kernels; gpu.alloc/gpu.dealloc on the host, async.
+  pm.nest<func::FuncOp>().addPass(createMixerGpuHostAllocsPass());
+  pm.addPass(createMixerApproximateMathPass());
   pm.addPass(createMixerEmitCInterfacePass());
-  pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
-  ConvertSCFToOpenMPPassOptions openmp;
-  openmp.numThreads = options.numThreads;
-  pm.addPass(createConvertSCFToOpenMPPass(openmp));
-  pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
-  // Full unrolling: partial unrolling emitted aligned stores into unaligned
-  // memory.
-  pm.addPass(createConvertVectorToSCFPass(
-      VectorTransferToSCFOptions().enableFullUnroll()));
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
+
+  // Step 8. To NVVM and the LLVM dialect: kernels through convert-gpu-to-nvvm
+  // for `chip` (PTX 8.0, which sm_90 needs), the host through gpu-to-llvm
+  // (mgpu* runtime calls); then the gpu.module to a gpu.binary holding PTX,
+  // a cubin or a fatbin.
+  // In: scf, memref, arith, math, gpu. Out: LLVM dialect and gpu.binary.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createConvertVectorToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertToLLVMPass());
+  GpuNVVMAttachTargetOptions attach;
+  attach.chip = options.chip;
+  attach.features = "+ptx80";
+  attach.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(attach));
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::mixer::buildLowerGpuMappedToCpuPipeline(
+    OpPassManager &pm, const NvvmPipelineOptions &options) {
+  buildGpuMappedPipeline(pm, options);
+
+  // Step 7 (CPU). Each gpu.launch becomes a loop over its blocks, each block
+  // an omp.parallel region with one thread per GPU thread, meeting at
+  // omp.barrier; the workgroup buffer is per block, shared by its threads.
+  // In: gpu.launch. Out: scf.for over omp.parallel.
+  pm.addPass(createMixerGpuLaunchToCpuPass());
+
+  // Step 8 (CPU). As the CPU pipeline's steps 7 and 8.
+  buildCpuToLLVM(pm, /*numThreads=*/0);
 }
 
 void mlir::mixer::registerPipelines() {
@@ -217,4 +331,14 @@ void mlir::mixer::registerPipelines() {
       "mixer-lower-to-cpu-pipeline",
       "Lower mixer ops to vectorized, multi-threaded LLVM dialect for the CPU",
       buildLowerToCpuPipeline);
+  PassPipelineRegistration<NvvmPipelineOptions>(
+      "mixer-lower-to-nvvm-pipeline",
+      "Lower mixer ops to thread-mapped GPU kernels compiled to PTX for an "
+      "NVIDIA GPU, with host code calling the mgpu* runtime",
+      buildLowerToNvvmPipeline);
+  PassPipelineRegistration<NvvmPipelineOptions>(
+      "mixer-lower-gpu-mapped-to-cpu",
+      "Lower mixer ops to the thread-mapped kernels of the NVVM pipeline and "
+      "run them on the CPU (each block's threads as OpenMP threads)",
+      buildLowerGpuMappedToCpuPipeline);
 }

@@ -1,8 +1,10 @@
 //===- SetTarget.cpp - attach a CPU's description to the module -----------===//
 
 #include "mixer/Target/CpuTarget.h"
+#include "mixer/Target/GpuTarget.h"
 #include "mixer/Target/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace mlir::mixer {
@@ -20,7 +22,9 @@ struct MixerSetTargetPass
   void runOnOperation() override {
     std::string error;
     FailureOr<TargetDescription> target =
-        getCpuTargetDescription(cpu, features, error);
+        chip.empty() ? getCpuTargetDescription(cpu, features, error)
+                     : getGpuTargetDescription(&getContext(), chip,
+                                               threadsPerBlock, error);
     if (failed(target)) {
       getOperation().emitError() << "mixer-set-target: " << error;
       return signalPassFailure();

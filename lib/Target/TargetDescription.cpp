@@ -25,7 +25,8 @@ bool TargetDescription::operator==(const TargetDescription &other) const {
          tempMemorySpace == other.tempMemorySpace &&
          transposedStates == other.transposedStates &&
          warpSize == other.warpSize &&
-         sharedMemoryBytes == other.sharedMemoryBytes;
+         sharedMemoryBytes == other.sharedMemoryBytes &&
+         threadsPerBlock == other.threadsPerBlock;
 }
 
 TargetDescription mlir::mixer::getCpuTargetDescription(CpuVectorIsa isa) {
@@ -92,6 +93,9 @@ DictionaryAttr mlir::mixer::getTargetAttr(MLIRContext *context,
   if (target.sharedMemoryBytes)
     entries.push_back(b.getNamedAttr(
         "shared_memory_bytes", b.getI64IntegerAttr(*target.sharedMemoryBytes)));
+  if (target.threadsPerBlock)
+    entries.push_back(b.getNamedAttr(
+        "threads_per_block", b.getI64IntegerAttr(*target.threadsPerBlock)));
   return b.getDictionaryAttr(entries);
 }
 
@@ -133,11 +137,14 @@ mlir::mixer::parseTargetAttr(DictionaryAttr attr,
                            << "' entry 'transposed_states' must be a bool",
                failure();
       target.transposedStates = flag.getValue();
-    } else if (name == "warp_size" || name == "shared_memory_bytes") {
+    } else if (name == "warp_size" || name == "shared_memory_bytes" ||
+               name == "threads_per_block") {
       FailureOr<int64_t> v = readInt(name, named.getValue(), false);
       if (failed(v))
         return failure();
-      (name == "warp_size" ? target.warpSize : target.sharedMemoryBytes) = *v;
+      (name == "warp_size"           ? target.warpSize
+       : name == "threads_per_block" ? target.threadsPerBlock
+                                     : target.sharedMemoryBytes) = *v;
     } else {
       return emitError() << "'" << kTargetAttrName << "' has no entry '" << name
                          << "'",

@@ -2,6 +2,7 @@
 
 #include "mixer/Codegen/CPU/Passes.h"
 #include "mixer/Codegen/Common/Passes.h"
+#include "mixer/Codegen/GPU/Passes.h"
 #include "mixer/Conversion/Passes.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
@@ -12,6 +13,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -20,6 +22,7 @@ int main(int argc, char **argv) {
   mlir::mixer::registerMixerConversionPasses();
   mlir::mixer::registerMixerCommonCodegenPasses();
   mlir::mixer::registerMixerCpuCodegenPasses();
+  mlir::mixer::registerMixerGpuCodegenPasses();
   mlir::mixer::registerMixerTargetPasses();
   mlir::mixer::registerPipelines();
 
@@ -27,6 +30,8 @@ int main(int argc, char **argv) {
   registry.insert<mlir::mixer::MixerDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary translates the kernels to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "mixer optimizer driver\n", registry));
 }

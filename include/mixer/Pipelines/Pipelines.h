@@ -69,12 +69,54 @@ struct CpuPipelineOptions : public TensorPipelineOptions {
       llvm::cl::init(16)};
 };
 
+/// Options of `mixer-lower-to-nvvm-pipeline` and
+/// `mixer-lower-gpu-mapped-to-cpu`. The GPU pipelines compile no run-time
+/// checks (they would read device buffers on the host): `runtime-checks`
+/// is ignored.
+struct NvvmPipelineOptions : public TensorPipelineOptions {
+  PassOptions::Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("The NVIDIA GPU: sm_80, sm_90 or sm_90a"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What gpu-module-to-binary embeds: isa (PTX), bin "
+                     "(cubin through ptxas) or fatbin"),
+      llvm::cl::init("isa")};
+  PassOptions::Option<int64_t> threadsPerBlock{
+      *this, "threads-per-block",
+      llvm::cl::desc("Threads of each block (a multiple of 32 up to 1024; "
+                     "0: the target's, 128)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> sharedMemoryBytes{
+      *this, "shared-memory-bytes",
+      llvm::cl::desc("Shared memory for a block's temporaries, in bytes "
+                     "(-1: the target's, 48 KiB); the rest go to global "
+                     "scratch"),
+      llvm::cl::init(-1)};
+};
+
 /// Lowers a module of func.func ops on tensors holding mixer ops (and any
 /// linalg/arith/math/tensor ops around them) to the LLVM dialect, with
 /// OpenMP for the parallel loops and `_mlir_ciface_` wrappers for every
 /// public function.
 void buildLowerToCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options);
+
+/// Lowers the same input for an NVIDIA GPU: one gpu.launch per independent
+/// unit of work (a block per head or row block, the linalg ops of a block
+/// over its threads), kernels outlined into a gpu.module compiled to PTX
+/// (`format`) for `chip`, host code in the LLVM dialect calling the mgpu*
+/// runtime functions with device buffers.
+void buildLowerToNvvmPipeline(OpPassManager &pm,
+                              const NvvmPipelineOptions &options);
+
+/// The thread-mapped kernels of the NVVM pipeline (the same tiling,
+/// workgroup buffers and barriers) lowered for the CPU instead: each
+/// block's threads run as OpenMP threads. For checking the GPU kernels'
+/// numbers without a GPU.
+void buildLowerGpuMappedToCpuPipeline(OpPassManager &pm,
+                                      const NvvmPipelineOptions &options);
 
 /// Registers the pipelines with the global pass registry (for mixer-opt).
 void registerPipelines();

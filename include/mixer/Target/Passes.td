@@ -6,7 +6,7 @@
 include "mlir/Pass/PassBase.td"
 
 def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
-  let summary = "Attach the description of a CPU to the module";
+  let summary = "Attach the description of a CPU or a GPU to the module";
   let description = [{
     Sets the module's `mixer.target` attribute to the description of the
     CPU named by `cpu` with the LLVM features `features` (what `llc -mcpu`
@@ -19,6 +19,11 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
     The vector registers decide the description: 32 registers of 16 f32
     lanes with AVX-512 (register blocks of 8 rows), 16 of 8 lanes with AVX2
     (4 rows), 16 of 4 with SSE only.
+
+    With `chip` (sm_80, sm_90, sm_90a) the description is the GPU's
+    instead: warps of 32 threads, `threads-per-block` threads per block,
+    48 KiB of static shared memory per block for the per-block temporaries
+    (temp_memory_space = #gpu.address_space<workgroup>).
 
     Example (`cpu=znver3`, AVX2):
 
@@ -38,8 +43,13 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
            "The CPU, as LLVM names it (znver3, skylake-avx512); host: this "
            "machine's">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
-           "LLVM target features to add or remove, e.g. +avx2,-avx512f">
+           "LLVM target features to add or remove, e.g. +avx2,-avx512f">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"\"",
+           "An NVIDIA GPU (sm_80, sm_90, sm_90a) instead of a CPU">,
+    Option<"threadsPerBlock", "threads-per-block", "int64_t", /*default=*/"0",
+           "Threads per block of the GPU (0: 128)">
   ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }
 
 #endif // MIXER_TARGET_PASSES_TD

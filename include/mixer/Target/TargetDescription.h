@@ -53,6 +53,14 @@ struct TargetDescription {
   /// GPU only: threads per warp and shared memory per block, in bytes.
   std::optional<int64_t> warpSize;
   std::optional<int64_t> sharedMemoryBytes;
+  /// GPU only: threads of a block (mixer-map-forall-to-gpu spreads each
+  /// block's linalg ops over them).
+  std::optional<int64_t> threadsPerBlock;
+
+  /// Whether this describes a GPU (the per-block temporaries then go to
+  /// tempMemorySpace only as far as sharedMemoryBytes allows, which
+  /// mixer-map-forall-to-gpu decides once sizes are known).
+  bool isGpu() const { return warpSize.has_value(); }
 
   /// Channels per block of mixer.selective_scan, the "head" of its scan and
   /// the tile of mixer-tile-parallel-dims: the largest power of two up to

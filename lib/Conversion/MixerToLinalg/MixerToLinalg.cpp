@@ -51,8 +51,11 @@ struct ConvertMixerToLinalgPass
     if (failed(lowerAllMixerOps(getOperation(), std::move(patterns),
                                 getLinalgLoweringBlocker)))
       return signalPassFailure();
-    // The lowerings' temporaries live in the target's memory space.
-    if (target->tempMemorySpace)
+    // The lowerings' temporaries live in the target's memory space. A
+    // GPU's shared memory is budgeted per block: which temporaries fit is
+    // decided after bufferization, where every size is known
+    // (mixer-map-forall-to-gpu).
+    if (target->tempMemorySpace && !target->isGpu())
       getOperation().walk([&](bufferization::AllocTensorOp alloc) {
         if (!inputAllocs.contains(alloc) && !alloc.getMemorySpaceAttr())
           alloc.setMemorySpaceAttr(target->tempMemorySpace);
