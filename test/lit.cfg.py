@@ -112,14 +112,14 @@ if config.mixer_enable_cuda:
         os.replace(temporary, stub_link)
         cuda_env = "env LD_LIBRARY_PATH=%s" % stub_dir
 config.substitutions.append(("%cuda_env", cuda_env))
+# gpu-module-to-binary finds libdevice (the __nv_* math functions) and ptxas
+# through CUDA_HOME; lit passes no environment through by default.
+if config.mixer_cuda_root:
+    config.environment["CUDA_HOME"] = config.mixer_cuda_root
 config.substitutions.append(
     ("%cuda_include_dir", os.path.join(config.mixer_cuda_root, "include")))
 config.substitutions.append(
     ("%cuda_driver_lib_dir", os.path.dirname(config.mixer_cuda_driver_library)))
-# ptxas assembles the PTX the GPU pipeline writes (no GPU needed).
-if config.mixer_ptxas and os.path.exists(config.mixer_ptxas):
-    config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", config.mixer_ptxas))
 
 # mlir-runner and its runtime libraries, for the tests under Integration/ that
 # run compiled code.
