@@ -280,20 +280,19 @@ void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
                                            const NvvmPipelineOptions &options) {
   buildGpuMappedPipeline(pm, options);
 
-  // Step 7. Device buffers on the host; polynomial exp/log (no libdevice
-  // needed); kernels outlined into a gpu.module.
+  // Step 7. Device buffers on the host; kernels outlined into a gpu.module.
   // In: gpu.launch, host memref.alloc. Out: gpu.launch_func of gpu.func
   // kernels; gpu.alloc/gpu.dealloc on the host, async.
   pm.nest<func::FuncOp>().addPass(createMixerGpuHostAllocsPass());
-  pm.addPass(createMixerApproximateMathPass());
   pm.addPass(createMixerEmitCInterfacePass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.nest<func::FuncOp>().addPass(createGpuAsyncRegionPass());
 
   // Step 8. To NVVM and the LLVM dialect: kernels through convert-gpu-to-nvvm
   // for `chip` (PTX 8.0, which sm_90 needs), the host through gpu-to-llvm
-  // (mgpu* runtime calls); then the gpu.module to a gpu.binary holding PTX,
-  // a cubin or a fatbin.
+  // (mgpu* runtime calls); then the gpu.module, linked with libdevice for
+  // the math functions (__nv_expf), to a gpu.binary holding PTX, a cubin
+  // or a fatbin.
   // In: scf, memref, arith, math, gpu. Out: LLVM dialect and gpu.binary.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -308,6 +307,9 @@ void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = options.format;
+  binary.toolkitPath = options.cudaToolkit.empty()
+                           ? std::string(MIXER_CUDA_TOOLKIT_DIR)
+                           : options.cudaToolkit.getValue();
   pm.addPass(createGpuModuleToBinaryPass(binary));
   pm.addPass(createCanonicalizerPass());
 }

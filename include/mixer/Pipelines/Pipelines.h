@@ -88,6 +88,12 @@ struct NvvmPipelineOptions : public TensorPipelineOptions {
       llvm::cl::desc("Threads of each block (a multiple of 32 up to 1024; "
                      "0: the target's, 128)"),
       llvm::cl::init(0)};
+  PassOptions::Option<std::string> cudaToolkit{
+      *this, "cuda-toolkit",
+      llvm::cl::desc("The CUDA toolkit whose libdevice gives the kernels' "
+                     "math functions (empty: the one found at build time, "
+                     "else $CUDA_HOME)"),
+      llvm::cl::init("")};
   PassOptions::Option<int64_t> sharedMemoryBytes{
       *this, "shared-memory-bytes",
       llvm::cl::desc("Shared memory for a block's temporaries, in bytes "

@@ -97,6 +97,7 @@ static LogicalResult emulateLaunch(RewriterBase &rewriter,
     if (failed(rehomeWorkgroupBuffer(rewriter, attribution, buffer)))
       return failure();
     buffers.push_back(buffer);
+    rewriter.setInsertionPoint(launch);
   }
   auto blocks = scf::ForOp::create(rewriter, loc, zero,
                                    launch.getGridSizeX(), one);

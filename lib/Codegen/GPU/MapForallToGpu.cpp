@@ -19,6 +19,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::mixer {
@@ -206,7 +207,9 @@ static LogicalResult distributeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   if (failed(tiled))
     return op.emitOpError("could not be distributed over GPU threads");
   rewriter.eraseOp(op);
-  for (Operation *loop : tiled->loops)
+  // (One scf.parallel is listed once per dimension.)
+  llvm::SetVector<Operation *> loops(tiled->loops.begin(), tiled->loops.end());
+  for (Operation *loop : loops)
     if (auto parallelLoop = dyn_cast_or_null<scf::ParallelOp>(loop))
       parallelToSequential(rewriter, parallelLoop);
   return success();
@@ -260,22 +263,43 @@ struct TemporaryLayout {
 
 static int64_t alignTo16(int64_t bytes) { return llvm::alignTo(bytes, 16); }
 
-/// Places the static temporaries in `root`, in order, in shared memory
-/// while they fit in `budget` bytes, the others in global scratch.
+/// The bytes `alloc` needs at most: dynamic sizes (the partial tiles at
+/// the end of a dimension) by their constant upper bounds.
+static FailureOr<int64_t> getMaxBytes(memref::AllocOp alloc) {
+  MemRefType type = alloc.getType();
+  if (!type.getLayout().isIdentity() || !type.getElementType().isIntOrFloat())
+    return failure();
+  int64_t elements = 1;
+  unsigned dynamic = 0;
+  for (int64_t size : type.getShape()) {
+    if (ShapedType::isDynamic(size)) {
+      FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
+          presburger::BoundType::UB,
+          ValueBoundsConstraintSet::Variable(alloc.getDynamicSizes()[dynamic++]),
+          /*stopCondition=*/nullptr, /*closedUB=*/true);
+      if (failed(bound))
+        return failure();
+      size = *bound;
+    }
+    elements *= size;
+  }
+  return elements * type.getElementTypeBitWidth() / 8;
+}
+
+/// Places the temporaries in `root`, in order, in shared memory while they
+/// fit in `budget` bytes, the others in global scratch.
 static FailureOr<TemporaryLayout> layoutTemporaries(Operation *root,
                                                     int64_t budget) {
   TemporaryLayout layout;
   WalkResult result = root->walk([&](memref::AllocOp alloc) {
-    MemRefType type = alloc.getType();
-    if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        !type.getElementType().isIntOrFloat()) {
-      alloc.emitOpError("a temporary of a GPU block must have a static "
-                        "shape and the identity layout, got ")
-          << type;
+    FailureOr<int64_t> maxBytes = getMaxBytes(alloc);
+    if (failed(maxBytes)) {
+      alloc.emitOpError("a temporary of a GPU block must have the identity "
+                        "layout and sizes with constant upper bounds, got ")
+          << alloc.getType();
       return WalkResult::interrupt();
     }
-    int64_t bytes = alignTo16(type.getNumElements() *
-                              type.getElementTypeBitWidth() / 8);
+    int64_t bytes = alignTo16(*maxBytes);
     if (layout.sharedBytes + bytes <= budget) {
       layout.shared.push_back({alloc, layout.sharedBytes});
       layout.sharedBytes += bytes;
@@ -302,7 +326,7 @@ static void replaceByView(RewriterBase &rewriter, memref::AllocOp alloc,
       MemRefType::get(type.getShape(), type.getElementType(),
                       MemRefLayoutAttrInterface(),
                       bufferType.getMemorySpace()),
-      buffer, shift, ValueRange());
+      buffer, shift, alloc.getDynamicSizes());
   if (bufferType.getMemorySpace() != type.getMemorySpace())
     view = memref::MemorySpaceCastOp::create(rewriter, alloc.getLoc(), type,
                                              view);

@@ -111,10 +111,31 @@ func.func @serial(%in: memref<8xi64>, %out: memref<8xi64>) {
 
 // -----
 
-func.func @dynamic_temporary(%n: index, %out: memref<4x?xf32>) {
+// The partial tile at the end of 100 rows in blocks of 64: its temporary
+// gets the space of a whole tile (256 bytes) and a view of its own size.
+func.func @partial_tile(%out: memref<100xf32>) {
+  %cst = arith.constant 1.0 : f32
+  scf.forall (%i) = (0) to (100) step (64) {
+    %n = affine.min affine_map<(d0) -> (64, 100 - d0)>(%i)
+    %t = memref.alloc(%n) : memref<?xf32>
+    linalg.fill ins(%cst : f32) outs(%t : memref<?xf32>)
+    %dst = memref.subview %out[%i] [%n] [1] : memref<100xf32> to memref<?xf32, strided<[1], offset: ?>>
+    memref.copy %t, %dst : memref<?xf32> to memref<?xf32, strided<[1], offset: ?>>
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @partial_tile
+// CHECK:         gpu.launch blocks({{.*}}) in (%{{.*}} = %c2, {{.*}} workgroup(%[[SHARED:.*]] : memref<256xi8, #gpu.address_space<workgroup>>)
+// CHECK:           %[[N:.*]] = affine.min
+// CHECK:           memref.view %[[SHARED]][%c0][%[[N]]] : memref<256xi8, #gpu.address_space<workgroup>> to memref<?xf32, #gpu.address_space<workgroup>>
+
+// -----
+
+func.func @unbounded_temporary(%n: index, %out: memref<4x?xf32>) {
   %cst = arith.constant 1.0 : f32
   scf.forall (%i) in (4) {
-    // expected-error @+1 {{'memref.alloc' op a temporary of a GPU block must have a static shape and the identity layout, got 'memref<?xf32>'}}
+    // expected-error @+1 {{'memref.alloc' op a temporary of a GPU block must have the identity layout and sizes with constant upper bounds, got 'memref<?xf32>'}}
     %t = memref.alloc(%n) : memref<?xf32>
     linalg.fill ins(%cst : f32) outs(%t : memref<?xf32>)
   }
