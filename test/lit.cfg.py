@@ -79,8 +79,47 @@ if ptxas:
     config.substitutions.append(("%ptxas", ptxas))
 
 # A CUDA device is needed to run the GPU integration tests.
-if shutil.which("nvidia-smi") and os.path.exists("/dev/nvidia0"):
+def has_cuda_device():
+    if not shutil.which("nvidia-smi"):
+        return False
+    try:
+        listing = subprocess.run(["nvidia-smi", "-L"], capture_output=True,
+                                 text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return listing.returncode == 0 and "GPU" in listing.stdout
+
+if has_cuda_device():
     config.available_features.add("cuda-device")
+
+# The CUDA runtime library and the C programs linking it need libcuda.so.1.
+# Where no driver is installed, the toolkit's stub stands in: every driver
+# call then fails with "stub library", which the tests of the failure paths
+# expect. %cuda_env runs a command so.
+cuda_env = "env"
+if config.mixer_enable_cuda:
+    config.available_features.add("cuda-runtime")
+    import ctypes
+    try:
+        ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        stub_dir = os.path.join(config.mixer_obj_root, "test", "cuda-stub")
+        os.makedirs(stub_dir, exist_ok=True)
+        stub_link = os.path.join(stub_dir, "libcuda.so.1")
+        # Replaced atomically: several lit runs may configure at once.
+        temporary = "%s.%d" % (stub_link, os.getpid())
+        os.symlink(config.mixer_cuda_driver_library, temporary)
+        os.replace(temporary, stub_link)
+        cuda_env = "env LD_LIBRARY_PATH=%s" % stub_dir
+config.substitutions.append(("%cuda_env", cuda_env))
+# gpu-module-to-binary finds libdevice (the __nv_* math functions) and ptxas
+# through CUDA_HOME; lit passes no environment through by default.
+if config.mixer_cuda_root:
+    config.environment["CUDA_HOME"] = config.mixer_cuda_root
+config.substitutions.append(
+    ("%cuda_include_dir", os.path.join(config.mixer_cuda_root, "include")))
+config.substitutions.append(
+    ("%cuda_driver_lib_dir", os.path.dirname(config.mixer_cuda_driver_library)))
 
 # mlir-runner and its runtime libraries, for the tests under Integration/ that
 # run compiled code.

@@ -53,7 +53,9 @@ typedef enum {
   MIXER_ERROR_COMPILE = 4,          /* unsupported ABI, the pipeline failed */
   MIXER_ERROR_JIT = 5,              /* LLVM could not compile the result */
   MIXER_ERROR_NOT_FOUND = 6,        /* no public function of that name */
-  MIXER_ERROR_ARGUMENTS = 7         /* argument count, shape or layout */
+  MIXER_ERROR_ARGUMENTS = 7,        /* argument count, shape or layout */
+  MIXER_ERROR_NO_DEVICE = 8, /* target=cuda: no NVIDIA driver or GPU here */
+  MIXER_ERROR_DEVICE = 9     /* target=cuda: a CUDA call failed */
 } mixer_status_t;
 
 /* Element types of arguments, as in mlir::mixer::ElementKind. */
@@ -100,7 +102,15 @@ MIXER_CAPI_EXPORT const char *mixerGetLastError(mixer_context_t context);
 
 /* Parses, verifies and compiles `mlirSource` for this CPU. `options` are
  * those of mixer-lower-to-cpu-pipeline, space separated, e.g.
- * "num-threads=2 naive=0" (null or "" for the defaults). Every public
+ * "num-threads=2 naive=0" (null or "" for the defaults).
+ *
+ * With "target=cuda" (and "chip=sm_80|sm_90|sm_90a", sm_90 by default;
+ * the other options are then those of mixer-lower-to-nvvm-pipeline) the
+ * functions run on an NVIDIA GPU: mixerModuleCall takes host memory as
+ * for the CPU, copies it to the GPU and the outputs back. Compiling needs
+ * no GPU; where the NVIDIA driver or a GPU is missing, the module is still
+ * returned and every call fails with MIXER_ERROR_NO_DEVICE saying which. A
+ * CUDA failure during a call is MIXER_ERROR_DEVICE. Every public
  * function must follow the ABI of mixer-compile's headers: inputs, then one
  * output per result marked {bufferization.writable = true}. On success
  * stores the module in *out. Errors carry the diagnostics, with source

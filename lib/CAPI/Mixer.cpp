@@ -10,6 +10,8 @@
 #include "mixer-c/Mixer.h"
 
 #include "mixer/Execution/Compile.h"
+#include "mixer/Execution/CudaCompile.h"
+#include "mixer/Execution/CudaRuntimeLibrary.h"
 #include "mixer/Execution/JitModule.h"
 #include "mixer/Execution/Signature.h"
 #include "mixer/Pipelines/Pipelines.h"
@@ -69,8 +71,13 @@ struct MixerContext {
 
 struct MixerModule {
   MixerContext *context = nullptr;
+  /// Null for a CUDA module where no GPU can run it (see noDevice).
   std::unique_ptr<JitModule> jit;
   std::vector<CompiledFunction> functions;
+  /// Compiled for target=cuda: calls go through the CUDA runtime library.
+  const CudaRuntimeLibrary *cuda = nullptr;
+  /// For a CUDA module without a usable GPU: why, the error of every call.
+  std::string noDevice;
 
   const CompiledFunction *find(StringRef name) const {
     for (const CompiledFunction &f : functions)
@@ -140,10 +147,42 @@ mixer_status_t mixerModuleCompile(mixer_context_t context,
     return fail(context, MIXER_ERROR_INVALID_ARGUMENT, "'mlirSource' is null");
   std::lock_guard<std::mutex> lock(context->mutex);
 
+  // target= and chip= choose the pipeline; the rest are its options.
+  std::string target = "cpu";
+  CudaCompileOptions cudaOptions;
+  std::string rest;
+  if (options) {
+    SmallVector<StringRef> entries;
+    StringRef(options).split(entries, ' ', -1, /*KeepEmpty=*/false);
+    for (StringRef entry : entries) {
+      if (entry.consume_front("target="))
+        target = entry.str();
+      else if (entry.consume_front("chip="))
+        cudaOptions.chip = entry.str();
+      else
+        rest += (rest.empty() ? "" : " ") + entry.str();
+    }
+  }
+  bool cuda = target == "cuda";
+  if (!cuda && target != "cpu")
+    return fail(context, MIXER_ERROR_INVALID_ARGUMENT,
+                "invalid options '" + Twine(options) + "': unknown target '" +
+                    target + "' (known: cpu, cuda)");
+  if (cuda && !isSupportedCudaChip(cudaOptions.chip))
+    return fail(context, MIXER_ERROR_INVALID_ARGUMENT,
+                "invalid options '" + Twine(options) + "': unknown chip '" +
+                    cudaOptions.chip +
+                    "' (supported: " + getSupportedCudaChips() + ")");
+  if (!cuda && StringRef(options ? options : "").contains("chip="))
+    return fail(context, MIXER_ERROR_INVALID_ARGUMENT,
+                "invalid options '" + Twine(options) +
+                    "': chip= needs target=cuda");
+  cudaOptions.pipelineOptions = rest;
+
   CpuPipelineOptions pipelineOptions;
   std::string optionError;
-  if (options &&
-      failed(parsePipelineOptions(options, pipelineOptions, optionError)))
+  if (!cuda &&
+      failed(parsePipelineOptions(rest, pipelineOptions, optionError)))
     return fail(context, MIXER_ERROR_INVALID_ARGUMENT,
                 "invalid options '" + Twine(options) + "': " + optionError);
 
@@ -169,19 +208,34 @@ mixer_status_t mixerModuleCompile(mixer_context_t context,
   // The signatures are read before lowering, which rewrites them.
   FailureOr<SmallVector<FunctionSignature>> signatures =
       getPublicFunctionSignatures(*module);
-  if (failed(signatures) || failed(compileToLLVM(*module, pipelineOptions)))
+  if (failed(signatures) ||
+      failed(cuda ? compileToLLVMForCuda(*module, cudaOptions)
+                  : compileToLLVM(*module, pipelineOptions)))
     return fail(context, MIXER_ERROR_COMPILE,
                 "cannot compile the module:\n" + diagnostics);
 
-  auto jit = JitModule::create(*module);
-  if (!jit)
-    return fail(context, MIXER_ERROR_JIT,
-                "cannot compile the module to machine code: " +
-                    llvm::toString(jit.takeError()) + "\n" + diagnostics);
-
   auto result = std::make_unique<MixerModule>();
   result->context = context;
-  result->jit = std::move(*jit);
+  JitOptions jitOptions;
+  if (cuda) {
+    // Without a GPU the module is compiled but cannot load its kernels:
+    // the calls say why.
+    auto runtime = CudaRuntimeLibrary::get();
+    if (runtime) {
+      result->cuda = &*runtime;
+      jitOptions.sharedLibPaths.push_back(runtime->path);
+    } else {
+      result->noDevice = llvm::toString(runtime.takeError());
+    }
+  }
+  if (!cuda || result->cuda) {
+    auto jit = JitModule::create(*module, jitOptions);
+    if (!jit)
+      return fail(context, MIXER_ERROR_JIT,
+                  "cannot compile the module to machine code: " +
+                      llvm::toString(jit.takeError()) + "\n" + diagnostics);
+    result->jit = std::move(*jit);
+  }
   for (FunctionSignature &signature : *signatures) {
     CompiledFunction function;
     auto names = argumentNames.find(signature.name);
@@ -378,12 +432,22 @@ mixer_status_t mixerModuleCall(mixer_module_t module, const char *funcName,
   }
   if (mixer_status_t status = checkArguments(context, *function, args, numArgs))
     return status;
+  if (!module->jit)
+    return fail(context, MIXER_ERROR_NO_DEVICE,
+                "cannot run '" + Twine(funcName) +
+                    "' (compiled for target=cuda): " + module->noDevice);
   // The module is only read here: calls from several threads share nothing.
-  // The failure record of the run-time checks is per thread.
+  // The failure records of the run-time checks and of CUDA are per thread.
   mixerRuntimeClearCheckFailure();
+  if (module->cuda)
+    module->cuda->clearFailure();
   if (llvm::Error error =
           module->jit->call(funcName, ArrayRef<void *>(args, numArgs)))
     return fail(context, MIXER_ERROR_JIT, llvm::toString(std::move(error)));
+  if (module->cuda)
+    if (const char *failure = module->cuda->getFailure())
+      return fail(context, MIXER_ERROR_DEVICE,
+                  "'" + Twine(funcName) + "' failed on the GPU: " + failure);
   // The compiled code's own checks (sizes only known now, index values):
   // the op that failed did not run.
   if (const char *failure = mixerRuntimeGetCheckFailure())

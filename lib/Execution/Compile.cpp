@@ -139,6 +139,19 @@ struct FailedPassRecorder : public PassInstrumentation {
 };
 } // namespace
 
+LogicalResult mlir::mixer::runPipeline(ModuleOp module, PassManager &pm,
+                                       StringRef pipeline) {
+  FailedPass failedPass;
+  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
+  if (succeeded(pm.run(module)))
+    return success();
+  if (failedPass.pass.empty())
+    return module.emitError() << pipeline << " failed";
+  return emitError(failedPass.loc.value_or(module.getLoc()))
+         << pipeline << " failed in pass '" << failedPass.pass << "' on "
+         << failedPass.op;
+}
+
 LogicalResult mlir::mixer::compileToLLVM(ModuleOp module,
                                          const CpuPipelineOptions &options) {
   if (failed(verify(module)))
@@ -159,15 +172,8 @@ LogicalResult mlir::mixer::compileToLLVM(ModuleOp module,
   }
   PassManager pm(module->getName());
   buildLowerToCpuPipeline(pm, options);
-  FailedPass failedPass;
-  pm.addInstrumentation(std::make_unique<FailedPassRecorder>(&failedPass));
-  if (failed(pm.run(module))) {
-    if (failedPass.pass.empty())
-      return module.emitError() << pipeline << " failed";
-    return emitError(failedPass.loc.value_or(module.getLoc()))
-           << pipeline << " failed in pass '" << failedPass.pass << "' on "
-           << failedPass.op;
-  }
+  if (failed(runPipeline(module, pm, pipeline)))
+    return failure();
 
   // Anything left outside the LLVM and OpenMP dialects would fail the
   // translation with a less helpful message.

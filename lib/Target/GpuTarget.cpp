@@ -49,6 +49,7 @@ mlir::mixer::getGpuTargetDescription(MLIRContext *context, StringRef chip,
   // One block per 64 rows of the kernel sums and the router; the other
   // tiles are the CPU's (one block per head or channel block).
   target.parallelRowBlock = 64;
-  target.tempMemorySpace = gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
+  target.tempMemorySpace =
+      gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   return target;
 }

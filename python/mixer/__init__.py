@@ -13,7 +13,7 @@ build/lib/libMixerCAPI.so of this repository, or the file named by
 MIXER_LIBRARY.
 """
 
-from ._capi import MixerArgumentError, MixerError, library_path
+from ._capi import MixerArgumentError, MixerDeviceError, MixerError, library_path
 from .decoder import Decoder
 from .kernels import kde, kernel_lse, kernel_mv, sinkhorn
 from .module import Function, Module, compile
@@ -21,7 +21,8 @@ from .moe import (grouped_matmul, grouped_swiglu, moe_combine, moe_dispatch,
                   moe_ffn, topk_router)
 from .ops import gated_delta_rule, linear_attention, selective_scan, ssd
 
-__all__ = ["Decoder", "Function", "MixerArgumentError", "MixerError", "Module",
+__all__ = ["Decoder", "Function", "MixerArgumentError", "MixerDeviceError",
+           "MixerError", "Module",
            "compile", "gated_delta_rule", "grouped_matmul", "grouped_swiglu",
            "kde", "kernel_lse", "kernel_mv", "library_path", "linear_attention",
            "moe_combine", "moe_dispatch", "moe_ffn", "selective_scan", "sinkhorn",

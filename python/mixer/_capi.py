@@ -12,6 +12,8 @@ ERROR_COMPILE = 4
 ERROR_JIT = 5
 ERROR_NOT_FOUND = 6
 ERROR_ARGUMENTS = 7
+ERROR_NO_DEVICE = 8
+ERROR_DEVICE = 9
 
 # mixer_element_type_t, with the numpy dtype of each.
 ELEMENT_TYPES = {
@@ -39,9 +41,16 @@ class MixerArgumentError(MixerError, ValueError):
     """Arguments that do not match the compiled signature."""
 
 
+class MixerDeviceError(MixerError):
+    """A module compiled for target="cuda" cannot run: no NVIDIA driver or
+    GPU here (status ERROR_NO_DEVICE), or a CUDA call failed (ERROR_DEVICE)."""
+
+
 def error_for(status, message):
     if status in (ERROR_ARGUMENTS, ERROR_INVALID_ARGUMENT):
         return MixerArgumentError(status, message)
+    if status in (ERROR_NO_DEVICE, ERROR_DEVICE):
+        return MixerDeviceError(status, message)
     return MixerError(status, message)
 
 

@@ -283,13 +283,26 @@ _cache = {}
 _cache_lock = threading.Lock()
 
 
-def compile(source, options=""):
+def compile(source, options="", target="cpu", chip=None):
     """Compiles the text of an MLIR module once per (source, options).
 
     `options` are those of mixer-lower-to-cpu-pipeline, e.g.
     "num-threads=2 naive=1". Raises MixerError, with the compiler's
     diagnostics, when the module does not parse, verify or lower.
+
+    target="cuda" compiles for an NVIDIA GPU (`chip` "sm_80", "sm_90" or
+    "sm_90a"; sm_90 by default), `options` then being those of
+    mixer-lower-to-nvvm-pipeline. Calls take numpy arrays as on the CPU.
+    Compiling needs no GPU; calling where there is none raises
+    MixerDeviceError.
     """
+    if target not in ("cpu", "cuda"):
+        raise ValueError(f"unknown target '{target}' (known: cpu, cuda)")
+    if chip is not None and target != "cuda":
+        raise ValueError("chip needs target='cuda'")
+    if target == "cuda":
+        prefix = "target=cuda" + (f" chip={chip}" if chip else "")
+        options = f"{prefix} {options}".strip()
     key = (source, options)
     with _cache_lock:
         module = _cache.get(key)

@@ -23,6 +23,11 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("swiglu-smoke", 64, 32, 48, 4)};
+    // The public MoE shapes: 32768 tokens of d_model 512, 8 experts of
+    // d_hidden 1024 top-2, and 64 of 256 top-4 (tokens times top-k rows).
+    if (suite == "gpu")
+      return {make("swiglu-gpu-T65536-E8", 65536, 512, 1024, 8),
+              make("swiglu-gpu-T131072-E64", 131072, 512, 256, 64)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("swiglu-T4096-E8", 4096, 512, 512, 8)};
@@ -67,11 +72,24 @@ public:
     Buffer &sizeBuf = in.arg({E}, ElementType::I64);
     std::copy(sizes.begin(), sizes.end(), sizeBuf.i64());
     Buffer &out = in.arg({T, F});
-    in.expect(out, mref::groupedSwiglu(x, wg, wu, sizes));
+    if (in.wantsReference())
+      in.expect(out, mref::groupedSwiglu(x, wg, wu, sizes));
     return in;
   }
   double tolerance() const override { return 1e-5; }
   std::string toleranceName() const override { return "grouped GEMM"; }
+
+  /// The gate and up projections of every group (the SwiGLU itself is
+  /// not a GEMM).
+  std::vector<Gemm> gemms(const Case &c) const override {
+    const Shape &s = c.shape;
+    std::vector<Gemm> out;
+    for (int64_t rows : moeGroupSizes(s["T"], s["E"]))
+      for (int i = 0; i < 2; ++i)
+        out.push_back({rows, s["F"], s["K"]});
+    return out;
+  }
+  bool usesTensorCores() const override { return true; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;

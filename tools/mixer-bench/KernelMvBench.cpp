@@ -22,6 +22,12 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("kmv-smoke", 100, 200, 3, 4)};
+    // The public GPU shapes: D 8, 16 columns, N = M up to 1M.
+    if (suite == "gpu")
+      return {make("kmv-gpu-N65536-D8", 65536, 65536, 8, 16),
+              make("kmv-gpu-N1M-D8", 1 << 20, 1 << 20, 8, 16)};
+    if (suite == "gpu-smoke")
+      return {make("kmv-gpu-smoke", 100, 200, 8, 4)};
     if (suite != "cpu" && suite != "kernels" && suite != op())
       return {};
     return {make("kmv-N1024-D3", 1024, 1024, 3, 16),
@@ -62,12 +68,15 @@ public:
     mref::Tensor v = in.uniform({M, C}, rng, -1, 1);
     in.arg({}).f32()[0] = float(kBandwidth);
     Buffer &out = in.arg({N, C});
-    in.expect(out, mref::kernelMv(mref::Kernel::Gaussian, x, y, v,
-                                  double(float(kBandwidth))));
+    if (in.wantsReference())
+      in.expect(out, mref::kernelMv(mref::Kernel::Gaussian, x, y, v,
+                                    double(float(kBandwidth))));
     return in;
   }
   double tolerance() const override { return 1e-5; }
   std::string toleranceName() const override { return "kernel sums"; }
+
+  bool usesTensorCores() const override { return true; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;

@@ -120,6 +120,16 @@ mref::Tensor Buffer::toTensor() const {
   return t;
 }
 
+static thread_local bool referenceWantedHere = true;
+
+bool Instance::referenceWanted() { return referenceWantedHere; }
+
+ReferenceScope::ReferenceScope(bool wanted) : previous(referenceWantedHere) {
+  referenceWantedHere = wanted;
+}
+
+ReferenceScope::~ReferenceScope() { referenceWantedHere = previous; }
+
 Buffer &Instance::arg(std::vector<int64_t> shape, ElementType type) {
   buffers.push_back(std::make_unique<Buffer>(type, std::move(shape)));
   args.push_back(buffers.back()->desc());

@@ -88,6 +88,13 @@ private:
 
 /// The buffers of one case, ready to call, and what the outputs should be.
 struct Instance {
+  /// Whether prepare() computes the fp64 reference: the GPU suite skips it
+  /// where it would take longer than the whole run (set per thread by the
+  /// runner with ReferenceScope, true by default).
+  bool wantsReference() const { return referenceOn; }
+  static bool referenceWanted();
+  bool referenceOn = referenceWanted();
+
   /// Adds a buffer whose descriptor is the next argument of the call.
   Buffer &arg(std::vector<int64_t> shape, ElementType type = ElementType::F32);
   /// Adds an f32 argument filled with values uniform in [lo, hi) and
@@ -113,6 +120,17 @@ struct Instance {
 //===----------------------------------------------------------------------===//
 // The family interface
 //===----------------------------------------------------------------------===//
+
+/// Within its lifetime, Instances made on this thread skip the reference
+/// unless `wanted`.
+class ReferenceScope {
+public:
+  explicit ReferenceScope(bool wanted);
+  ~ReferenceScope();
+
+private:
+  bool previous;
+};
 
 /// The nominal work of a case. The driver reports GFLOP/s (and a fraction
 /// of the FMA peak) when flops > 0, otherwise GB/s (and a fraction of the
@@ -170,6 +188,17 @@ public:
   virtual double naiveWork(const Case &c) const = 0;
 
   virtual TorchBaseline torch() const = 0;
+
+  /// A row-major product C[m,n] = A[m,k] B[k,n].
+  struct Gemm {
+    int64_t m, n, k;
+  };
+  /// The GEMMs that do the work of a case, for the cuBLAS comparison of the
+  /// GPU suite; empty (the default) for ops that are not GEMM-shaped.
+  virtual std::vector<Gemm> gemms(const Case &) const { return {}; }
+  /// Whether the GPU kernels of this op are matmul-shaped (tensor cores):
+  /// their peak is the tensor cores', else the FP32 units' or the memory's.
+  virtual bool usesTensorCores() const { return false; }
   /// The --case argument of `c`; by default "NAME:K=V,K=V,...,FLAG".
   virtual std::string torchCase(const Case &c) const;
 };

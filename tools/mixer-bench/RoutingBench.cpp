@@ -55,6 +55,9 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("router-smoke", 64, 8, 2)};
+    if (suite == "gpu")
+      return {make("router-gpu-T32768-E8-k2", 32768, 8, 2),
+              make("router-gpu-T32768-E64-k4", 32768, 64, 4)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("router-T4096-E8-k2", 4096, 8, 2),
@@ -124,6 +127,9 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("dispatch-smoke", 64, 32, 4, 2)};
+    if (suite == "gpu")
+      return {make("dispatch-gpu-T32768-K512-E8-k2", 32768, 512, 8, 2),
+              make("dispatch-gpu-T32768-K512-E64-k4", 32768, 512, 64, 4)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("dispatch-T4096-K512-E8-k2", 4096, 512, 8, 2)};
@@ -203,6 +209,9 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("combine-smoke", 64, 32, 4, 2)};
+    if (suite == "gpu")
+      return {make("combine-gpu-T32768-N512-E8-k2", 32768, 512, 8, 2),
+              make("combine-gpu-T32768-N512-E64-k4", 32768, 512, 64, 4)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("combine-T4096-N512-E8-k2", 4096, 512, 8, 2)};

@@ -41,6 +41,8 @@ json::Object mixer::bench::toJson(const Row &row) {
                  {"reason", row.reason}};
   if (row.gbps)
     o["gbps"] = optNumber(row.gbps);
+  if (!row.peak.empty())
+    o["peak"] = row.peak;
   return o;
 }
 
@@ -56,6 +58,7 @@ Row mixer::bench::fromJson(const json::Object &o) {
   row.shapes = str("shapes");
   row.status = str("status");
   row.reason = str("reason");
+  row.peak = str("peak");
   row.medianMs = getNumber(o, "median_ms");
   row.q1Ms = getNumber(o, "q1_ms");
   row.q3Ms = getNumber(o, "q3_ms");

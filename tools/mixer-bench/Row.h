@@ -17,6 +17,9 @@ struct Row {
       peakFraction, relError, peakRssMb;
   /// ok, inaccurate, skipped or error; `reason` says why when not ok.
   std::string status = "ok", reason;
+  /// The peak peak_fraction is a fraction of, where it is not the CPU
+  /// calibration's: "tf32-tensor", "fp32" or "memory" (GPU rows).
+  std::string peak;
 };
 
 /// The row as a JSON object (`gbps` only where it is set: flop-counted

@@ -1,6 +1,7 @@
 //===- mixer-bench.cpp - time mixer ops against the reference and PyTorch -===//
 //
-//   mixer-bench [--suite cpu|smoke|scans|kernels|moe|OP] [--op NAME]
+//   mixer-bench [--suite cpu|smoke|scans|kernels|moe|gpu|gpu-smoke|OP]
+//               [--op NAME]
 //               [--filter SUBSTR] [--threads N] [--repeat N] [--json FILE]
 //               [--isolate] [--calibrate] [--no-calibrate] [--no-compare]
 //
@@ -10,12 +11,15 @@
 // apart), runs it on random inputs, checks it against the fp64 reference,
 // times warm calls that reuse their buffers and reads the peak memory.
 // PyTorch rows of the same shapes come from the family's script in bench/
-// (Torch). Report writes a table to stdout and, with --json, one row per
-// case and implementation.
+// (Torch). The GPU suites run each case through the NVVM pipeline and the
+// CUDA runtime instead, with cuBLAS rows for the GEMM-shaped ones
+// (GpuRunner). Report writes a table to stdout and, with --json, one row
+// per case and implementation.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Calibrate.h"
+#include "GpuRunner.h"
 #include "OpBench.h"
 #include "Report.h"
 #include "Runner.h"
@@ -48,7 +52,12 @@ struct Options {
   int threads = 0;
   int repeat = 10;
   bool isolate = false, calibrateOnly = false, noCalibrate = false,
-       noCompare = false, noRuntimeChecks = false;
+       noCompare = false, noRuntimeChecks = false, noCublas = false,
+       compileOnly = false;
+  /// GPU suites with --compile-only: the chip to compile for.
+  std::string chip = "sm_90a";
+  /// Largest naive work checked against the fp64 reference (GPU suites).
+  double referenceMaxWork = 2e9;
   /// Largest naive work (OpBench::naiveWork) run through the naive pipeline.
   double naiveMaxWork = 7.0e7;
   std::string torchScript;
@@ -59,7 +68,10 @@ const char *kUsage =
     "usage: mixer-bench [options]\n"
     "  --suite NAME         cases to run: cpu (every op family that lowers),\n"
     "                       smoke (one small case per family), scans,\n"
-    "                       kernels, moe, or an op name such as ssd\n"
+    "                       kernels, moe, or an op name such as ssd;\n"
+    "                       gpu (the public GPU shapes on a CUDA device,\n"
+    "                       with cuBLAS for the GEMM-shaped cases) or\n"
+    "                       gpu-smoke (small cases of every op on the GPU)\n"
     "  --op NAME            only the cases of this op\n"
     "  --filter SUBSTR      only cases whose name contains SUBSTR\n"
     "  --threads N          threads (OMP_NUM_THREADS; default: all cores)\n"
@@ -73,6 +85,11 @@ const char *kUsage =
     "                       (runtime-checks=false), to measure their cost\n"
     "  --naive-max-work W   largest naive work (inner-loop iterations, e.g.\n"
     "                       B*L*H*P*N of ssd) for the naive pipeline\n"
+    "  --reference-max-work W  GPU suites: check against the fp64\n"
+    "                       reference only cases of naive work up to W\n"
+    "  --no-cublas          GPU suites: no cuBLAS rows\n"
+    "  --compile-only       GPU suites: only compile every case (for\n"
+    "                       --chip, sm_90a by default; no GPU needed)\n"
     "  --torch-script PATH  replaces every family's PyTorch script\n"
     "  --python PATH        the Python that imports torch\n";
 
@@ -120,6 +137,14 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(v) && llvm::to_integer(v, opts.repeat) && opts.repeat >= 1;
     } else if (arg == "--naive-max-work") {
       ok = next(v) && llvm::to_float(v, opts.naiveMaxWork);
+    } else if (arg == "--reference-max-work") {
+      ok = next(v) && llvm::to_float(v, opts.referenceMaxWork);
+    } else if (arg == "--no-cublas") {
+      opts.noCublas = true;
+    } else if (arg == "--compile-only") {
+      opts.compileOnly = true;
+    } else if (arg == "--chip") {
+      ok = next(opts.chip);
     } else if (arg == "--isolate") {
       opts.isolate = true;
     } else if (arg == "--calibrate") {
@@ -163,14 +188,14 @@ std::string cpuModel() {
 /// The suites some family has cases in, for the error message.
 std::vector<std::string>
 knownSuites(const std::vector<std::unique_ptr<OpBench>> &families) {
-  std::vector<std::string> candidates = {"cpu", "smoke", "scans", "kernels",
-                                         "moe"};
+  std::vector<std::string> candidates = {"cpu",  "smoke", "scans", "kernels",
+                                         "moe",  "gpu",   "gpu-smoke"};
   for (const auto &f : families)
     candidates.push_back(f->op());
   std::vector<std::string> known;
   for (const std::string &s : candidates)
     for (const auto &f : families)
-      if (!f->cases(s).empty()) {
+      if (!f->cases(s == "gpu-smoke" ? "smoke" : s).empty()) {
         known.push_back(s);
         break;
       }
@@ -182,11 +207,107 @@ std::vector<Case> selectedCases(const OpBench &family, const Options &opts) {
   std::vector<Case> out;
   if (!opts.opFilter.empty() && family.op() != opts.opFilter)
     return out;
-  for (Case &c : family.cases(opts.suite))
+  // The GPU check runs the smoke cases, unless a family has its own.
+  std::vector<Case> cases = family.cases(opts.suite);
+  if (cases.empty() && opts.suite == "gpu-smoke")
+    cases = family.cases("smoke");
+  for (Case &c : cases)
     if (opts.caseFilter.empty() ||
         c.name.find(opts.caseFilter) != std::string::npos)
       out.push_back(std::move(c));
   return out;
+}
+bool isGpuSuite(const std::string &suite) {
+  return suite == "gpu" || suite == "gpu-smoke";
+}
+
+/// The GPU suites: every case on the CUDA device, then cuBLAS for the
+/// GEMM-shaped ones. Without a device every case is a skipped row saying
+/// why, the message goes to stderr and the exit status is 1.
+int runGpuSuite(const Options &opts,
+                const std::vector<std::unique_ptr<OpBench>> &families) {
+  std::vector<Job> jobs;
+  for (const auto &family : families)
+    for (const Case &c : selectedCases(*family, opts))
+      jobs.push_back({family.get(), c, "mixer-cuda"});
+
+  GpuSettings settings;
+  settings.repeat = opts.repeat;
+  settings.referenceMaxWork = opts.referenceMaxWork;
+  settings.runtimeChecks = !opts.noRuntimeChecks;
+  settings.compareCublas = !opts.noCublas;
+
+  json::Object machine{{"cpu", cpuModel()},
+                       {"cores", int64_t(std::thread::hardware_concurrency())}};
+  std::vector<Row> rows;
+  if (opts.compileOnly) {
+    for (const Job &job : jobs)
+      rows.push_back(compileGpuJob(job, opts.chip, settings));
+    printTable(rows, llvm::outs());
+    bool allCompiled = llvm::all_of(
+        rows, [](const Row &row) { return row.status == "ok"; });
+    return allCompiled ? 0 : 1;
+  }
+  llvm::Expected<GpuDevice> device = getGpuDevice();
+  std::string noDevice;
+  if (!device) {
+    noDevice = llvm::toString(device.takeError());
+    llvm::errs() << "mixer-bench: the " << opts.suite
+                 << " suite cannot run: " << noDevice << "\n";
+    machine["gpu"] = nullptr;
+    for (const Job &job : jobs) {
+      Row row;
+      row.op = job.family->op();
+      row.name = job.c.name;
+      row.impl = "mixer-cuda";
+      row.shapes = job.c.shape.str();
+      row.status = "skipped";
+      row.reason = noDevice;
+      rows.push_back(std::move(row));
+    }
+  } else {
+    machine["gpu"] = device->toJson();
+    llvm::outs() << llvm::format(
+        "device: %s (%s, %d SMs): TF32 tensor peak %.0f TFLOP/s, FP32 %.1f "
+        "TFLOP/s, memory %.2f TB/s\n",
+        device->name.c_str(), device->chip.c_str(), device->multiprocessors,
+        device->tensorTflops, device->fp32Tflops, device->memoryTbps);
+    Clock::time_point suiteStart = Clock::now();
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const Job &job = jobs[i];
+      if (isatty(2))
+        llvm::errs() << "case " << (i + 1) << "/" << jobs.size() << " "
+                     << job.c.name << " (" << int(secondsSince(suiteStart))
+                     << "s so far)\n";
+      rows.push_back(runGpuJob(job, *device, settings));
+      if (settings.compareCublas && !job.family->gemms(job.c).empty())
+        rows.push_back(runCublasJob(job, *device, settings));
+    }
+  }
+
+  printTable(rows, llvm::outs());
+  printSummary(rows, llvm::outs());
+  if (!opts.jsonFile.empty()) {
+    json::Object versions{{"llvm", LLVM_VERSION_STRING},
+                          {"compiler", __VERSION__}};
+    json::Object config{{"suite", opts.suite},
+                        {"op", opts.opFilter},
+                        {"filter", opts.caseFilter},
+                        {"repeat", opts.repeat},
+                        {"reference_max_work", opts.referenceMaxWork},
+                        {"timing", "CUDA events on the default stream around "
+                                   "each call of the device-pointer entry "
+                                   "point (median of --repeat calls after "
+                                   "one warm-up)"}};
+    if (!noDevice.empty())
+      config["error"] = noDevice;
+    for (const auto &family : families)
+      config["flops_" + family->op()] = family->workFormula();
+    if (!writeJson(opts.jsonFile, std::move(machine), std::move(versions),
+                   std::move(config), rows))
+      return 1;
+  }
+  return noDevice.empty() ? 0 : 1;
 }
 } // namespace
 
@@ -202,6 +323,9 @@ int main(int argc, char **argv) {
           : int(std::max(1u, std::thread::hardware_concurrency()));
   // Read by the OpenMP runtime when the JIT loads it, hence before any case.
   setenv("OMP_NUM_THREADS", std::to_string(numThreads).c_str(), 1);
+
+  if (isGpuSuite(opts.suite) && !opts.calibrateOnly)
+    return runGpuSuite(opts, allFamilies());
 
   RunSettings run;
   run.threads = opts.threads;

@@ -2,15 +2,20 @@
 //
 //   mixer-compile kernels.mlir -o kernels.o --header kernels.h
 //       [--naive] [--num-threads N] [--emit=obj|llvm|mlir]
+//   mixer-compile --target=cuda [--chip=sm_90] kernels.mlir -o kernels.o
+//       [--header kernels.h] [--emit=obj|llvm|mlir|ptx]
 //
-// Lowers every public function with the CPU pipeline and writes an object
-// file for the host CPU plus a C header declaring its `_mlir_ciface_`
-// wrappers. Errors are reported as diagnostics with a non-zero exit.
+// Lowers every public function with the CPU pipeline (or, for CUDA, the
+// NVVM pipeline, with the kernels embedded as a fatbin) and writes an
+// object file for the host CPU plus a C header declaring its
+// `_mlir_ciface_` wrappers; --emit=ptx writes the PTX of the kernels
+// instead. Errors are reported as diagnostics with a non-zero exit.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mixer/Execution/CHeader.h"
 #include "mixer/Execution/Compile.h"
+#include "mixer/Execution/CudaCompile.h"
 #include "mixer/Execution/ObjectFile.h"
 #include "mixer/Pipelines/Pipelines.h"
 #include "mixer/Target/CpuTarget.h"
@@ -33,7 +38,7 @@ using namespace mlir;
 using namespace mlir::mixer;
 
 namespace {
-enum class EmitKind { Obj, LLVM, MLIR };
+enum class EmitKind { Obj, LLVM, MLIR, PTX };
 
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir>"),
@@ -51,8 +56,20 @@ llvm::cl::opt<EmitKind> emitKind(
     llvm::cl::values(
         clEnumValN(EmitKind::Obj, "obj", "an object file (default)"),
         clEnumValN(EmitKind::LLVM, "llvm", "optimized LLVM IR"),
-        clEnumValN(EmitKind::MLIR, "mlir", "the module in the LLVM dialect")),
+        clEnumValN(EmitKind::MLIR, "mlir", "the module in the LLVM dialect"),
+        clEnumValN(EmitKind::PTX, "ptx",
+                   "the PTX of every kernel (--target=cuda)")),
     llvm::cl::init(EmitKind::Obj));
+llvm::cl::opt<std::string>
+    target("target",
+           llvm::cl::desc("What the code runs on: cpu (default) or cuda (an "
+                          "NVIDIA GPU, driven from the host CPU)"),
+           llvm::cl::init("cpu"));
+llvm::cl::opt<std::string>
+    chip("chip",
+         llvm::cl::desc("The NVIDIA GPU of --target=cuda: sm_80, sm_90 "
+                        "(default) or sm_90a"),
+         llvm::cl::init("sm_90"));
 llvm::cl::opt<bool> naive("naive",
                           llvm::cl::desc("Lower mixer ops to the scalar loops "
                                          "of their definition"),
@@ -64,7 +81,8 @@ llvm::cl::opt<int64_t>
                llvm::cl::init(0));
 llvm::cl::opt<std::string> pipelineOptions(
     "pipeline-options",
-    llvm::cl::desc("More options of mixer-lower-to-cpu-pipeline, e.g. "
+    llvm::cl::desc("More options of mixer-lower-to-cpu-pipeline (or, for "
+                   "--target=cuda, mixer-lower-to-nvvm-pipeline), e.g. "
                    "\"vector-width=8\""),
     llvm::cl::init(""));
 llvm::cl::opt<std::string>
@@ -92,16 +110,45 @@ static std::string getGuard(StringRef path) {
   return guard;
 }
 
+/// Writes `header` to --header, if given.
+static int writeHeader(const std::string &header) {
+  if (headerFilename.empty())
+    return 0;
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> out =
+      openOutputFile(headerFilename, &error);
+  if (!out)
+    return fail(error);
+  out->os() << header;
+  out->keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "mixer-compile: compile a module of mixer/linalg functions on tensors "
-      "to an object file and a C header\n");
+      "to an object file (for the CPU, or for the host CPU driving an "
+      "NVIDIA GPU) and a C header\n");
+
+  bool cuda = target == "cuda";
+  if (!cuda && target != "cpu")
+    return fail("unknown --target '" + target + "' (known: cpu, cuda)");
+  if (cuda && !isSupportedCudaChip(chip))
+    return fail("unknown --chip '" + chip +
+                "' (supported: " + getSupportedCudaChips() + ")");
+  if (!cuda && chip.getNumOccurrences())
+    return fail("--chip needs --target=cuda");
+  if (!cuda && emitKind == EmitKind::PTX)
+    return fail("--emit=ptx needs --target=cuda");
+  if (cuda && (naive || numThreads.getNumOccurrences()))
+    return fail("--naive and --num-threads are options of the CPU target");
 
   CpuPipelineOptions options;
   std::string optionError;
-  if (failed(parsePipelineOptions(pipelineOptions, options, optionError)))
+  if (!cuda &&
+      failed(parsePipelineOptions(pipelineOptions, options, optionError)))
     return fail("invalid --pipeline-options '" + pipelineOptions +
                 "': " + optionError);
   if (naive)
@@ -142,14 +189,37 @@ int main(int argc, char **argv) {
     headerOptions.sourceName = llvm::sys::path::filename(inputFilename).str();
     headerOptions.argumentNames = std::move(argumentNames);
     llvm::raw_string_ostream os(headerOptions.note);
-    os << "Compiled with mixer-lower-to-cpu-pipeline";
-    options.print(os);
-    os << "\nfor CPU "
-       << (mcpu.empty() ? llvm::sys::getHostCPUName() : StringRef(mcpu))
-       << (mcpu.empty() && mattr.empty() ? " with all its features" : "")
-       << ": the object runs on CPUs with the same instruction set.";
+    if (cuda) {
+      os << "Compiled with mixer-lower-to-nvvm-pipeline for " << chip
+         << (pipelineOptions.empty() ? "" : " (" + pipelineOptions + ")")
+         << ", kernels embedded as a fatbin.\n"
+            "NAME takes host arrays: it copies them to the GPU, runs the "
+            "kernels and copies\nthe outputs back. NAME_device takes device "
+            "pointers (from cuMemAlloc).\nBoth return when the kernels are "
+            "done. Link with libMixerCudaRuntime.a and\n-lcuda; CUDA "
+            "failures are read with mixerCudaGetFailure()\n"
+            "(mixer/Runtime/CudaRuntime.h).";
+    } else {
+      os << "Compiled with mixer-lower-to-cpu-pipeline";
+      options.print(os);
+      os << "\nfor CPU "
+         << (mcpu.empty() ? llvm::sys::getHostCPUName() : StringRef(mcpu))
+         << (mcpu.empty() && mattr.empty() ? " with all its features" : "")
+         << ": the object runs on CPUs with the same instruction set.";
+    }
     llvm::raw_string_ostream headerStream(header);
-    if (failed(emitCHeader(*module, headerStream, headerOptions)))
+    OwningOpRef<ModuleOp> declared = cast<ModuleOp>(module->clone());
+    if (cuda) {
+      addDeviceEntryDeclarations(*declared);
+      // The device entry points take the same arguments, named alike.
+      SmallVector<std::pair<std::string, SmallVector<std::string>>> copies;
+      for (const auto &entry : headerOptions.argumentNames)
+        copies.push_back({(entry.getKey() + kDeviceEntrySuffix).str(),
+                          entry.getValue()});
+      for (auto &[name, names] : copies)
+        headerOptions.argumentNames[name] = std::move(names);
+    }
+    if (failed(emitCHeader(*declared, headerStream, headerOptions)))
       return fail("cannot write a C header for '" + inputFilename + "'");
   }
 
@@ -158,16 +228,33 @@ int main(int argc, char **argv) {
   ObjectFileOptions objectOptions;
   objectOptions.cpu = mcpu;
   objectOptions.features = mattr;
-  {
+  if (cuda) {
+    CudaCompileOptions cudaOptions;
+    cudaOptions.chip = chip;
+    cudaOptions.pipelineOptions = pipelineOptions;
+    if (emitKind == EmitKind::PTX) {
+      FailureOr<std::string> ptx = compileToPtx(*module, cudaOptions);
+      if (failed(ptx))
+        return fail("cannot compile '" + inputFilename + "' for " + chip);
+      std::unique_ptr<llvm::ToolOutputFile> out =
+          openOutputFile(outputFilename, &error);
+      if (!out)
+        return fail(error);
+      out->os() << *ptx;
+      out->keep();
+      return writeHeader(header);
+    }
+    if (failed(compileToLLVMForCuda(*module, cudaOptions)))
+      return fail("cannot compile '" + inputFilename + "' for " + chip);
+  } else {
     auto tm = createHostTargetMachine(objectOptions);
     if (!tm)
       return fail(llvm::toString(tm.takeError()));
     setTargetDescription(*module,
                          getCpuTargetDescription(*(*tm)->getMCSubtargetInfo()));
+    if (failed(compileToLLVM(*module, options)))
+      return fail("cannot compile '" + inputFilename + "'");
   }
-
-  if (failed(compileToLLVM(*module, options)))
-    return fail("cannot compile '" + inputFilename + "'");
 
   if (emitKind == EmitKind::Obj) {
     if (llvm::Error err =
@@ -187,13 +274,5 @@ int main(int argc, char **argv) {
     out->keep();
   }
 
-  if (!headerFilename.empty()) {
-    std::unique_ptr<llvm::ToolOutputFile> out =
-        openOutputFile(headerFilename, &error);
-    if (!out)
-      return fail(error);
-    out->os() << header;
-    out->keep();
-  }
-  return 0;
+  return writeHeader(header);
 }

@@ -22,6 +22,7 @@ class SourceMgr;
 
 namespace mlir {
 class DialectRegistry;
+class PassManager;
 namespace mixer {
 struct CpuPipelineOptions;
 
@@ -46,6 +47,11 @@ LogicalResult parsePipelineOptions(llvm::StringRef text,
 OwningOpRef<ModuleOp> parseModule(
     llvm::SourceMgr &sourceMgr, MLIRContext *context,
     llvm::StringMap<llvm::SmallVector<std::string>> *argumentNames = nullptr);
+
+/// Runs `pm` on `module`. On failure emits "PIPELINE failed in pass 'P' on
+/// OP" at the failing operation (the pass's own diagnostics come first).
+LogicalResult runPipeline(ModuleOp module, PassManager &pm,
+                          llvm::StringRef pipeline);
 
 /// Lowers `module` in place to the LLVM dialect with the CPU pipeline.
 /// Verifies the input, checks the C ABI of its public functions (see

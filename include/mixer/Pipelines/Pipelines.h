@@ -75,8 +75,7 @@ struct CpuPipelineOptions : public TensorPipelineOptions {
 /// is ignored.
 struct NvvmPipelineOptions : public TensorPipelineOptions {
   PassOptions::Option<std::string> chip{
-      *this, "chip",
-      llvm::cl::desc("The NVIDIA GPU: sm_80, sm_90 or sm_90a"),
+      *this, "chip", llvm::cl::desc("The NVIDIA GPU: sm_80, sm_90 or sm_90a"),
       llvm::cl::init("sm_90")};
   PassOptions::Option<std::string> format{
       *this, "format",

@@ -34,9 +34,8 @@ static func::FuncOp declareThreadNum(ModuleOp module) {
   if (auto fn = module.lookupSymbol<func::FuncOp>(kThreadNumFn))
     return fn;
   OpBuilder b(module.getBodyRegion());
-  auto fn = func::FuncOp::create(
-      b, module.getLoc(), kThreadNumFn,
-      b.getFunctionType({}, {b.getI32Type()}));
+  auto fn = func::FuncOp::create(b, module.getLoc(), kThreadNumFn,
+                                 b.getFunctionType({}, {b.getI32Type()}));
   fn.setPrivate();
   return fn;
 }
@@ -71,8 +70,8 @@ static LogicalResult rehomeWorkgroupBuffer(RewriterBase &rewriter,
   return success();
 }
 
-static LogicalResult emulateLaunch(RewriterBase &rewriter,
-                                   gpu::LaunchOp launch, func::FuncOp tid) {
+static LogicalResult emulateLaunch(RewriterBase &rewriter, gpu::LaunchOp launch,
+                                   func::FuncOp tid) {
   Location loc = launch.getLoc();
   auto isOne = [](Value v) {
     std::optional<int64_t> c = getConstantIntValue(v);
@@ -99,8 +98,8 @@ static LogicalResult emulateLaunch(RewriterBase &rewriter,
     buffers.push_back(buffer);
     rewriter.setInsertionPoint(launch);
   }
-  auto blocks = scf::ForOp::create(rewriter, loc, zero,
-                                   launch.getGridSizeX(), one);
+  auto blocks =
+      scf::ForOp::create(rewriter, loc, zero, launch.getGridSizeX(), one);
   for (Value buffer : buffers)
     memref::DeallocOp::create(rewriter, loc, buffer);
   rewriter.setInsertionPointToStart(blocks.getBody());

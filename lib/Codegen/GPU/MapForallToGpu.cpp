@@ -68,8 +68,7 @@ static bool mayWriteMemory(Operation *op) {
 }
 
 static bool containsForall(Operation *op) {
-  return op
-      ->walk([](scf::ForallOp) { return WalkResult::interrupt(); })
+  return op->walk([](scf::ForallOp) { return WalkResult::interrupt(); })
       .wasInterrupted();
 }
 
@@ -115,13 +114,12 @@ static Value constantIndex(OpBuilder &b, Location loc, int64_t v) {
 }
 
 /// Replaces `loop` (no reductions) by nested scf.for loops.
-static void parallelToSequential(RewriterBase &rewriter,
-                                 scf::ParallelOp loop) {
+static void parallelToSequential(RewriterBase &rewriter, scf::ParallelOp loop) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
   SmallVector<Value> ivs;
-  for (auto [lb, ub, step] : llvm::zip(
-           loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
+  for (auto [lb, ub, step] :
+       llvm::zip(loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
     auto forOp = scf::ForOp::create(rewriter, loc, lb, ub, step);
     ivs.push_back(forOp.getInductionVar());
     rewriter.setInsertionPointToStart(forOp.getBody());
@@ -150,9 +148,9 @@ static LogicalResult distributeOp(RewriterBase &rewriter, linalg::LinalgOp op,
     if (nprocs == 1)
       return success();
     rewriter.setInsertionPoint(op);
-    Value isFirst = arith::CmpIOp::create(rewriter, loc,
-                                          arith::CmpIPredicate::eq, linearId,
-                                          constantIndex(rewriter, loc, 0));
+    Value isFirst =
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, linearId,
+                              constantIndex(rewriter, loc, 0));
     auto guard = scf::IfOp::create(rewriter, loc, isFirst);
     rewriter.moveOpBefore(op, guard.thenBlock()->getTerminator());
     return success();
@@ -162,10 +160,10 @@ static LogicalResult distributeOp(RewriterBase &rewriter, linalg::LinalgOp op,
   int64_t remaining = nprocs;
   for (int64_t i = parallel.size() - 1; i > 0; --i) {
     int64_t size = ranges[parallel[i]];
-    int64_t count = ShapedType::isDynamic(size)
-                        ? remaining
-                        : std::min<int64_t>(llvm::bit_floor(uint64_t(size)),
-                                            remaining);
+    int64_t count =
+        ShapedType::isDynamic(size)
+            ? remaining
+            : std::min<int64_t>(llvm::bit_floor(uint64_t(size)), remaining);
     procs[i] = std::max<int64_t>(count, 1);
     remaining /= procs[i];
   }
@@ -278,7 +276,8 @@ static FailureOr<int64_t> getMaxBytes(memref::AllocOp alloc) {
     if (ShapedType::isDynamic(size)) {
       FailureOr<int64_t> bound = ValueBoundsConstraintSet::computeConstantBound(
           presburger::BoundType::UB,
-          ValueBoundsConstraintSet::Variable(alloc.getDynamicSizes()[dynamic++]),
+          ValueBoundsConstraintSet::Variable(
+              alloc.getDynamicSizes()[dynamic++]),
           /*stopCondition=*/nullptr, /*closedUB=*/true);
       if (failed(bound))
         return failure();
@@ -327,12 +326,11 @@ static void replaceByView(RewriterBase &rewriter, memref::AllocOp alloc,
   Value view = memref::ViewOp::create(
       rewriter, alloc.getLoc(),
       MemRefType::get(type.getShape(), type.getElementType(),
-                      MemRefLayoutAttrInterface(),
-                      bufferType.getMemorySpace()),
+                      MemRefLayoutAttrInterface(), bufferType.getMemorySpace()),
       buffer, shift, alloc.getDynamicSizes());
   if (bufferType.getMemorySpace() != type.getMemorySpace())
-    view = memref::MemorySpaceCastOp::create(rewriter, alloc.getLoc(), type,
-                                             view);
+    view =
+        memref::MemorySpaceCastOp::create(rewriter, alloc.getLoc(), type, view);
   for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
     if (isa<memref::DeallocOp>(user))
       rewriter.eraseOp(user);
@@ -424,8 +422,7 @@ struct MixerMapForallToGpuPass
       return forall.emitOpError("must be bufferized before "
                                 "mixer-map-forall-to-gpu");
     Location loc = forall.getLoc();
-    FailureOr<TemporaryLayout> layout =
-        layoutTemporaries(forall, sharedBudget);
+    FailureOr<TemporaryLayout> layout = layoutTemporaries(forall, sharedBudget);
     if (failed(layout))
       return failure();
 
@@ -435,8 +432,8 @@ struct MixerMapForallToGpuPass
         rewriter, loc, forall.getMixedLowerBound());
     SmallVector<Value> ubs = getValueOrCreateConstantIndexOp(
         rewriter, loc, forall.getMixedUpperBound());
-    SmallVector<Value> steps = getValueOrCreateConstantIndexOp(
-        rewriter, loc, forall.getMixedStep());
+    SmallVector<Value> steps =
+        getValueOrCreateConstantIndexOp(rewriter, loc, forall.getMixedStep());
     SmallVector<Value> counts;
     Value grid = constantIndex(rewriter, loc, 1);
     for (auto [lb, ub, step] : llvm::zip(lbs, ubs, steps)) {
@@ -469,9 +466,9 @@ struct MixerMapForallToGpuPass
     SmallVector<Value> ivs(counts.size());
     Value rest = blockId;
     for (int64_t i = counts.size() - 1; i >= 0; --i) {
-      Value index = i == 0 ? rest
-                           : arith::RemUIOp::create(rewriter, loc, rest,
-                                                    counts[i]);
+      Value index =
+          i == 0 ? rest
+                 : arith::RemUIOp::create(rewriter, loc, rest, counts[i]);
       if (i > 0)
         rest = arith::DivUIOp::create(rewriter, loc, rest, counts[i]);
       Value scaled = arith::MulIOp::create(rewriter, loc, index, steps[i]);
@@ -523,8 +520,7 @@ struct MixerMapForallToGpuPass
       return WalkResult::advance();
     });
     auto holdsLinalg = [](Operation *op) {
-      return op
-          ->walk([](linalg::LinalgOp) { return WalkResult::interrupt(); })
+      return op->walk([](linalg::LinalgOp) { return WalkResult::interrupt(); })
           .wasInterrupted();
     };
     // Barriers first, after the statements as they are; then the stores
@@ -570,18 +566,17 @@ struct MixerMapForallToGpuPass
   LogicalResult buildGridKernel(RewriterBase &rewriter, linalg::LinalgOp op) {
     Location loc = op.getLoc();
     int64_t elements = 1;
-    for (auto [size, type] : llvm::zip(op.getStaticLoopRanges(),
-                                       op.getIteratorTypesArray()))
+    for (auto [size, type] :
+         llvm::zip(op.getStaticLoopRanges(), op.getIteratorTypesArray()))
       if (linalg::isParallelIterator(type))
-        elements = ShapedType::isDynamic(size) || elements < 0
-                       ? -1
-                       : elements * size;
+        elements =
+            ShapedType::isDynamic(size) || elements < 0 ? -1 : elements * size;
     // Enough blocks for one element per thread, at most 1024 (the threads
     // loop over the rest).
     int64_t blocks =
-        elements < 0 ? 1024
-                     : std::clamp<int64_t>(llvm::divideCeil(elements, threads),
-                                           1, 1024);
+        elements < 0
+            ? 1024
+            : std::clamp<int64_t>(llvm::divideCeil(elements, threads), 1, 1024);
     rewriter.setInsertionPoint(op);
     gpu::LaunchOp launch =
         createLaunch(rewriter, op, constantIndex(rewriter, loc, blocks),
@@ -619,8 +614,7 @@ struct MixerMapForallToGpuPass
         Operation *copy = rewriter.clone(*op);
         rewriter.replaceUsesWithIf(op->getResults(), copy->getResults(),
                                    [&](OpOperand &use) {
-                                     return !launch->isAncestor(
-                                         use.getOwner());
+                                     return !launch->isAncestor(use.getOwner());
                                    });
         break;
       }

@@ -129,8 +129,8 @@ private:
 };
 
 /// Prints and checks the relative error of `out` against `expected`.
-void expectClose(const char *what, const Arg &out,
-                 const ref::Tensor &expected, double tolerance) {
+void expectClose(const char *what, const Arg &out, const ref::Tensor &expected,
+                 double tolerance) {
   double error = ref::relativeError(out.f32.data(), expected);
   std::printf("gpu-emulated %s: relative error %.3g\n", what, error);
   EXPECT_LE(error, tolerance) << what;
@@ -167,17 +167,20 @@ func.func @f(%x: tensor<1x160x4x16xf32>, %la: tensor<1x160x4xf32>,
   ref::Tensor b = rng.uniformTensor({1, 160, 2, 32}, -1, 1);
   ref::Tensor c = rng.uniformTensor({1, 160, 2, 32}, -1, 1);
   ref::Tensor h = rng.uniformTensor({1, 4, 16, 32}, -1, 1);
-  std::vector<Arg> args = {Arg::floats(x),           Arg::floats(la),
-                           Arg::floats(b),           Arg::floats(c),
-                           Arg::floats(h),           Arg::zeros({1, 160, 4, 16}),
+  std::vector<Arg> args = {Arg::floats(x),
+                           Arg::floats(la),
+                           Arg::floats(b),
+                           Arg::floats(c),
+                           Arg::floats(h),
+                           Arg::zeros({1, 160, 4, 16}),
                            Arg::zeros({1, 4, 16, 32})};
   run(source, "f", args);
   // The reference sees the float-rounded inputs.
-  ref::ScanResult r = ref::ssd(ref::fromFloats(x.shape, args[0].f32.data()),
-                               ref::fromFloats(la.shape, args[1].f32.data()),
-                               ref::fromFloats(b.shape, args[2].f32.data()),
-                               ref::fromFloats(c.shape, args[3].f32.data()),
-                               &h);
+  ref::ScanResult r =
+      ref::ssd(ref::fromFloats(x.shape, args[0].f32.data()),
+               ref::fromFloats(la.shape, args[1].f32.data()),
+               ref::fromFloats(b.shape, args[2].f32.data()),
+               ref::fromFloats(c.shape, args[3].f32.data()), &h);
   expectClose("ssd y", args[5], r.out, kTolerance);
   expectClose("ssd state", args[6], r.finalState, kTolerance);
 }
@@ -208,10 +211,11 @@ func.func @f(%u: tensor<2x40x64xf32>, %dt: tensor<2x40x64xf32>,
   ref::Tensor d = rng.uniformTensor({64}, -1, 1);
   ref::Tensor z = rng.uniformTensor({2, 40, 64}, -2, 2);
   ref::Tensor db = rng.uniformTensor({64}, -1, 1);
-  std::vector<Arg> args = {
-      Arg::floats(u), Arg::floats(dt), Arg::floats(A), Arg::floats(b),
-      Arg::floats(c), Arg::floats(d),  Arg::floats(z), Arg::floats(db),
-      Arg::zeros({2, 40, 64}), Arg::zeros({2, 64, 16})};
+  std::vector<Arg> args = {Arg::floats(u),          Arg::floats(dt),
+                           Arg::floats(A),          Arg::floats(b),
+                           Arg::floats(c),          Arg::floats(d),
+                           Arg::floats(z),          Arg::floats(db),
+                           Arg::zeros({2, 40, 64}), Arg::zeros({2, 64, 16})};
   run(source, "f", args);
   ref::SelectiveScanOptions opts;
   opts.dSkip = &d;
@@ -250,12 +254,12 @@ func.func @f(%q: tensor<1x96x2x16xf32>, %k: tensor<1x96x2x16xf32>,
   ref::Rng rng(13);
   Qkv t = randomQkv(rng);
   ref::Tensor ld = rng.uniformTensor({1, 96, 2}, -0.5, 0);
-  std::vector<Arg> args = {Arg::floats(t.q), Arg::floats(t.k),
-                           Arg::floats(t.v), Arg::floats(ld),
-                           Arg::zeros({1, 96, 2, 32}),
-                           Arg::zeros({1, 2, 16, 32})};
+  std::vector<Arg> args = {
+      Arg::floats(t.q), Arg::floats(t.k),           Arg::floats(t.v),
+      Arg::floats(ld),  Arg::zeros({1, 96, 2, 32}), Arg::zeros({1, 2, 16, 32})};
   run(source, "f", args);
-  ref::ScanResult r = ref::linearAttention(t.q, t.k, t.v, &ld, nullptr, 0, 0.25);
+  ref::ScanResult r =
+      ref::linearAttention(t.q, t.k, t.v, &ld, nullptr, 0, 0.25);
   expectClose("linear_attention o", args[4], r.out, kTolerance);
   expectClose("linear_attention state", args[5], r.finalState, kTolerance);
 }
@@ -280,10 +284,11 @@ func.func @f(%q: tensor<1x96x2x16xf32>, %k: tensor<1x96x2x16xf32>,
     value *= 0.25;
   ref::Tensor g = rng.uniformTensor({1, 96, 2}, -0.5, 0);
   ref::Tensor beta = rng.uniformTensor({1, 96, 2}, 0, 1);
-  std::vector<Arg> args = {Arg::floats(t.q),  Arg::floats(t.k),
-                           Arg::floats(t.v),  Arg::floats(g),
-                           Arg::floats(beta), Arg::zeros({1, 96, 2, 32}),
-                           Arg::zeros({1, 2, 16, 32})};
+  std::vector<Arg> args = {
+      Arg::floats(t.q),          Arg::floats(t.k),
+      Arg::floats(t.v),          Arg::floats(g),
+      Arg::floats(beta),         Arg::zeros({1, 96, 2, 32}),
+      Arg::zeros({1, 2, 16, 32})};
   run(source, "f", args);
   ref::Tensor k = ref::fromFloats(t.k.shape, args[1].f32.data());
   ref::ScanResult r = ref::gatedDeltaRule(t.q, k, t.v, g, beta, nullptr, 0.25);
@@ -297,7 +302,8 @@ struct Points {
 };
 
 Points randomPoints(ref::Rng &rng) {
-  return {rng.uniformTensor({200, 8}, -1, 1), rng.uniformTensor({300, 8}, -1, 1)};
+  return {rng.uniformTensor({200, 8}, -1, 1),
+          rng.uniformTensor({300, 8}, -1, 1)};
 }
 
 TEST(GpuEmulated, KernelMv) {
@@ -334,9 +340,8 @@ func.func @f(%x: tensor<200x8xf32>, %y: tensor<300x8xf32>, %eps: tensor<f32>,
   Points p = randomPoints(rng);
   ref::Tensor g = rng.uniformTensor({300}, -1, 1);
   ref::Tensor eps(std::vector<int64_t>{}, 0.1);
-  std::vector<Arg> args = {Arg::floats(p.x), Arg::floats(p.y),
-                           Arg::floats(eps), Arg::floats(g),
-                           Arg::zeros({200})};
+  std::vector<Arg> args = {Arg::floats(p.x), Arg::floats(p.y), Arg::floats(eps),
+                           Arg::floats(g), Arg::zeros({200})};
   run(source, "f", args);
   expectClose("kernel_lse", args[4],
               ref::kernelLse(ref::Kernel::SqEuclidean, p.x, p.y, &g, 0.1),
@@ -358,9 +363,9 @@ func.func @f(%x: tensor<200x8xf32>, %y: tensor<300x8xf32>, %u: tensor<200xf32>,
   ref::Tensor u = rng.uniformTensor({200}, -6, -5);
   ref::Tensor v = rng.uniformTensor({300}, -6, -5);
   ref::Tensor eps(std::vector<int64_t>{}, 0.5);
-  std::vector<Arg> args = {Arg::floats(p.x), Arg::floats(p.y), Arg::floats(u),
-                           Arg::floats(v),   Arg::floats(eps),
-                           Arg::zeros({200})};
+  std::vector<Arg> args = {Arg::floats(p.x), Arg::floats(p.y),
+                           Arg::floats(u),   Arg::floats(v),
+                           Arg::floats(eps), Arg::zeros({200})};
   run(source, "f", args);
   expectClose("transport_cost", args[5],
               ref::transportCost(ref::Kernel::SqEuclidean, p.x, p.y, u, v, 0.5),
@@ -388,14 +393,14 @@ func.func @f(%x: tensor<200x8xf32>, %y: tensor<300x8xf32>, %la: tensor<200xf32>,
   for (double &value : lb.data)
     value = -std::log(300.0);
   ref::Tensor eps(std::vector<int64_t>{}, 0.5);
-  std::vector<Arg> args = {Arg::floats(p.x),  Arg::floats(p.y),
-                           Arg::floats(la),   Arg::floats(lb),
-                           Arg::floats(eps),  Arg::zeros({200}),
-                           Arg::zeros({300}), Arg::zeros({})};
+  std::vector<Arg> args = {
+      Arg::floats(p.x), Arg::floats(p.y),  Arg::floats(la),   Arg::floats(lb),
+      Arg::floats(eps), Arg::zeros({200}), Arg::zeros({300}), Arg::zeros({})};
   run(source, "f", args);
-  ref::SinkhornResult r = ref::sinkhorn(
-      ref::Kernel::SqEuclidean, p.x, p.y, ref::fromFloats({200}, args[2].f32.data()),
-      ref::fromFloats({300}, args[3].f32.data()), 0.5, 5);
+  ref::SinkhornResult r =
+      ref::sinkhorn(ref::Kernel::SqEuclidean, p.x, p.y,
+                    ref::fromFloats({200}, args[2].f32.data()),
+                    ref::fromFloats({300}, args[3].f32.data()), 0.5, 5);
   expectClose("sinkhorn f", args[5], r.f, kTolerance);
   expectClose("sinkhorn g", args[6], r.g, kTolerance);
   ref::Tensor cost(std::vector<int64_t>{}, r.cost);
@@ -442,8 +447,8 @@ func.func @f(%x: tensor<100x32xf32>, %wg: tensor<4x32x48xf32>,
   std::vector<Arg> args = {Arg::floats(x), Arg::floats(wg), Arg::floats(wu),
                            Arg::ints64({4}, kGroups), Arg::zeros({100, 48})};
   run(source, "f", args);
-  expectClose("grouped_swiglu", args[4],
-              ref::groupedSwiglu(x, wg, wu, kGroups), kTolerance);
+  expectClose("grouped_swiglu", args[4], ref::groupedSwiglu(x, wg, wu, kGroups),
+              kTolerance);
 }
 
 TEST(GpuEmulated, TopkRouter) {
@@ -457,8 +462,9 @@ func.func @f(%l: tensor<100x8xf32>, %w0: tensor<100x2xf32>, %i0: tensor<100x2xi3
 })mlir";
   ref::Rng rng(21);
   ref::Tensor logits = rng.uniformTensor({100, 8}, -2, 2);
-  std::vector<Arg> args = {Arg::floats(logits), Arg::zeros({100, 2}),
-                           Arg::ints32({100, 2}, std::vector<int32_t>(200, -1))};
+  std::vector<Arg> args = {
+      Arg::floats(logits), Arg::zeros({100, 2}),
+      Arg::ints32({100, 2}, std::vector<int32_t>(200, -1))};
   run(source, "f", args);
   ref::Routing r = ref::topkRouter(logits, 2, true);
   expectClose("topk_router weights", args[1], r.weights, kTolerance);

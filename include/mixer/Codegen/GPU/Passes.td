@@ -82,10 +82,11 @@ def MixerGpuLaunchToCpuPass : Pass<"mixer-gpu-launch-to-cpu", "ModuleOp"> {
     Emulates the thread-mapped kernels of mixer-map-forall-to-gpu on the
     CPU, so that their numbers can be checked without a GPU: every
     gpu.launch becomes a sequential loop over its blocks, each block an
-    omp.parallel region with one OpenMP thread per GPU thread. The block's
-    workgroup buffer is allocated per block and shared by its threads,
-    thread ids are omp_get_thread_num(), gpu.barrier is omp.barrier. The
-    tiling, shared-memory staging and barriers are those that reach NVVM.
+    omp.parallel region with one OpenMP thread per GPU thread. The
+    workgroup buffer is shared by the threads of a block (the blocks run
+    one after another and reuse it), thread ids are omp_get_thread_num(),
+    gpu.barrier is omp.barrier. The tiling, shared-memory staging and
+    barriers are those that reach NVVM.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
