@@ -42,17 +42,27 @@ func.func @silu_gate(%y: tensor<2x8x4xf32>, %z: tensor<2x8x4xf32>,
 }
 
 // x * softplus(dt + bias): dt is broadcast over the channels and bias over
-// the rows, so their cotangents are summed (zero-filled outs, reduction
-// loops); x's is not.
+// the rows, so their cotangents are sums, each a generic of its own with
+// reduction loops into a zero-filled tensor; x's is elementwise.
 // CHECK-LABEL: func.func @dt_softplus_vjp(
 // CHECK-SAME:    -> (tensor<2x8x4xf32>, tensor<2x8xf32>, tensor<4xf32>)
-// CHECK:         linalg.fill
-// CHECK:         linalg.fill
-// CHECK:         %[[G:.+]]:3 = linalg.generic
-// CHECK-SAME:      iterator_types = ["reduction", "reduction", "reduction"]
+// CHECK:         %[[DX:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "parallel"]
 // CHECK:           math.log1p
-// CHECK:           arith.addf
-// CHECK:           linalg.yield
+// CHECK:         %[[Z1:.+]] = linalg.fill
+// CHECK:         %[[DDT:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK-SAME:      outs(%[[Z1]] : tensor<2x8xf32>)
+// CHECK:         ^bb0({{.*}}, %[[ACC:[^:]+]]: f32):
+// CHECK:           %[[S:.+]] = arith.addf %[[ACC]],
+// CHECK:           linalg.yield %[[S]] : f32
+// CHECK:         %[[Z2:.+]] = linalg.fill
+// CHECK:         %[[DB:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["reduction", "reduction", "parallel"]
+// CHECK-SAME:      outs(%[[Z2]] : tensor<4xf32>)
+// CHECK:         linalg.copy ins(%[[DX]]
+// CHECK:         linalg.copy ins(%[[DDT]]
+// CHECK:         linalg.copy ins(%[[DB]]
 // CHECK:         return
 func.func @dt_softplus(%x: tensor<2x8x4xf32>, %dt: tensor<2x8xf32>, %bias: tensor<4xf32>,
                        %out: tensor<2x8x4xf32> {bufferization.writable = true})
@@ -107,10 +117,9 @@ func.func @reuse(%x: tensor<?xf32>, %out: tensor<?xf32> {bufferization.writable 
 
 // Named ops are generalized: the matmul's reduction only accumulates, so
 // each operand's cotangent is a contraction of the other with the
-// cotangent (one generic summing over the loop each lacks), and its initial
-// value gets the cotangent as it is (here dropped by the fill); the
-// transpose's is the transposed cotangent. The index input gets no
-// gradient.
+// cotangent, summing over the loop it lacks, and its initial value gets the
+// cotangent as it is (here dropped by the fill); the transpose's is the
+// transposed cotangent. The index input gets no gradient.
 // CHECK-LABEL: func.func @matmul_transpose_vjp(
 // CHECK-SAME:    %{{[^:]+}}: tensor<4x6xf32>, %{{[^:]+}}: tensor<5x6xf32>, %{{[^:]+}}: tensor<3xi32>,
 // CHECK-SAME:    %{{[^:]+}}: tensor<4x5xf32>, %{{[^:]+}}: tensor<3xi32>,
@@ -118,16 +127,14 @@ func.func @reuse(%x: tensor<?xf32>, %out: tensor<?xf32> {bufferization.writable 
 // CHECK-SAME:    -> (tensor<4x6xf32>, tensor<5x6xf32>)
 // CHECK:         %[[BT:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "parallel"]
-// CHECK:         %[[G:.+]]:2 = linalg.generic
-// CHECK-SAME:      iterator_types = ["reduction", "reduction", "parallel"]
+// CHECK:         %[[DA:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK-SAME:      ins(%{{.+}}, %[[BT]], %{{.+}} :
-// CHECK:           arith.mulf
-// CHECK:           arith.mulf
-// CHECK-NOT:       linalg.yield {{.*}}, {{.*}}, {{.*}} :
-// CHECK:           linalg.yield
+// CHECK:         %[[DBT:.+]] = linalg.generic
+// CHECK-SAME:      iterator_types = ["reduction", "parallel", "parallel"]
 // CHECK:         %[[DB:.+]] = linalg.generic
-// CHECK-SAME:      ins(%{{.+}}, %[[G]]#1 :
-// CHECK:         linalg.copy ins(%[[G]]#0
+// CHECK-SAME:      ins(%{{.+}}, %[[DBT]] :
+// CHECK:         linalg.copy ins(%[[DA]]
 // CHECK:         linalg.copy ins(%[[DB]]
 // CHECK:         return
 func.func @matmul_transpose(%a: tensor<4x6xf32>, %b: tensor<5x6xf32>, %idx: tensor<3xi32>,

@@ -2,12 +2,13 @@
 //
 // A linalg.generic whose maps are projected permutations computes, at each
 // point of its loops, out = body(operand scalars). Its vector-Jacobian
-// product is another generic over the same loops: it reads the operands and
-// the result cotangents, recomputes the body's scalars, runs reverse mode
-// over the body, and writes the cotangent of each operand at that
-// operand's map. A loop missing from an operand's map (a broadcast) becomes
-// a reduction of the gradient generic: the operand's cotangent is summed
-// over it. Reduction loops of the forward op are supported when they only
+// product is made of generics over the same loops: each reads the operands
+// and the result cotangents, recomputes the body's scalars, runs reverse
+// mode over the body, and writes the cotangents of the operands of one
+// indexing map at that map (one generic for all the elementwise operands,
+// one per broadcast map). A loop missing from an operand's map (a
+// broadcast) is a reduction of its generic: the cotangent is summed over
+// it. Reduction loops of the forward op are supported when they only
 // accumulate (each used `outs` scalar appears once, in the yielded
 // `out + e`), as in matmuls and sums: the partial sums never enter the
 // derivative.
@@ -24,6 +25,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -291,84 +293,87 @@ mlir::mixer::buildGenericVjp(OpBuilder &builder, linalg::GenericOp op,
   }
 
   // Outputs: one per operand whose scalar is varied, at the operand's map,
-  // summed over the loops the map lacks.
+  // summed over the loops the map lacks. Operands with the same map share
+  // one generic; each other map gets its own (a plain reduction, which the
+  // vectorizer takes, where a generic of outputs of several shapes is not).
   SmallVector<unsigned> gradOperands;
-  SmallVector<Value> gradInits;
-  SmallVector<bool> accumulates;
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = op.getMatchingBlockArgument(&operand);
     bool isInit = operand.getOperandNumber() >= numInputs;
     if (!varied.contains(arg) || arg.use_empty() || (isInit && hasReduction))
       continue;
-    AffineMap map = maps[operand.getOperandNumber()];
-    bool summed = map.getNumResults() < numLoops;
-    auto type = cast<RankedTensorType>(operand.get().getType());
-    Value init = summed ? lb.filled(lb.sizesOf(operand.get()),
-                                    type.getElementType(), 0.0)
-                        : lb.empty(lb.sizesOf(operand.get()),
-                                   type.getElementType());
     gradOperands.push_back(operand.getOperandNumber());
-    gradInits.push_back(init);
-    gradMaps.push_back(map);
-    accumulates.push_back(summed);
   }
-  if (gradOperands.empty())
-    return result;
+  llvm::MapVector<AffineMap, SmallVector<unsigned>> groups;
+  for (unsigned i : gradOperands)
+    groups[maps[i]].push_back(i);
 
-  SmallVector<utils::IteratorType> iterators;
-  for (unsigned d = 0; d < numLoops; ++d) {
-    bool everywhere = llvm::all_of(gradOperands, [&](unsigned i) {
-      return maps[i].isFunctionOfDim(d);
-    });
-    iterators.push_back(everywhere ? utils::IteratorType::parallel
-                                   : utils::IteratorType::reduction);
-  }
+  for (auto &[map, group] : groups) {
+    bool summed = map.getNumResults() < numLoops;
+    SmallVector<Value> inits;
+    for (unsigned i : group) {
+      Value operand = op->getOperand(i);
+      Type elt = cast<RankedTensorType>(operand.getType()).getElementType();
+      inits.push_back(summed ? lb.filled(lb.sizesOf(operand), elt, 0.0)
+                             : lb.empty(lb.sizesOf(operand), elt));
+    }
+    SmallVector<AffineMap> allMaps(gradMaps);
+    allMaps.append(group.size(), map);
+    SmallVector<utils::IteratorType> iterators;
+    for (unsigned d = 0; d < numLoops; ++d)
+      iterators.push_back(map.isFunctionOfDim(d)
+                              ? utils::IteratorType::parallel
+                              : utils::IteratorType::reduction);
 
-  LogicalResult status = success();
-  auto grad = linalg::GenericOp::create(
-      b, ValueRange(gradInits).getTypes(), gradInputs, gradInits, gradMaps,
-      iterators, [&](OpBuilder &nb, Location loc, ValueRange args) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        IRMapping primal;
-        for (auto [arg, value] : llvm::zip(forwardArgs, args.take_front(numPrimal)))
-          primal.map(arg, value);
-        // The partial sums of a reduction never enter the derivative
-        // (checkAccumulatesOnly): any value stands for them.
-        for (BlockArgument arg : body->getArguments())
-          if (!primal.contains(arg))
-            primal.map(arg, arith::ConstantOp::create(
-                                ib, ib.getZeroAttr(arg.getType())));
-        for (Operation &inner : body->without_terminator())
-          ib.clone(inner, primal);
+    LogicalResult status = success();
+    auto grad = linalg::GenericOp::create(
+        b, ValueRange(inits).getTypes(), gradInputs, inits, allMaps, iterators,
+        [&](OpBuilder &nb, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          IRMapping primal;
+          for (auto [arg, value] :
+               llvm::zip(forwardArgs, args.take_front(numPrimal)))
+            primal.map(arg, value);
+          // The partial sums of a reduction never enter the derivative
+          // (checkAccumulatesOnly): any value stands for them.
+          for (BlockArgument arg : body->getArguments())
+            if (!primal.contains(arg))
+              primal.map(arg, arith::ConstantOp::create(
+                                  ib, ib.getZeroAttr(arg.getType())));
+          for (Operation &inner : body->without_terminator())
+            ib.clone(inner, primal);
 
-        ScalarReverse reverse(ib, primal, varied);
-        Operation *yield = body->getTerminator();
-        for (auto [k, resultIndex] : llvm::enumerate(cotangentResults))
-          reverse.accumulate(yield->getOperand(resultIndex), args[numPrimal + k]);
-        for (Operation &inner : llvm::reverse(body->without_terminator()))
-          if (failed(reverse.visit(&inner))) {
-            status = failure();
-            break;
+          ScalarReverse reverse(ib, primal, varied);
+          Operation *yield = body->getTerminator();
+          for (auto [k, resultIndex] : llvm::enumerate(cotangentResults))
+            reverse.accumulate(yield->getOperand(resultIndex),
+                               args[numPrimal + k]);
+          for (Operation &inner : llvm::reverse(body->without_terminator()))
+            if (failed(reverse.visit(&inner))) {
+              status = failure();
+              break;
+            }
+
+          SmallVector<Value> yielded;
+          ValueRange accs =
+              args.drop_front(numPrimal + cotangentResults.size());
+          for (auto [k, operandIndex] : llvm::enumerate(group)) {
+            BlockArgument arg = body->getArgument(operandIndex);
+            Value d = reverse.adjoint(arg);
+            if (!d)
+              d = arith::ConstantOp::create(ib, ib.getZeroAttr(arg.getType()));
+            if (summed)
+              d = arith::AddFOp::create(ib, accs[k], d);
+            yielded.push_back(d);
           }
-
-        SmallVector<Value> yielded;
-        ValueRange accs = args.drop_front(numPrimal + cotangentResults.size());
-        for (auto [k, operandIndex] : llvm::enumerate(gradOperands)) {
-          BlockArgument arg = body->getArgument(operandIndex);
-          Value d = reverse.adjoint(arg);
-          if (!d)
-            d = arith::ConstantOp::create(ib, ib.getZeroAttr(arg.getType()));
-          if (accumulates[k])
-            d = arith::AddFOp::create(ib, accs[k], d);
-          yielded.push_back(d);
-        }
-        linalg::YieldOp::create(ib, yielded);
-      });
-  if (failed(status)) {
-    grad->erase();
-    return failure();
+          linalg::YieldOp::create(ib, yielded);
+        });
+    if (failed(status)) {
+      grad->erase();
+      return failure();
+    }
+    for (auto [k, operandIndex] : llvm::enumerate(group))
+      result[operandIndex] = grad->getResult(k);
   }
-  for (auto [k, operandIndex] : llvm::enumerate(gradOperands))
-    result[operandIndex] = grad->getResult(k);
   return result;
 }

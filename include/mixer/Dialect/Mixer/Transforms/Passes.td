@@ -89,8 +89,9 @@ def MixerGenerateVjpPass : Pass<"mixer-generate-vjp", "ModuleOp"> {
     - a `linalg.generic` whose maps are projected permutations, with
       parallel loops and reduction loops that only accumulate (`out + e`),
       by differentiating its scalar body: one generic computes the
-      cotangents of all its operands, summing over the loops missing from
-      an operand's map (a broadcast); named linalg ops (elementwise,
+      cotangents of all its operands of the same indexing map, summing over
+      the loops missing from the map (a broadcast: one generic with a
+      reduction per broadcast map); named linalg ops (elementwise,
       transpose, matmul) are generalized first;
     - `linalg.fill`, `tensor.empty` (no cotangent), `tensor.extract_slice`,
       `tensor.insert_slice` and `tensor.cast`.
