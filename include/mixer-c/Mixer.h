@@ -102,7 +102,12 @@ MIXER_CAPI_EXPORT const char *mixerGetLastError(mixer_context_t context);
  * those of mixer-lower-to-cpu-pipeline, space separated, e.g.
  * "num-threads=2 naive=0" (null or "" for the defaults). Every public
  * function must follow the ABI of mixer-compile's headers: inputs, then one
- * output per result marked {bufferization.writable = true}. On success
+ * output per result marked {bufferization.writable = true}. With the
+ * option "generate-vjp=1", every public function f also gets f_vjp, its
+ * vector-Jacobian product, callable like the others: its arguments are f's
+ * inputs, one cotangent per result of f (of the result's type), then one
+ * output per float tensor input of f receiving that input's gradient
+ * (docs/Backward.md). On success
  * stores the module in *out. Errors carry the diagnostics, with source
  * lines. */
 MIXER_CAPI_EXPORT mixer_status_t mixerModuleCompile(mixer_context_t context,

@@ -39,7 +39,14 @@ class MixerArgumentError(MixerError, ValueError):
     """Arguments that do not match the compiled signature."""
 
 
+class MixerNotDifferentiableError(MixerError, NotImplementedError):
+    """A function asked for its vector-Jacobian product holds an op that
+    mixer-generate-vjp cannot differentiate (yet); the message names it."""
+
+
 def error_for(status, message):
+    if status == ERROR_COMPILE and "cannot differentiate" in message:
+        return MixerNotDifferentiableError(status, message)
     if status in (ERROR_ARGUMENTS, ERROR_INVALID_ARGUMENT):
         return MixerArgumentError(status, message)
     return MixerError(status, message)

@@ -22,7 +22,8 @@ def _points(x, y, batched_name="x"):
     return call, batch
 
 
-def kernel_mv(x, y, v, *, kernel="gaussian", bandwidth=1.0, options=""):
+def kernel_mv(x, y, v, *, kernel="gaussian", bandwidth=1.0, options="",
+              return_vjp=False):
     """out_i = sum_j k(x_i, y_j) v_j (mixer.kernel_mv).
 
     x [N, D], y [M, D], v [M, C] -> out [N, C]; or all with a leading batch
@@ -39,7 +40,7 @@ def kernel_mv(x, y, v, *, kernel="gaussian", bandwidth=1.0, options=""):
            call.scalar(bandwidth, "bandwidth")]
     call.out("out", batch + ("N", "C"))
     return call.run("kernel_mv", call.op(f"mixer.kernel_mv kernel({kernel})", ins),
-                    options)
+                    options, return_vjp, ("x", "y", "v"))
 
 
 def _log_normalization(kernel, dim, bandwidth):
@@ -83,7 +84,8 @@ def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options=""):
     return (sums * (scale / total)).astype(np.float32)
 
 
-def kernel_lse(x, y, g=None, *, cost="sqeuclidean", eps=1.0, options=""):
+def kernel_lse(x, y, g=None, *, cost="sqeuclidean", eps=1.0, options="",
+               return_vjp=False):
     """out_i = log sum_j exp(-c(x_i, y_j) / eps + g_j) (mixer.kernel_lse).
 
     x [N, D], y [M, D], optional g [M] -> out [N]; or all with a leading
@@ -97,10 +99,11 @@ def kernel_lse(x, y, g=None, *, cost="sqeuclidean", eps=1.0, options=""):
     clauses = [] if g is None else [("g", call.arg(g, "g", batch + ("M",)))]
     call.out("out", batch + ("N",))
     return call.run("kernel_lse", call.op(f"mixer.kernel_lse kernel({cost})", ins,
-                                          clauses), options)
+                                          clauses), options, return_vjp, ("x", "y", "g"))
 
 
-def sinkhorn(x, y, log_a, log_b, *, eps, iterations, cost="sqeuclidean", options=""):
+def sinkhorn(x, y, log_a, log_b, *, eps, iterations, cost="sqeuclidean", options="",
+             return_vjp=False):
     """Log-domain Sinkhorn iterations (mixer.sinkhorn).
 
     x [N, D] with log-weights log_a [N], y [M, D] with log_b [M]. From
@@ -122,7 +125,11 @@ def sinkhorn(x, y, log_a, log_b, *, eps, iterations, cost="sqeuclidean", options
     call.out("f", ("N",))
     call.out("g", ("M",))
     call.out("transport_cost", ())
-    f, g, transport = call.run(
+    result = call.run(
         "sinkhorn", call.op(f"mixer.sinkhorn cost({cost}) iterations({iterations})", ins),
-        options)
+        options, return_vjp, ("x", "y", "log_a", "log_b"))
+    if return_vjp:
+        (f, g, transport), vjp = result
+        return (f, g, float(transport)), vjp
+    f, g, transport = result
     return f, g, float(transport)
