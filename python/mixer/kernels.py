@@ -1,6 +1,7 @@
 """Kernel sums and entropic transport on numpy arrays (float32). Point
 counts N, M and the batch Bt are dynamic in the compiled code; the point
-dim D and the channels C are static."""
+dim D and the channels C are static. With return_vjp=True each op returns
+(outputs, vjp) (docs/Python.md, "Gradients")."""
 
 import math
 

@@ -1,7 +1,8 @@
 """Mixture-of-experts ops on numpy arrays. The token count T (and the T*k
 slots) are dynamic in the compiled code; E, k and the feature dims are
 static. Float operands are float32, expert ids and permutations int32,
-group sizes int32 or int64."""
+group sizes int32 or int64. With return_vjp=True each returns (outputs, vjp)
+(docs/Python.md, "Gradients")."""
 
 import numpy as np
 

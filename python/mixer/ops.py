@@ -1,6 +1,7 @@
 """The four scans on numpy arrays: each checks its arguments, builds the
 MLIR of its op with B and L dynamic, compiles it once per remaining shapes
-and attributes, and calls it. All arrays are float32."""
+and attributes, and calls it. All arrays are float32. With return_vjp=True
+each returns (outputs, vjp) (docs/Python.md, "Gradients")."""
 
 import numpy as np
 
