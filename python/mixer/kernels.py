@@ -54,7 +54,8 @@ def _log_normalization(kernel, dim, bandwidth):
             - math.lgamma(dim) - dim * math.log(bandwidth))
 
 
-def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options=""):
+def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options="",
+        return_vjp=False):
     """Kernel density estimate at the points x of the samples y:
 
         density_i = sum_j w_j K_h(x_i - y_j) / sum_j w_j
@@ -73,16 +74,36 @@ def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options=""):
                          "normalization as a density in D dimensions")
     bandwidth = check_positive_float(bandwidth, "bandwidth")
     call, batch = _points(x, y)
-    if weights is None:
+    given = weights is not None
+    if not given:
         weights = np.ones(y.shape[:-1], dtype=np.float32)
     call.arg(weights, "weights", batch + ("M",))
     total = weights.astype(np.float64).sum(axis=-1, keepdims=True)
     if not np.all(total > 0):
         raise ValueError("argument 'weights' must have a positive sum (per batch entry)")
-    sums = kernel_mv(x, y, weights[..., None], kernel=kernel, bandwidth=bandwidth,
-                     options=options)[..., 0]
+    result = kernel_mv(x, y, weights[..., None], kernel=kernel, bandwidth=bandwidth,
+                       options=options, return_vjp=return_vjp)
+    sums = (result[0] if return_vjp else result)[..., 0]
     scale = math.exp(_log_normalization(kernel, call["D"], bandwidth))
-    return (sums * (scale / total)).astype(np.float32)
+    density = (sums * (scale / total)).astype(np.float32)
+    if not return_vjp:
+        return density
+    mv_vjp = result[1]
+
+    def vjp(d_density):
+        # density = sums * scale / total with total = sum_j w_j: the weights
+        # get d sums through kernel_mv and - sum_i d density_i density_i / total.
+        if d_density is None:
+            d_density = np.zeros_like(density)
+        d_density = np.asarray(d_density, dtype=np.float64)
+        d_sums = (d_density * (scale / total)).astype(np.float32)
+        dx, dy, dv = mv_vjp(d_sums[..., None])
+        if not given:
+            return dx, dy, None
+        d_total = -np.sum(d_density * density, axis=-1, keepdims=True) / total
+        return dx, dy, (dv[..., 0] + d_total).astype(np.float32)
+
+    return density, vjp
 
 
 def kernel_lse(x, y, g=None, *, cost="sqeuclidean", eps=1.0, options="",

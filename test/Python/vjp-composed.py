@@ -94,3 +94,24 @@ for name, cotangents in (("y and state", [rng.normal(B, L, H, P), rng.normal(B, 
            list(zip(grads, reference)), 1e-2)
 # CHECK: mamba2_vjp (y and state) against finite differences: max relative error {{.*}} PASS
 # CHECK: mamba2_vjp (y only) against finite differences: max relative error {{.*}} PASS
+# The MoE layer: T tokens, E experts, top-2; each token's logits are a
+# permutation of well separated values, so differences of 1e-2 keep the
+# choice.
+T, K, F, E = 6, 4, 5, 3
+logits = np.stack([rng.rng.permutation(E) * 0.7 for _ in range(T)]).astype(np.float32)
+logits += rng.normal(T, E, scale=0.05)
+moe_inputs = [rng.normal(T, K), logits, rng.normal(E, K, F, scale=0.5),
+              rng.normal(E, K, F, scale=0.5), rng.normal(E, F, K, scale=0.5)]
+y, vjp = mixer.moe_ffn(*moe_inputs, top_k=2, return_vjp=True)
+dy = rng.normal(T, K)
+grads = vjp(dy)
+reference = finite_differences(lambda *a: mixer.moe_ffn(*a, top_k=2), moe_inputs, [dy])
+report("moe_ffn vjp against finite differences", list(zip(grads, reference)), 1e-2)
+# CHECK: moe_ffn vjp against finite differences: max relative error {{.*}} PASS
+for name, g, r in zip(("x", "router_logits", "w_gate", "w_up", "w_down"), grads, reference):
+    report(f"  d{name}", [(g, r)], 1e-2)
+# CHECK: dx: {{.*}} PASS
+# CHECK: drouter_logits: {{.*}} PASS
+# CHECK: dw_gate: {{.*}} PASS
+# CHECK: dw_up: {{.*}} PASS
+# CHECK: dw_down: {{.*}} PASS
