@@ -112,7 +112,12 @@ MIXER_CAPI_EXPORT const char *mixerGetLastError(mixer_context_t context);
  * returned and every call fails with MIXER_ERROR_NO_DEVICE saying which. A
  * CUDA failure during a call is MIXER_ERROR_DEVICE. Every public
  * function must follow the ABI of mixer-compile's headers: inputs, then one
- * output per result marked {bufferization.writable = true}. On success
+ * output per result marked {bufferization.writable = true}. With the
+ * option "generate-vjp=1", every public function f also gets f_vjp, its
+ * vector-Jacobian product, callable like the others: its arguments are f's
+ * inputs, one cotangent per result of f (of the result's type), then one
+ * output per float tensor input of f receiving that input's gradient
+ * (docs/Backward.md). On success
  * stores the module in *out. Errors carry the diagnostics, with source
  * lines. */
 MIXER_CAPI_EXPORT mixer_status_t mixerModuleCompile(mixer_context_t context,

@@ -205,6 +205,14 @@ mixer_status_t mixerModuleCompile(mixer_context_t context,
     return fail(context, MIXER_ERROR_VERIFY,
                 "the module fails to verify:\n" + diagnostics);
 
+  // The vector-Jacobian products are functions like any other: made first,
+  // they get signatures, argument names and checks.
+  if (pipelineOptions.generateVjp &&
+      failed(generateVjpFunctions(*module, &argumentNames)))
+    return fail(context, MIXER_ERROR_COMPILE,
+                "cannot generate the vector-Jacobian products:\n" +
+                    diagnostics);
+
   // The signatures are read before lowering, which rewrites them.
   FailureOr<SmallVector<FunctionSignature>> signatures =
       getPublicFunctionSignatures(*module);

@@ -3,6 +3,7 @@
 #include "mixer/Execution/Compile.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerDialect.h"
+#include "mixer/Dialect/Mixer/Transforms/Passes.h"
 #include "mixer/Execution/CHeader.h"
 #include "mixer/Execution/Signature.h"
 #include "mixer/Pipelines/Pipelines.h"
@@ -10,6 +11,7 @@
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/IR/Verifier.h"
@@ -113,6 +115,47 @@ OwningOpRef<ModuleOp> mlir::mixer::parseModule(
   if (argumentNames)
     *argumentNames = getSourceArgumentNames(*module, state);
   return module;
+}
+
+LogicalResult mlir::mixer::generateVjpFunctions(
+    ModuleOp module, llvm::StringMap<SmallVector<std::string>> *argumentNames) {
+  PassManager pm(module->getName());
+  pm.addPass(createMixerGenerateVjpPass());
+  if (failed(pm.run(module)))
+    return failure();
+  if (!argumentNames)
+    return success();
+  SymbolTable symbols(module);
+  for (auto vjp : module.getOps<func::FuncOp>()) {
+    StringRef name = vjp.getSymName();
+    if (argumentNames->count(name) || !name.consume_back("_vjp"))
+      continue;
+    auto f = symbols.lookup<func::FuncOp>(name);
+    auto names = argumentNames->find(name);
+    if (!f || names == argumentNames->end() ||
+        names->second.size() != f.getNumArguments())
+      continue;
+    // @f(inputs..., outs...) -> @f_vjp(inputs..., d_outs..., d_inputs...).
+    unsigned numResults = f.getNumResults();
+    unsigned numInputs = f.getNumArguments();
+    while (numInputs > 0 && f.getArgAttr(numInputs - 1, "bufferization.writable"))
+      --numInputs;
+    ArrayRef<std::string> fNames = names->second;
+    SmallVector<std::string> list(fNames.take_front(numInputs));
+    for (unsigned i = 0; i < numResults; ++i)
+      list.push_back(numInputs + i < fNames.size() &&
+                             numInputs + i < f.getNumArguments()
+                         ? "d_" + fNames[numInputs + i]
+                         : "d_" + std::to_string(i));
+    for (unsigned i = 0; i < numInputs; ++i) {
+      auto tensor = dyn_cast<RankedTensorType>(f.getArgumentTypes()[i]);
+      if (tensor && isa<FloatType>(tensor.getElementType()))
+        list.push_back("d_" + fNames[i]);
+    }
+    if (list.size() == vjp.getNumArguments())
+      (*argumentNames)[vjp.getSymName()] = std::move(list);
+  }
+  return success();
 }
 
 namespace {

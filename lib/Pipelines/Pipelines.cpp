@@ -79,7 +79,13 @@ buildTensorPipeline(OpPassManager &pm, const TensorPipelineOptions &options,
     pm.addPass(createMixerSetTargetPass(setTarget));
   }
 
-  // Step 0. Check what the verifiers could not: dynamic sizes that must
+  // Step 0. On request, the vector-Jacobian product @f_vjp of every public
+  // function @f, as more functions on tensors (a no-op for functions that
+  // already have one).
+  if (options.generateVjp)
+    pm.addPass(createMixerGenerateVjpPass());
+
+  // Then check what the verifiers could not: dynamic sizes that must
   // agree and operand values (indices, eps, log-decays), before each op.
   // In: mixer ops on tensors. Out: each checked op inside an scf.if.
   if (options.runtimeChecks && !gpuTarget)

@@ -6,6 +6,8 @@ numpy arrays.
     c = module.matmul(a, b)              # outputs allocated and returned
     module["matmul"](a, b, c)            # or written in place
     y, state = mixer.ssd(x, log_a, b, c, chunk_size=64)
+    (y, state), vjp = mixer.ssd(x, log_a, b, c, return_vjp=True)
+    dx, dlog_a, db, dc, dinit = vjp(dy, None)   # None: a zero cotangent
     decoder = mixer.Decoder("ssd")       # prefill, then one token per step
 
 Every op has a numpy function (docs/Python.md). The C API library is
@@ -13,7 +15,8 @@ build/lib/libMixerCAPI.so of this repository, or the file named by
 MIXER_LIBRARY.
 """
 
-from ._capi import MixerArgumentError, MixerDeviceError, MixerError, library_path
+from ._capi import (MixerArgumentError, MixerDeviceError, MixerError,
+                    MixerNotDifferentiableError, library_path)
 from .decoder import Decoder
 from .kernels import kde, kernel_lse, kernel_mv, sinkhorn
 from .module import Function, Module, compile
@@ -22,7 +25,7 @@ from .moe import (grouped_matmul, grouped_swiglu, moe_combine, moe_dispatch,
 from .ops import gated_delta_rule, linear_attention, selective_scan, ssd
 
 __all__ = ["Decoder", "Function", "MixerArgumentError", "MixerDeviceError",
-           "MixerError", "Module",
+           "MixerError", "MixerNotDifferentiableError", "Module",
            "compile", "gated_delta_rule", "grouped_matmul", "grouped_swiglu",
            "kde", "kernel_lse", "kernel_mv", "library_path", "linear_attention",
            "moe_combine", "moe_dispatch", "moe_ffn", "selective_scan", "sinkhorn",

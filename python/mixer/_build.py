@@ -10,6 +10,7 @@ compiled code. The compile cache is mixer.compile's, keyed by the text.
 
 import numpy as np
 
+from ._capi import MixerNotDifferentiableError
 from .module import compile as _compile
 
 _ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32",
@@ -58,6 +59,7 @@ class Call:
         self.dynamic = set(dynamic)
         self.bound = {}
         self.args = []  # (ssa name, array, dims)
+        self.names = {}  # ssa name -> Python argument name
         self.outs = []  # (ssa name, dims, dtype)
 
     def __getitem__(self, dim):
@@ -88,6 +90,7 @@ class Call:
                 raise ValueError(f"{what} is {size}, but {self.bound[dim][1]} "
                                  f"is {self.bound[dim][0]}")
         self.args.append((ssa or name, np.ascontiguousarray(value), tuple(dims)))
+        self.names[ssa or name] = name
         return f"%{ssa or name}"
 
     def scalar(self, value, ssa):
@@ -129,18 +132,72 @@ class Call:
         return (f"  {results} = " + "\n".join(lines) + "\n"
                 f"  return {results} : {self.types(*outs)}\n")
 
-    def run(self, name, body, options=""):
+    def run(self, name, body, options="", return_vjp=False, vjp_params=()):
         """Compiles (once per text and options) the function @name with the
         arguments, then the results as writable arguments, around `body`,
-        and calls it on fresh result arrays. Returns one array or a tuple."""
+        and calls it on fresh result arrays. Returns one array or a tuple.
+
+        With `return_vjp`, returns (outputs, vjp) instead: the module is
+        compiled with generate-vjp=1 and vjp(*cotangents) calls @name_vjp
+        (see make_vjp); `params` are the names of the op function's array
+        parameters, in order, giving the order of the gradients."""
         params = [f"%{ssa}: {self.type(dims, a.dtype)}" for ssa, a, dims in self.args]
         params += [f"%{ssa}: {self.type(dims, dtype)} {_WRITABLE}"
                    for ssa, dims, dtype in self.outs]
         result_types = ", ".join(self.type(dims, dtype) for _, dims, dtype in self.outs)
         source = (f"func.func @{name}({', '.join(params)}) -> ({result_types}) {{\n"
                   f"{body}}}\n")
-        function = _compile(source, options)[name]
+        if return_vjp:
+            options = (options + " generate-vjp=1").strip()
+        module = compile_for_vjp(source, options, name) if return_vjp else _compile(source, options)
         results = [np.empty(tuple(self[d] for d in dims), dtype=dtype)
                    for _, dims, dtype in self.outs]
-        function(*[a for _, a, _ in self.args], *results)
-        return results[0] if len(results) == 1 else tuple(results)
+        module[name](*[a for _, a, _ in self.args], *results)
+        outputs = results[0] if len(results) == 1 else tuple(results)
+        if not return_vjp:
+            return outputs
+        return outputs, self.make_vjp(module[f"{name}_vjp"], results, vjp_params)
+
+    def make_vjp(self, function, results, params):
+        """vjp(*cotangents): one cotangent per output (None: zero), returns
+        the gradient of every parameter in `params`: None for an integer
+        array or an absent optional."""
+        inputs = [a for _, a, _ in self.args]
+        index_of = {self.names.get(ssa, ssa): i for i, (ssa, _, _) in enumerate(self.args)}
+        floats = [i for i, a in enumerate(inputs) if a.dtype.kind == "f"]
+        outputs = [(ssa, r) for (ssa, _, _), r in zip(self.outs, results)]
+
+        def vjp(*cotangents):
+            if len(cotangents) != len(outputs):
+                raise ValueError(f"vjp takes one cotangent per output "
+                                 f"({', '.join(ssa for ssa, _ in outputs)}), got "
+                                 f"{len(cotangents)}")
+            arrays = []
+            for (ssa, result), cotangent in zip(outputs, cotangents):
+                if cotangent is None:
+                    arrays.append(np.zeros_like(result))
+                    continue
+                cotangent = np.asarray(cotangent)
+                if cotangent.shape != result.shape:
+                    raise ValueError(f"the cotangent of '{ssa}' must have shape "
+                                     f"{result.shape}, got {cotangent.shape}")
+                arrays.append(np.ascontiguousarray(cotangent, dtype=result.dtype))
+            grads = {i: np.empty_like(inputs[i]) for i in floats}
+            function(*inputs, *arrays, *grads.values())
+            return tuple(grads.get(index_of[p]) if p in index_of else None
+                         for p in params)
+
+        return vjp
+
+
+def compile_for_vjp(source, options, name):
+    """The module of `source` with @name_vjp. An op without a
+    vector-Jacobian product raises MixerNotDifferentiableError (a
+    NotImplementedError) naming the op function and the op."""
+    try:
+        return _compile(source, options)
+    except MixerNotDifferentiableError as e:
+        reason = next(line for line in str(e).splitlines() if "cannot differentiate" in line)
+        raise MixerNotDifferentiableError(
+            e.status, f"mixer.{name}(return_vjp=True) is not available: "
+            f"{reason.split('error: ')[-1]}") from None

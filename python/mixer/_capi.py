@@ -46,7 +46,14 @@ class MixerDeviceError(MixerError):
     GPU here (status ERROR_NO_DEVICE), or a CUDA call failed (ERROR_DEVICE)."""
 
 
+class MixerNotDifferentiableError(MixerError, NotImplementedError):
+    """A function asked for its vector-Jacobian product holds an op that
+    mixer-generate-vjp cannot differentiate (yet); the message names it."""
+
+
 def error_for(status, message):
+    if status == ERROR_COMPILE and "cannot differentiate" in message:
+        return MixerNotDifferentiableError(status, message)
     if status in (ERROR_ARGUMENTS, ERROR_INVALID_ARGUMENT):
         return MixerArgumentError(status, message)
     if status in (ERROR_NO_DEVICE, ERROR_DEVICE):

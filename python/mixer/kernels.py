@@ -1,6 +1,7 @@
 """Kernel sums and entropic transport on numpy arrays (float32). Point
 counts N, M and the batch Bt are dynamic in the compiled code; the point
-dim D and the channels C are static."""
+dim D and the channels C are static. With return_vjp=True each op returns
+(outputs, vjp) (docs/Python.md, "Gradients")."""
 
 import math
 
@@ -22,7 +23,8 @@ def _points(x, y, batched_name="x"):
     return call, batch
 
 
-def kernel_mv(x, y, v, *, kernel="gaussian", bandwidth=1.0, options=""):
+def kernel_mv(x, y, v, *, kernel="gaussian", bandwidth=1.0, options="",
+              return_vjp=False):
     """out_i = sum_j k(x_i, y_j) v_j (mixer.kernel_mv).
 
     x [N, D], y [M, D], v [M, C] -> out [N, C]; or all with a leading batch
@@ -39,7 +41,7 @@ def kernel_mv(x, y, v, *, kernel="gaussian", bandwidth=1.0, options=""):
            call.scalar(bandwidth, "bandwidth")]
     call.out("out", batch + ("N", "C"))
     return call.run("kernel_mv", call.op(f"mixer.kernel_mv kernel({kernel})", ins),
-                    options)
+                    options, return_vjp, ("x", "y", "v"))
 
 
 def _log_normalization(kernel, dim, bandwidth):
@@ -52,7 +54,8 @@ def _log_normalization(kernel, dim, bandwidth):
             - math.lgamma(dim) - dim * math.log(bandwidth))
 
 
-def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options=""):
+def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options="",
+        return_vjp=False):
     """Kernel density estimate at the points x of the samples y:
 
         density_i = sum_j w_j K_h(x_i - y_j) / sum_j w_j
@@ -71,19 +74,40 @@ def kde(x, y, *, weights=None, kernel="gaussian", bandwidth=1.0, options=""):
                          "normalization as a density in D dimensions")
     bandwidth = check_positive_float(bandwidth, "bandwidth")
     call, batch = _points(x, y)
-    if weights is None:
+    given = weights is not None
+    if not given:
         weights = np.ones(y.shape[:-1], dtype=np.float32)
     call.arg(weights, "weights", batch + ("M",))
     total = weights.astype(np.float64).sum(axis=-1, keepdims=True)
     if not np.all(total > 0):
         raise ValueError("argument 'weights' must have a positive sum (per batch entry)")
-    sums = kernel_mv(x, y, weights[..., None], kernel=kernel, bandwidth=bandwidth,
-                     options=options)[..., 0]
+    result = kernel_mv(x, y, weights[..., None], kernel=kernel, bandwidth=bandwidth,
+                       options=options, return_vjp=return_vjp)
+    sums = (result[0] if return_vjp else result)[..., 0]
     scale = math.exp(_log_normalization(kernel, call["D"], bandwidth))
-    return (sums * (scale / total)).astype(np.float32)
+    density = (sums * (scale / total)).astype(np.float32)
+    if not return_vjp:
+        return density
+    mv_vjp = result[1]
+
+    def vjp(d_density):
+        # density = sums * scale / total with total = sum_j w_j: the weights
+        # get d sums through kernel_mv and - sum_i d density_i density_i / total.
+        if d_density is None:
+            d_density = np.zeros_like(density)
+        d_density = np.asarray(d_density, dtype=np.float64)
+        d_sums = (d_density * (scale / total)).astype(np.float32)
+        dx, dy, dv = mv_vjp(d_sums[..., None])
+        if not given:
+            return dx, dy, None
+        d_total = -np.sum(d_density * density, axis=-1, keepdims=True) / total
+        return dx, dy, (dv[..., 0] + d_total).astype(np.float32)
+
+    return density, vjp
 
 
-def kernel_lse(x, y, g=None, *, cost="sqeuclidean", eps=1.0, options=""):
+def kernel_lse(x, y, g=None, *, cost="sqeuclidean", eps=1.0, options="",
+               return_vjp=False):
     """out_i = log sum_j exp(-c(x_i, y_j) / eps + g_j) (mixer.kernel_lse).
 
     x [N, D], y [M, D], optional g [M] -> out [N]; or all with a leading
@@ -97,10 +121,11 @@ def kernel_lse(x, y, g=None, *, cost="sqeuclidean", eps=1.0, options=""):
     clauses = [] if g is None else [("g", call.arg(g, "g", batch + ("M",)))]
     call.out("out", batch + ("N",))
     return call.run("kernel_lse", call.op(f"mixer.kernel_lse kernel({cost})", ins,
-                                          clauses), options)
+                                          clauses), options, return_vjp, ("x", "y", "g"))
 
 
-def sinkhorn(x, y, log_a, log_b, *, eps, iterations, cost="sqeuclidean", options=""):
+def sinkhorn(x, y, log_a, log_b, *, eps, iterations, cost="sqeuclidean", options="",
+             return_vjp=False):
     """Log-domain Sinkhorn iterations (mixer.sinkhorn).
 
     x [N, D] with log-weights log_a [N], y [M, D] with log_b [M]. From
@@ -122,7 +147,11 @@ def sinkhorn(x, y, log_a, log_b, *, eps, iterations, cost="sqeuclidean", options
     call.out("f", ("N",))
     call.out("g", ("M",))
     call.out("transport_cost", ())
-    f, g, transport = call.run(
+    result = call.run(
         "sinkhorn", call.op(f"mixer.sinkhorn cost({cost}) iterations({iterations})", ins),
-        options)
+        options, return_vjp, ("x", "y", "log_a", "log_b"))
+    if return_vjp:
+        (f, g, transport), vjp = result
+        return (f, g, float(transport)), vjp
+    f, g, transport = result
     return f, g, float(transport)

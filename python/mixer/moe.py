@@ -1,7 +1,8 @@
 """Mixture-of-experts ops on numpy arrays. The token count T (and the T*k
 slots) are dynamic in the compiled code; E, k and the feature dims are
 static. Float operands are float32, expert ids and permutations int32,
-group sizes int32 or int64."""
+group sizes int32 or int64. With return_vjp=True each returns (outputs, vjp)
+(docs/Python.md, "Gradients")."""
 
 import numpy as np
 
@@ -11,7 +12,7 @@ _SIZES = (np.int32, np.int64)
 _TOKENS = ("T", "S")  # S = T * k, the assignment slots
 
 
-def grouped_matmul(lhs, rhs, group_sizes, *, options=""):
+def grouped_matmul(lhs, rhs, group_sizes, *, options="", return_vjp=False):
     """out[r] = lhs[r] @ rhs[e] for the rows r of group e (mixer.grouped_matmul).
 
     lhs [T, K] with rows sorted by group, rhs [E, K, N], group_sizes [E]
@@ -21,10 +22,11 @@ def grouped_matmul(lhs, rhs, group_sizes, *, options=""):
     ins = [call.arg(lhs, "lhs", "TK"), call.arg(rhs, "rhs", "EKN"),
            call.arg(group_sizes, "group_sizes", "E", _SIZES)]
     call.out("out", "TN")
-    return call.run("grouped_matmul", call.op("mixer.grouped_matmul", ins), options)
+    return call.run("grouped_matmul", call.op("mixer.grouped_matmul", ins), options,
+                    return_vjp, ("lhs", "rhs", "group_sizes"))
 
 
-def grouped_swiglu(x, w_gate, w_up, group_sizes, *, options=""):
+def grouped_swiglu(x, w_gate, w_up, group_sizes, *, options="", return_vjp=False):
     """out[r] = silu(x[r] @ w_gate[e]) * (x[r] @ w_up[e]) for the rows r of
     group e (mixer.grouped_swiglu).
 
@@ -35,7 +37,8 @@ def grouped_swiglu(x, w_gate, w_up, group_sizes, *, options=""):
            call.arg(w_up, "w_up", "EKF"),
            call.arg(group_sizes, "group_sizes", "E", _SIZES)]
     call.out("out", "TF")
-    return call.run("grouped_swiglu", call.op("mixer.grouped_swiglu", ins), options)
+    return call.run("grouped_swiglu", call.op("mixer.grouped_swiglu", ins), options,
+                    return_vjp, ("x", "w_gate", "w_up", "group_sizes"))
 
 
 def _check_k(k, experts):
@@ -45,7 +48,7 @@ def _check_k(k, experts):
     return k
 
 
-def topk_router(logits, k, *, normalize=False, options=""):
+def topk_router(logits, k, *, normalize=False, options="", return_vjp=False):
     """The k most probable experts of each token (mixer.topk_router).
 
     logits [T, E] -> (weights [T, k] float32, expert_ids [T, k] int32),
@@ -59,10 +62,11 @@ def topk_router(logits, k, *, normalize=False, options=""):
     call.out("weights", "Tk")
     call.out("expert_ids", "Tk", np.int32)
     attrs = f"k({k})" + (" normalize" if normalize else "")
-    return call.run("topk_router", call.op("mixer.topk_router", ins, attrs=attrs), options)
+    return call.run("topk_router", call.op("mixer.topk_router", ins, attrs=attrs), options,
+                    return_vjp, ("logits",))
 
 
-def moe_dispatch(x, expert_ids, num_experts, *, options=""):
+def moe_dispatch(x, expert_ids, num_experts, *, options="", return_vjp=False):
     """Sorts the token-expert assignments by expert (mixer.moe_dispatch).
 
     x [T, K], expert_ids [T, k] int32 in [0, num_experts) -> (sorted
@@ -78,10 +82,11 @@ def moe_dispatch(x, expert_ids, num_experts, *, options=""):
     call.out("group_sizes", "E", np.int64)
     call.out("permutation", "S", np.int32)
     return call.run("moe_dispatch", call.op("mixer.moe_dispatch", ins,
-                                            attrs=f"num_experts({num_experts})"), options)
+                                            attrs=f"num_experts({num_experts})"), options,
+                    return_vjp, ("x", "expert_ids"))
 
 
-def moe_combine(expert_out, permutation, weights, *, options=""):
+def moe_combine(expert_out, permutation, weights, *, options="", return_vjp=False):
     """out[t] = sum_j weights[t, j] expert_out[r] with permutation[r] = t*k + j
     (mixer.moe_combine).
 
@@ -95,10 +100,12 @@ def moe_combine(expert_out, permutation, weights, *, options=""):
         raise ValueError(f"'expert_out' dim 0 (T*k) is {call['S']}, but 'weights' "
                          f"has T*k = {call['T']} * {call['k']}")
     call.out("out", "TN")
-    return call.run("moe_combine", call.op("mixer.moe_combine", ins), options)
+    return call.run("moe_combine", call.op("mixer.moe_combine", ins), options,
+                    return_vjp, ("expert_out", "permutation", "weights"))
 
 
-def moe_ffn(x, router_logits, w_gate, w_up, w_down, *, top_k=2, options=""):
+def moe_ffn(x, router_logits, w_gate, w_up, w_down, *, top_k=2, options="",
+            return_vjp=False):
     """A dropless MoE layer with SwiGLU experts, compiled as one module:
 
         weights, ids = top-k of router_logits, softmax over the k selected
@@ -149,4 +156,5 @@ def moe_ffn(x, router_logits, w_gate, w_up, w_down, *, top_k=2, options=""):
       outs({y} : {t("TK")}) -> {t("TK")}
   return %r : {t("TK")}
 """
-    return call.run("moe_ffn", body, options)
+    return call.run("moe_ffn", body, options, return_vjp,
+                    ("x", "router_logits", "w_gate", "w_up", "w_down"))

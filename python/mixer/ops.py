@@ -1,6 +1,7 @@
 """The four scans on numpy arrays: each checks its arguments, builds the
 MLIR of its op with B and L dynamic, compiles it once per remaining shapes
-and attributes, and calls it. All arrays are float32."""
+and attributes, and calls it. All arrays are float32. With return_vjp=True
+each returns (outputs, vjp) (docs/Python.md, "Gradients")."""
 
 import numpy as np
 
@@ -21,7 +22,7 @@ def _init(call, init_state, dims):
 
 
 def ssd(x, log_a, b, c, *, init_state=None, chunk_size=64, options="",
-        _one_token=False):
+        return_vjp=False, _one_token=False):
     """Mamba-2 state space duality scan (mixer.ssd).
 
     x [B, L, H, P], log_a [B, L, H] (dt * A, <= 0), b and c [B, L, G, N]
@@ -45,12 +46,13 @@ def ssd(x, log_a, b, c, *, init_state=None, chunk_size=64, options="",
     call.out("y", "BLHP")
     call.out("final_state", "BHPN")
     body = call.op("mixer.ssd", ins, clauses, f"chunk_size({chunk_size})")
-    return call.run("ssd", body, options)
+    return call.run("ssd", body, options, return_vjp,
+                    ("x", "log_a", "b", "c", "init_state"))
 
 
 def selective_scan(u, delta, A, b, c, *, D=None, z=None, delta_bias=None,
                    delta_softplus=False, init_state=None, options="",
-                   _one_token=False):
+                   return_vjp=False, _one_token=False):
     """Mamba-1 selective scan (mixer.selective_scan).
 
     u and delta [B, L, D], A [D, N], b and c [B, L, G, N] with D % G == 0,
@@ -79,11 +81,13 @@ def selective_scan(u, delta, A, b, c, *, D=None, z=None, delta_bias=None,
     call.out("final_state", "BDN")
     attrs = "delta_softplus" if delta_softplus else ""
     body = call.op("mixer.selective_scan", ins, clauses, attrs)
-    return call.run("selective_scan", body, options)
+    return call.run("selective_scan", body, options, return_vjp,
+                    ("u", "delta", "A", "b", "c", "D", "z", "delta_bias", "init_state"))
 
 
 def linear_attention(q, k, v, *, log_decay=None, init_state=None, window=0,
-                     scale=1.0, chunk_size=64, options="", _one_token=False):
+                     scale=1.0, chunk_size=64, options="", return_vjp=False,
+                     _one_token=False):
     """Causal linear attention with optional decay and window
     (mixer.linear_attention).
 
@@ -107,11 +111,12 @@ def linear_attention(q, k, v, *, log_decay=None, init_state=None, window=0,
     call.out("final_state", "BHKV")
     attrs = f"chunk_size({chunk_size}) window({window}) scale({float_literal(scale)})"
     body = call.op("mixer.linear_attention", ins, clauses, attrs)
-    return call.run("linear_attention", body, options)
+    return call.run("linear_attention", body, options, return_vjp,
+                    ("q", "k", "v", "log_decay", "init_state"))
 
 
 def gated_delta_rule(q, k, v, g, beta, *, init_state=None, scale=None,
-                     chunk_size=64, options="", _one_token=False):
+                     chunk_size=64, options="", return_vjp=False, _one_token=False):
     """Gated DeltaNet scan (mixer.gated_delta_rule).
 
     q and k [B, L, H, K], v [B, L, H, V], g [B, L, H] (log gate, <= 0),
@@ -134,4 +139,5 @@ def gated_delta_rule(q, k, v, g, beta, *, init_state=None, scale=None,
     call.out("final_state", "BHKV")
     attrs = f"chunk_size({chunk_size}) scale({float_literal(scale)})"
     body = call.op("mixer.gated_delta_rule", ins, clauses, attrs)
-    return call.run("gated_delta_rule", body, options)
+    return call.run("gated_delta_rule", body, options, return_vjp,
+                    ("q", "k", "v", "g", "beta", "init_state"))

@@ -1,7 +1,7 @@
 //===- mixer-compile.cpp - a module on tensors to an object and a header --===//
 //
 //   mixer-compile kernels.mlir -o kernels.o --header kernels.h
-//       [--naive] [--num-threads N] [--emit=obj|llvm|mlir]
+//       [--naive] [--num-threads N] [--emit=obj|llvm|mlir] [--generate-vjp]
 //   mixer-compile --target=cuda [--chip=sm_90] kernels.mlir -o kernels.o
 //       [--header kernels.h] [--emit=obj|llvm|mlir|ptx]
 //
@@ -9,7 +9,9 @@
 // NVVM pipeline, with the kernels embedded as a fatbin) and writes an
 // object file for the host CPU plus a C header declaring its
 // `_mlir_ciface_` wrappers; --emit=ptx writes the PTX of the kernels
-// instead. Errors are reported as diagnostics with a non-zero exit.
+// instead. With --generate-vjp, every public function @f also gets @f_vjp,
+// its vector-Jacobian product (mixer-generate-vjp). Errors are reported as
+// diagnostics with a non-zero exit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +76,11 @@ llvm::cl::opt<bool> naive("naive",
                           llvm::cl::desc("Lower mixer ops to the scalar loops "
                                          "of their definition"),
                           llvm::cl::init(false));
+llvm::cl::opt<bool> generateVjp(
+    "generate-vjp",
+    llvm::cl::desc("Also emit @f_vjp, the vector-Jacobian product, for every "
+                   "public function @f"),
+    llvm::cl::init(false));
 llvm::cl::opt<int64_t>
     numThreads("num-threads",
                llvm::cl::desc("OpenMP threads of the parallel loops (0: "
@@ -153,6 +160,8 @@ int main(int argc, char **argv) {
                 "': " + optionError);
   if (naive)
     options.naive = true;
+  if (generateVjp)
+    options.generateVjp = true;
   if (numThreads.getNumOccurrences())
     options.numThreads = numThreads;
   if (options.numThreads < 0)
@@ -179,6 +188,11 @@ int main(int argc, char **argv) {
       parseModule(sourceMgr, &context, &argumentNames);
   if (!module || failed(verify(*module)))
     return fail("'" + inputFilename + "' is not a valid module");
+  // The header declares the `_vjp` functions too.
+  if (options.generateVjp &&
+      failed(generateVjpFunctions(*module, &argumentNames)))
+    return fail("cannot differentiate the functions of '" + inputFilename +
+                "'");
 
   // The header describes the functions before lowering; it is written only
   // once the object exists.

@@ -53,6 +53,17 @@ OwningOpRef<ModuleOp> parseModule(
 LogicalResult runPipeline(ModuleOp module, PassManager &pm,
                           llvm::StringRef pipeline);
 
+/// Runs mixer-generate-vjp on `module`: each public function @f gains
+/// @f_vjp(inputs of f, one cotangent per result, one writable gradient per
+/// float tensor input). When `argumentNames` is given, names the arguments
+/// of each new function after @f's: its inputs' names, `d_<out>` for the
+/// cotangent of the result written into `<out>` (`d_<i>` without names),
+/// `d_<input>` for the gradients. Emits diagnostics (naming the op that
+/// cannot be differentiated) and returns failure on error.
+LogicalResult generateVjpFunctions(
+    ModuleOp module,
+    llvm::StringMap<llvm::SmallVector<std::string>> *argumentNames = nullptr);
+
 /// Lowers `module` in place to the LLVM dialect with the CPU pipeline.
 /// Verifies the input, checks the C ABI of its public functions (see
 /// Signature.h), names the pass that failed, and checks that nothing but the

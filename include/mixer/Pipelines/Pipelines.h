@@ -23,6 +23,11 @@ struct TensorPipelineOptions
       llvm::cl::desc("Lower mixer ops through convert-mixer-to-loops (scalar "
                      "loops, no tiling or vectorization): the oracle path"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> generateVjp{
+      *this, "generate-vjp",
+      llvm::cl::desc("First emit @f_vjp, the vector-Jacobian product, beside "
+                     "every public function @f (mixer-generate-vjp)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> runtimeChecks{
       *this, "runtime-checks",
       llvm::cl::desc("Check dynamic sizes and operand values (indices, "

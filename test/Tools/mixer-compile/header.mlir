@@ -14,7 +14,7 @@
 // CHECK: extern "C" {
 // CHECK: * The C ABI of every function below:
 // CHECK: - The caller owns all memory
-// CHECK: * Compiled with mixer-lower-to-cpu-pipeline{naive=false num-threads=0
+// CHECK: * Compiled with mixer-lower-to-cpu-pipeline{{[{]}}{{.*}}naive=false num-threads=0
 
 // Descriptor types, one per element type and rank, each with its helper.
 // CHECK-LABEL: #ifndef MIXER_MEMREF_F32_0D_DEFINED

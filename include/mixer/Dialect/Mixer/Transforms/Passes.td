@@ -86,6 +86,59 @@ def MixerDecomposeCompositesPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MixerGenerateVjpPass : Pass<"mixer-generate-vjp", "ModuleOp"> {
+  let summary = "Emit the vector-Jacobian product @f_vjp of every public function";
+  let description = [{
+    For each public function `@f` with a body, made of mixer ops and
+    elementwise linalg, arith, math and tensor ops, emits a public function
+    `@f_vjp` in reverse mode. It follows the C ABI of public functions (the
+    inputs, then one writable `outs` argument per result):
+
+    ```
+    @f_vjp(inputs of f..., one cotangent per result of f...,
+           one writable out per floating-point tensor input of f...)
+        -> the gradient of every floating-point tensor input of f
+    ```
+
+    The body recomputes the forward (the `outs` arguments of `@f` become
+    `tensor.empty` of their cotangent's sizes), then walks its ops in
+    reverse, summing the cotangents of values used more than once:
+
+    - a mixer op through its `DifferentiableOpInterface` (its backward op);
+    - a `linalg.generic` whose maps are projected permutations, with
+      parallel loops and reduction loops that only accumulate (`out + e`),
+      by differentiating its scalar body: one generic computes the
+      cotangents of all its operands of the same indexing map, summing over
+      the loops missing from the map (a broadcast: one generic with a
+      reduction per broadcast map); named linalg ops (elementwise,
+      transpose, matmul) are generalized first;
+    - `linalg.fill`, `tensor.empty` (no cotangent), `tensor.extract_slice`,
+      `tensor.insert_slice` and `tensor.cast`.
+
+    The scalar bodies may use arith.addf/subf/mulf/divf/negf/maximumf/
+    minimumf/select/cmpf/extf/truncf, constants, math.exp/log/log1p/tanh/
+    sqrt/rsqrt/absf. Anything else with a cotangent to propagate is an error
+    naming the op. Integer results take a cotangent argument too, which is
+    ignored; integer inputs get no gradient. Functions that already have a
+    `_vjp` and the generated ones are left alone, so the pass may run twice.
+
+    Example:
+
+    ```mlir
+    func.func @silu(%x: tensor<8xf32>, %y0: tensor<8xf32> {bufferization.writable = true})
+        -> tensor<8xf32>
+    // gains
+    func.func @silu_vjp(%x: tensor<8xf32>, %dy: tensor<8xf32>,
+                        %dx0: tensor<8xf32> {bufferization.writable = true})
+        -> tensor<8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MixerInsertRuntimeChecksPass
     : Pass<"mixer-insert-runtime-checks", "ModuleOp"> {
   let summary = "Check dynamic sizes and operand values before each mixer op";

@@ -7,7 +7,12 @@
 #include "mlir/Interfaces/TilingInterface.h"
 
 namespace mlir {
+class ImplicitLocOpBuilder;
+class OpBuilder;
 class RewriterBase;
+namespace linalg {
+class GenericOp;
+} // namespace linalg
 class RewritePatternSet;
 namespace mixer {
 
@@ -20,10 +25,30 @@ FailureOr<scf::ForallOp> tileParallelDims(RewriterBase &rewriter,
 /// the mixer ops they are made of (see mixer-decompose-composites).
 void populateDecomposeCompositesPatterns(RewritePatternSet &patterns);
 
+/// The vector-Jacobian product of a linalg.generic whose maps are projected
+/// permutations and whose reduction loops only accumulate (`out + e`),
+/// built at the builder's insertion point by differentiating its scalar
+/// body (see mixer-generate-vjp). `cotangents` holds one value per result
+/// (null: zero). Returns one value per operand (null: none), or fails with
+/// an error naming what it cannot differentiate.
+FailureOr<SmallVector<Value>> buildGenericVjp(OpBuilder &builder,
+                                              linalg::GenericOp op,
+                                              ArrayRef<Value> cotangents);
+
+/// The vector-Jacobian product of a routing op, mixer.moe_dispatch (with
+/// respect to x, as a moe_combine with unit weights) or mixer.topk_router
+/// (its weights with respect to the logits), built with other ops.
+/// `cotangents` holds one value per result (null: zero); returns one value
+/// per operand (null: none). Fails for other ops.
+FailureOr<SmallVector<Value>> buildRoutingVjp(ImplicitLocOpBuilder &b,
+                                              Operation *op,
+                                              ArrayRef<Value> cotangents);
+
 /// Patterns that rewrite the backward ops of ssd and linear_attention into
 /// forward mixer.ssd scans and linalg ops (part of
 /// populateDecomposeCompositesPatterns).
 void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns);
+
 /// Patterns that rewrite the composite backward ops (mixer.kernel_mv_backward,
 /// mixer.kernel_lse_backward) into one row-blocked sum per gradient (part of
 /// mixer-decompose-composites; DecomposeKernelBackward.cpp).
