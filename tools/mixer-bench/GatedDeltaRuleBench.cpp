@@ -23,6 +23,12 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("gdr-smoke", 1, 100, 2, 16, 32, 32, true)};
+    // fwd+bwd at the public training shapes: batch 2, 8 heads, d 64.
+    if (suite == "train")
+      return {make("gdr-train-L1024", 2, 1024, 8, 64, 64, 64, false),
+              make("gdr-train-L2048", 2, 2048, 8, 64, 64, 64, false),
+              make("gdr-train-L4096", 2, 4096, 8, 64, 64, 64, false),
+              make("gdr-train-L8192", 2, 8192, 8, 64, 64, 64, false)};
     if (!inSuite(suite))
       return {};
     return {make("gdr-L512", 1, 512, 8, 64, 64, 64, false),

@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/KernelMoEGradients.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -23,6 +25,10 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("swiglu-smoke", 64, 32, 48, 4)};
+    // fwd+bwd of the MoE training step's up projection: 8192 tokens top-2
+    // (16384 rows), d_model 512, 8 experts of 1024.
+    if (suite == "train")
+      return {make("swiglu-train-T16384", 16384, 512, 1024, 8)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("swiglu-T4096-E8", 4096, 512, 512, 8)};
@@ -80,6 +86,18 @@ public:
 
   TorchBaseline torch() const override {
     return {"bench/torch_moe.py", {op()}, "torch-loop", /*blasThreads=*/true};
+  }
+
+  bool differentiable() const override { return true; }
+  /// dx, dw_gate, dw_up (the group sizes get none).
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    mref::GroupedSwigluGradients grads = mref::groupedSwigluBackward(
+        in.buffers[0]->toTensor(), in.buffers[1]->toTensor(),
+        in.buffers[2]->toTensor(), groupSizesOf(*in.buffers[3]), cot[0]);
+    return {std::move(grads.dx), std::move(grads.dwGate),
+            std::move(grads.dwUp)};
   }
 
 private:

@@ -25,6 +25,13 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("la-smoke", 1, 100, 2, 16, 32, 32, true, true)};
+    // fwd+bwd at the public training shapes: batch 2, 4 heads, D 64,
+    // chunk 128.
+    if (suite == "train")
+      return {make("la-train-L1024", 2, 1024, 4, 64, 64, 128, true, false),
+              make("la-train-L2048", 2, 2048, 4, 64, 64, 128, true, false),
+              make("la-train-L4096", 2, 4096, 4, 64, 64, 128, true, false),
+              make("la-train-L8192", 2, 8192, 4, 64, 64, 128, true, false)};
     if (!inSuite(suite))
       return {};
     return {make("la-L512", 1, 512, 8, 64, 64, 64, true, false),

@@ -23,6 +23,13 @@ public:
   std::vector<Case> cases(const std::string &suite) const override {
     if (suite == "smoke")
       return {make("ssd-decode-L1", 1, 1, 8, 64, 1, 64, 64, true)};
+    // fwd+bwd at the public training shapes: batch 4, 2 groups, 8 heads of
+    // 128 channels, state 128.
+    if (suite == "train")
+      return {make("ssd-train-L1024", 4, 1024, 8, 128, 2, 128, 64, false),
+              make("ssd-train-L2048", 4, 2048, 8, 128, 2, 128, 64, false),
+              make("ssd-train-L4096", 4, 4096, 8, 128, 2, 128, 64, false),
+              make("ssd-train-L8192", 4, 8192, 8, 128, 2, 128, 64, false)};
     if (!inSuite(suite))
       return {};
     return {

@@ -1,8 +1,9 @@
 //===- mixer-bench.cpp - time mixer ops against the reference and PyTorch -===//
 //
-//   mixer-bench [--suite cpu|smoke|scans|kernels|moe|OP] [--op NAME]
+//   mixer-bench [--suite cpu|smoke|train|scans|kernels|moe|OP] [--op NAME]
 //               [--filter SUBSTR] [--threads N] [--repeat N] [--json FILE]
-//               [--isolate] [--calibrate] [--no-calibrate] [--no-compare]
+//               [--isolate] [--fwd-bwd] [--calibrate] [--no-calibrate]
+//               [--no-compare]
 //
 // The driver: options, suite selection, progress, and the order of the
 // work. Each op family (OpBench.h, one file per op) gives its cases; for
@@ -10,7 +11,9 @@
 // apart), runs it on random inputs, checks it against the fp64 reference,
 // times warm calls that reuse their buffers and reads the peak memory.
 // PyTorch rows of the same shapes come from the family's script in bench/
-// (Torch). Report writes a table to stdout and, with --json, one row per
+// (Torch). Differentiable ops also get fwd+bwd rows (the forward, then its
+// @op_vjp; FwdBwdRunner) beside PyTorch autograd's, each PyTorch case then
+// in a process of its own. Report writes a table to stdout and, with --json, one row per
 // case and implementation.
 //
 //===----------------------------------------------------------------------===//
@@ -47,7 +50,7 @@ struct Options {
   std::string opFilter, caseFilter, jsonFile;
   int threads = 0;
   int repeat = 10;
-  bool isolate = false, calibrateOnly = false, noCalibrate = false,
+  bool isolate = false, fwdBwd = false, calibrateOnly = false, noCalibrate = false,
        noCompare = false, noRuntimeChecks = false;
   /// Largest naive work (OpBench::naiveWork) run through the naive pipeline.
   double naiveMaxWork = 7.0e7;
@@ -58,7 +61,8 @@ struct Options {
 const char *kUsage =
     "usage: mixer-bench [options]\n"
     "  --suite NAME         cases to run: cpu (every op family that lowers),\n"
-    "                       smoke (one small case per family), scans,\n"
+    "                       smoke (one small case per family), train (the\n"
+    "                       fwd+bwd shapes of the differentiable ops), scans,\n"
     "                       kernels, moe, or an op name such as ssd\n"
     "  --op NAME            only the cases of this op\n"
     "  --filter SUBSTR      only cases whose name contains SUBSTR\n"
@@ -66,6 +70,8 @@ const char *kUsage =
     "  --repeat N           timed calls per case (default 10)\n"
     "  --json FILE          write the results as JSON\n"
     "  --isolate            run each case in a fresh child process\n"
+    "  --fwd-bwd            add fwd+bwd rows (forward, then the op's VJP) of\n"
+    "                       differentiable ops (always in smoke and train)\n"
     "  --calibrate          measure FMA peak and triad bandwidth, then exit\n"
     "  --no-calibrate       skip that measurement before the cases\n"
     "  --no-compare         skip the PyTorch comparison rows\n"
@@ -122,6 +128,8 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(v) && llvm::to_float(v, opts.naiveMaxWork);
     } else if (arg == "--isolate") {
       opts.isolate = true;
+    } else if (arg == "--fwd-bwd") {
+      opts.fwdBwd = true;
     } else if (arg == "--calibrate") {
       opts.calibrateOnly = true;
     } else if (arg == "--no-calibrate") {
@@ -163,8 +171,8 @@ std::string cpuModel() {
 /// The suites some family has cases in, for the error message.
 std::vector<std::string>
 knownSuites(const std::vector<std::unique_ptr<OpBench>> &families) {
-  std::vector<std::string> candidates = {"cpu", "smoke", "scans", "kernels",
-                                         "moe"};
+  std::vector<std::string> candidates = {"cpu",     "smoke", "train",
+                                         "scans",   "kernels", "moe"};
   for (const auto &f : families)
     candidates.push_back(f->op());
   std::vector<std::string> known;
@@ -238,13 +246,20 @@ int main(int argc, char **argv) {
                  << "' (known: " << llvm::join(suites, ", ") << ")\n";
     return 1;
   }
+  // The train suite times mixer's forward beside fwd+bwd (no naive rows).
+  bool train = opts.suite == "train";
+  bool fwdBwd = opts.fwdBwd || train || opts.suite == "smoke";
   std::vector<Job> jobs;
   std::vector<std::pair<const OpBench *, std::vector<Case>>> perFamily;
   for (const auto &family : families) {
     std::vector<Case> cases = selectedCases(*family, opts);
-    for (const Case &c : cases)
-      for (const char *impl : {"mixer", "mixer-naive"})
-        jobs.push_back({family.get(), c, impl});
+    for (const Case &c : cases) {
+      jobs.push_back({family.get(), c, "mixer"});
+      if (!train)
+        jobs.push_back({family.get(), c, "mixer-naive"});
+      if (fwdBwd && family->differentiable())
+        jobs.push_back({family.get(), c, kFwdBwdImpl});
+    }
     if (!cases.empty())
       perFamily.push_back({family.get(), std::move(cases)});
   }
@@ -279,7 +294,17 @@ int main(int argc, char **argv) {
         if (isatty(2))
           llvm::errs() << "running the PyTorch comparison of " << family->op()
                        << "...\n";
-        for (Row &r : runTorch(*family, cases, torch, versions)) {
+        std::vector<Row> torchRows;
+        if (!fwdBwd || !family->differentiable()) {
+          torchRows = runTorch(*family, cases, torch, versions);
+        } else {
+          // One process per case and mode: each peak RSS is its case's.
+          for (const Case &c : cases)
+            for (bool backward : {false, true})
+              for (Row &r : runTorch(*family, {c}, torch, versions, backward))
+                torchRows.push_back(std::move(r));
+        }
+        for (Row &r : torchRows) {
           if (!r.peakFraction)
             setPeakFraction(r, run);
           rows.push_back(std::move(r));
@@ -308,6 +333,8 @@ int main(int argc, char **argv) {
 
   printTable(rows, llvm::outs());
   printSummary(rows, llvm::outs());
+  if (fwdBwd)
+    printFwdBwdSummary(rows, llvm::outs());
 
   if (!opts.jsonFile.empty()) {
     json::Object config{{"suite", opts.suite},
@@ -316,6 +343,7 @@ int main(int argc, char **argv) {
                         {"threads", numThreads},
                         {"repeat", opts.repeat},
                         {"isolate", opts.isolate},
+                        {"fwd_bwd", fwdBwd},
                         {"naive_max_work", opts.naiveMaxWork}};
     for (auto &[family, cases] : perFamily)
       config["flops_" + family->op()] = family->workFormula();
