@@ -11,7 +11,7 @@ using namespace mlir;
 using namespace mlir::mixer;
 
 std::optional<std::string> mlir::mixer::getCompositeBlocker(Operation *op) {
-  if (isa<SinkhornOp>(op))
+  if (isa<SinkhornOp, SsdBackwardOp, LinearAttentionBackwardOp>(op))
     return std::string("it is a composite op: run mixer-decompose-composites "
                        "first");
   return std::nullopt;

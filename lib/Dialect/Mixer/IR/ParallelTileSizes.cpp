@@ -56,6 +56,21 @@ GatedDeltaRuleOp::getParallelTileSizes(const TargetDescription &) {
   return {1, 1, 0};
 }
 
+// Backward scans: one batch entry and one group of heads per tile (the
+// gradients of b and c sum over a group's heads).
+SmallVector<int64_t>
+SsdBackwardOp::getParallelTileSizes(const TargetDescription &) {
+  int64_t H = cast<ShapedType>(getX().getType()).getDimSize(2);
+  int64_t G = cast<ShapedType>(getB().getType()).getDimSize(2);
+  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(G) || G == 0)
+    return {1, 0};
+  return {1, H / G};
+}
+SmallVector<int64_t>
+LinearAttentionBackwardOp::getParallelTileSizes(const TargetDescription &) {
+  return {1, 1};
+}
+
 // Selective scan: one (batch, channel block) per tile, the block that
 // convert-mixer-to-linalg scans as one head.
 SmallVector<int64_t>

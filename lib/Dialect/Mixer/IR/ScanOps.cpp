@@ -356,3 +356,135 @@ LogicalResult GatedDeltaRuleOp::verify() {
 }
 
 MIXER_SCAN_STRUCTURE(GatedDeltaRuleOp)
+
+//===----------------------------------------------------------------------===//
+// SsdBackwardOp and LinearAttentionBackwardOp
+//===----------------------------------------------------------------------===//
+
+/// Fails for a head tile of a backward op that does not cover whole groups:
+/// the gradients of b and c sum over the heads of a group.
+static LogicalResult checkWholeGroupTile(Operation *op,
+                                         const ScanSignature &sig,
+                                         ArrayRef<OpFoldResult> sizes) {
+  std::optional<int64_t> members = staticSize(sig, sig.members);
+  std::optional<int64_t> groups = staticSize(sig, sig.groups);
+  if (!members || !groups || *groups == 0)
+    return op->emitOpError() << "cannot tile with a dynamic number of "
+                             << sig.membersWord << " or groups";
+  int64_t perGroup = *members / *groups;
+  size_t memberLoop = llvm::find(sig.loops, sig.members) - sig.loops.begin();
+  std::optional<int64_t> size = getConstantIntValue(sizes[memberLoop]);
+  if (size && *size % perGroup == 0)
+    return success();
+  return op->emitOpError() << "cannot tile heads by a size that is not a "
+                           << "multiple of the heads per group (" << perGroup
+                           << "): the gradients of 'b' and 'c' sum over the "
+                           << "heads of a group";
+}
+
+/// Appends the result `name` with `dims` to `sig`, taking the next `outs`
+/// operand (null when there are too few, which the verifier reports).
+static void addResult(ScanSignature &sig, ValueRange outs, StringRef name,
+                      ArrayRef<StringRef> dims) {
+  size_t i = sig.results.size();
+  sig.results.push_back(
+      {i < outs.size() ? outs[i] : Value(), name, llvm::to_vector<4>(dims)});
+}
+
+// Loops (B, H; L, P, N): B, H tiled, a head tile covering whole groups.
+static ScanSignature signatureOf(SsdBackwardOp op) {
+  ScanSignature sig;
+  sig.inputs = {
+      {op.getX(), "x", {"B", "L", "H", "P"}},
+      {op.getLogA(), "log_a", {"B", "L", "H"}, ValueRule::NonPositive},
+      {op.getB(), "b", {"B", "L", "G", "N"}},
+      {op.getC(), "c", {"B", "L", "G", "N"}},
+      {op.getInit(), "init", {"B", "H", "P", "N"}},
+      {op.getFinalState(), "final_state", {"B", "H", "P", "N"}},
+      {op.getDy(), "dy", {"B", "L", "H", "P"}},
+      {op.getDFinalState(), "d_final_state", {"B", "H", "P", "N"}}};
+  ValueRange outs = op.getOuts();
+  addResult(sig, outs, "dx", {"B", "L", "H", "P"});
+  addResult(sig, outs, "dlog_a", {"B", "L", "H"});
+  addResult(sig, outs, "db", {"B", "L", "G", "N"});
+  addResult(sig, outs, "dc", {"B", "L", "G", "N"});
+  if (op.getInit())
+    addResult(sig, outs, "dinit", {"B", "H", "P", "N"});
+  sig.loops = {"B", "H"};
+  sig.sequential = {"L", "P", "N"};
+  sig.members = "H";
+  sig.groups = "G";
+  sig.membersWord = "heads";
+  sig.membersOf = "x";
+  return sig;
+}
+
+void SsdBackwardOp::build(OpBuilder &builder, OperationState &state, Value x,
+                          Value logA, Value b, Value c, Value init,
+                          Value finalState, Value dy, Value dFinalState,
+                          ValueRange outs, int64_t chunkSize) {
+  build(builder, state, TypeRange(outs), x, logA, b, c, init, finalState, dy,
+        dFinalState, outs, builder.getI64IntegerAttr(chunkSize));
+}
+
+LogicalResult SsdBackwardOp::verify() {
+  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
+    return failure();
+  ShapeVerifier v(*this);
+  return verifyScan(*this, signatureOf(*this), v);
+}
+
+MIXER_SCAN_STRUCTURE(SsdBackwardOp)
+
+LogicalResult SsdBackwardOp::checkTile(ArrayRef<OpFoldResult> sizes) {
+  return checkWholeGroupTile(*this, signatureOf(*this), sizes);
+}
+
+// Loops (B, H; L, Dk, Dv): B, H tiled (one group per head).
+static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
+  ScanSignature sig;
+  sig.inputs = {
+      {op.getQ(), "q", {"B", "L", "H", "Dk"}},
+      {op.getK(), "k", {"B", "L", "H", "Dk"}},
+      {op.getV(), "v", {"B", "L", "H", "Dv"}},
+      {op.getLogDecay(), "log_decay", {"B", "L", "H"}, ValueRule::NonPositive},
+      {op.getInit(), "init", {"B", "H", "Dk", "Dv"}},
+      {op.getFinalState(), "final_state", {"B", "H", "Dk", "Dv"}},
+      {op.getDout(), "dout", {"B", "L", "H", "Dv"}},
+      {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}}};
+  ValueRange outs = op.getOuts();
+  addResult(sig, outs, "dq", {"B", "L", "H", "Dk"});
+  addResult(sig, outs, "dk", {"B", "L", "H", "Dk"});
+  addResult(sig, outs, "dv", {"B", "L", "H", "Dv"});
+  if (op.getLogDecay())
+    addResult(sig, outs, "dlog_decay", {"B", "L", "H"});
+  if (op.getInit())
+    addResult(sig, outs, "dinit", {"B", "H", "Dk", "Dv"});
+  sig.loops = {"B", "H"};
+  sig.sequential = {"L", "Dk", "Dv"};
+  return sig;
+}
+
+void LinearAttentionBackwardOp::build(OpBuilder &builder,
+                                      OperationState &state, Value q, Value k,
+                                      Value v, Value logDecay, Value init,
+                                      Value finalState, Value dOut,
+                                      Value dFinalState, ValueRange outs,
+                                      int64_t chunkSize, int64_t window,
+                                      float scale) {
+  build(builder, state, TypeRange(outs), q, k, v, logDecay, init, finalState,
+        dOut, dFinalState, outs, builder.getI64IntegerAttr(chunkSize),
+        builder.getI64IntegerAttr(window), builder.getF32FloatAttr(scale));
+}
+
+LogicalResult LinearAttentionBackwardOp::verify() {
+  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
+    return failure();
+  if (getWindowAttr().getInt() < 0)
+    return emitOpError() << "attribute 'window' must be non-negative, got "
+                         << getWindowAttr().getInt();
+  ShapeVerifier v(*this);
+  return verifyScan(*this, signatureOf(*this), v);
+}
+
+MIXER_SCAN_STRUCTURE(LinearAttentionBackwardOp)

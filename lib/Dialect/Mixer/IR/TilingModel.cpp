@@ -392,4 +392,5 @@ void mlir::mixer::attachTilingInterfaceModels(MLIRContext &context) {
   attachModels<SsdOp, SelectiveScanOp, LinearAttentionOp, GatedDeltaRuleOp,
                KernelMvOp, KernelLseOp, TransportCostOp, GroupedMatmulOp,
                GroupedSwigluOp, TopkRouterOp, MoeCombineOp>(context);
+  attachModels<SsdBackwardOp, LinearAttentionBackwardOp>(context);
 }

@@ -169,6 +169,7 @@ struct DecomposeSinkhorn : public OpRewritePattern<SinkhornOp> {
 void mlir::mixer::populateDecomposeCompositesPatterns(
     RewritePatternSet &patterns) {
   patterns.add<DecomposeSinkhorn>(patterns.getContext());
+  populateDecomposeScanBackwardPatterns(patterns);
 }
 
 namespace {

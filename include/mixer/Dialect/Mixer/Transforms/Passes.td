@@ -58,6 +58,24 @@ def MixerDecomposeCompositesPass
         ins(%x, %y, %lu, %lv, %eps ...) outs(%r0 : tensor<100xf32>)
     %c = linalg.generic ... ins(%rows) outs(%c0)      // sum over the rows
     ```
+
+    The backward ops of ssd and linear_attention become forward `mixer.ssd`
+    scans and elementwise linalg ops (docs/Backward.md): the state cotangent
+    is a scan in reversed time with the decay shifted by one token, the
+    gradients of b and c are scans with the roles of the state dims
+    exchanged, and the decay gradient is a reverse cumulative sum (an ssd
+    with one-element states). `mixer.linear_attention_backward` first
+    becomes a `mixer.ssd_backward` with one group per head.
+
+    ```mlir
+    %g:4 = mixer.ssd_backward chunk_size(16) ins(%x, %la, %b, %c : ...)
+        final_state(%s : ...) dy(%dy : ...) outs(...)
+    // becomes (rev: a linalg.generic reading token L-1-t)
+    %dx_rev, %d0 = mixer.ssd ins(rev(%dy), la', rev(%c), rev(%b)) ...
+    %db_rev, %_ = mixer.ssd ins(rev(%c) per head, la', rev(%dy), rev(%x)) ...
+    %dc, %_ = mixer.ssd ins(%b per head, %la, %x, %dy) ...
+    %dla_rev, %_ = mixer.ssd ins(<decay terms>, 0, 1, 1) ...
+    ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",

@@ -44,6 +44,11 @@ FailureOr<SmallVector<Value>> buildRoutingVjp(ImplicitLocOpBuilder &b,
                                               Operation *op,
                                               ArrayRef<Value> cotangents);
 
+/// Patterns that rewrite the backward ops of ssd and linear_attention into
+/// forward mixer.ssd scans and linalg ops (part of
+/// populateDecomposeCompositesPatterns).
+void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

@@ -1,0 +1,498 @@
+//===- DecomposeScanBackward.cpp - scan backward ops to forward scans -----===//
+//
+// mixer.ssd_backward becomes forward mixer.ssd scans and elementwise linalg
+// ops, so that the backward runs the forward's chunked algorithm on every
+// target and keeps no per-token state. Per head h of group g (S_t the
+// forward state, D_t the state cotangent, a_t = exp(log_a_t)):
+//
+//   D_t = a_{t+1} D_{t+1} + dy_t c_t^T,  D_{L-1} = dF + dy_{L-1} c_{L-1}^T
+//
+// is a scan run backwards in time with the decay shifted by one token. With
+// rev(v)_t = v_{L-1-t} and la'_t = log_a_{L-t} (0 at t = 0):
+//
+//   dx   = rev(ssd(rev(dy), la', rev(c), rev(b), init = dF).y)
+//   dinit = a_0 * (that scan's final state, D_0)
+//   db^h = rev(ssd(rev(c), la', rev(dy), rev(x), init = dF^T).y)
+//   dc^h = ssd(b, log_a, x, dy, init = init^T).y
+//   db, dc = the sums of db^h, dc^h over the heads of each group
+//   dlog_a_k = sum_{t>=k} (<dc^h_t, c_t> - <db^h_t, b_t>) + <dF, S_{L-1}>
+//
+// The last is a reverse cumulative sum: an ssd with P = N = 1, no decay,
+// unit b and c and init <dF, S_{L-1}>, in reversed time. In the db^h and
+// dc^h scans the roles of P and N are exchanged and every head is its own
+// group; the memory they use is that of one per-head copy of b and c.
+//
+// mixer.linear_attention_backward is ssd_backward with one group per head
+// (x = v, b = k, c = q, states transposed, dy = scale * do); a window w > 0
+// shifts q and do by w + 1 tokens (see the op description).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Dialect/Mixer/Transforms/Transforms.h"
+#include "mixer/Utils/LinalgBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+namespace {
+
+using utils::IteratorType;
+
+/// The elementwise and reduction steps around the scans.
+class BackwardBuilder {
+public:
+  explicit BackwardBuilder(ImplicitLocOpBuilder &b) : b(b), lb(b) {}
+
+  Value zerosLike(Value v) {
+    return lb.filled(lb.sizesOf(v), b.getF32Type(), 0.0);
+  }
+  Value emptyLike(Value v) { return lb.empty(lb.sizesOf(v), b.getF32Type()); }
+  /// A new tensor of the sizes of `v` with dim `d` replaced by `size`.
+  Value emptyWithDim(Value v, unsigned d, OpFoldResult size) {
+    SmallVector<OpFoldResult> sizes = lb.sizesOf(v);
+    sizes[d] = size;
+    return lb.empty(sizes, b.getF32Type());
+  }
+
+  /// dest[i0, l, i2, ...] = scale * v[i0, source(l), i2, ..., 0...] where
+  /// 0 <= source(l) < L (the length of dim 1 of `v`), else 0; v may have
+  /// more (unit) trailing dims than dest. Flips and shifts in time.
+  Value gatherTime(Value v, Value dest,
+                   function_ref<Value(ImplicitLocOpBuilder &, Value, Value)>
+                       source,
+                   double scale = 1.0) {
+    Value len = tensor::DimOp::create(b, v, 1);
+    unsigned rank = cast<ShapedType>(dest.getType()).getRank();
+    unsigned srcRank = cast<ShapedType>(v.getType()).getRank();
+    SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+    SmallVector<IteratorType> iters(rank, IteratorType::parallel);
+    return linalg::GenericOp::create(
+               b, dest.getType(), ValueRange{}, ValueRange{dest}, maps, iters,
+               [&](OpBuilder &nb, Location loc, ValueRange) {
+                 ImplicitLocOpBuilder ib(loc, nb);
+                 SmallVector<Value> idx;
+                 for (unsigned i = 0; i < rank; ++i)
+                   idx.push_back(linalg::IndexOp::create(ib, i));
+                 Value zeroIdx = arith::ConstantIndexOp::create(ib, 0);
+                 Value src = source(ib, idx[1], len);
+                 Value inRange = arith::AndIOp::create(
+                     ib,
+                     arith::CmpIOp::create(ib, arith::CmpIPredicate::sge, src,
+                                           zeroIdx),
+                     arith::CmpIOp::create(ib, arith::CmpIPredicate::slt, src,
+                                           len));
+                 idx[1] = arith::SelectOp::create(ib, inRange, src, zeroIdx);
+                 idx.append(srcRank - rank, zeroIdx);
+                 Value val = tensor::ExtractOp::create(ib, v, idx);
+                 if (scale != 1.0)
+                   val = arith::MulFOp::create(
+                       ib, val,
+                       arith::ConstantOp::create(ib, ib.getF32FloatAttr(scale)));
+                 Value zero =
+                     arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+                 linalg::YieldOp::create(
+                     ib, ValueRange{arith::SelectOp::create(ib, inRange, val,
+                                                            zero)});
+               })
+        .getResult(0);
+  }
+
+  /// v with time reversed, into `dest` (null: a new tensor like v).
+  Value flip(Value v, Value dest = {}) {
+    return gatherTime(v, dest ? dest : emptyLike(v),
+                      [](ImplicitLocOpBuilder &ib, Value l, Value len) {
+                        Value last = arith::SubIOp::create(
+                            ib, len, arith::ConstantIndexOp::create(ib, 1));
+                        return arith::SubIOp::create(ib, last, l).getResult();
+                      });
+  }
+
+  /// v shifted `by` tokens towards the start (by > 0) or the end (by < 0),
+  /// zero where it runs out, times `scale`.
+  Value shift(Value v, int64_t by, double scale = 1.0) {
+    return gatherTime(
+        v, emptyLike(v),
+        [&](ImplicitLocOpBuilder &ib, Value l, Value) {
+          return arith::AddIOp::create(ib, l,
+                                       arith::ConstantIndexOp::create(ib, by))
+              .getResult();
+        },
+        scale);
+  }
+
+  /// [B, L, G, N] -> [B, L, H, N]: each head reads its group.
+  Value broadcastGroups(Value grouped, int64_t heads, int64_t perGroup) {
+    if (perGroup == 1)
+      return grouped;
+    Value dest = emptyWithDim(grouped, 2, b.getIndexAttr(heads));
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+    AffineMap in = AffineMap::get(4, 0, {d0, d1, d2.floorDiv(perGroup), d3}, ctx);
+    return lb.map({grouped}, {in}, dest,
+                  [](ImplicitLocOpBuilder &, ValueRange args) {
+                    return args[0];
+                  });
+  }
+
+  /// dest[b, l, g, n] = sum over the heads h of group g of perHead[b, l, h, n].
+  Value sumGroups(Value perHead, Value dest, int64_t perGroup) {
+    Value acc = lb.fill(dest, 0.0);
+    // [B, L, H, N] -> [B, L, G, H / G, N], then a reduction over dim 3.
+    SmallVector<OpFoldResult> sizes = lb.sizesOf(perHead);
+    int64_t groups = cast<ShapedType>(dest.getType()).getDimSize(2);
+    SmallVector<OpFoldResult> expanded = {sizes[0], sizes[1],
+                                          b.getIndexAttr(groups),
+                                          b.getIndexAttr(perGroup), sizes[3]};
+    auto type = cast<RankedTensorType>(perHead.getType());
+    SmallVector<int64_t> shape = {type.getDimSize(0), type.getDimSize(1),
+                                  groups, perGroup, type.getDimSize(3)};
+    Value split = tensor::ExpandShapeOp::create(
+        b, RankedTensorType::get(shape, type.getElementType()), perHead,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4}}, expanded);
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d0, d1, d2, d3, d4;
+    bindDims(ctx, d0, d1, d2, d3, d4);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(5, 0, {d0, d1, d2, d4, d3}, ctx),
+        AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx)};
+    SmallVector<IteratorType> iters(4, IteratorType::parallel);
+    iters.push_back(IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, acc.getType(), ValueRange{split}, ValueRange{acc}, maps,
+               iters,
+               [](OpBuilder &nb, Location loc, ValueRange args) {
+                 linalg::YieldOp::create(
+                     nb, loc,
+                     ValueRange{arith::AddFOp::create(nb, loc, args[1], args[0])
+                                    .getResult()});
+               })
+        .getResult(0);
+  }
+
+  /// [B, H, P, N] -> [B, H, N, P], into `dest` (null: a new tensor).
+  Value transposeState(Value s, Value dest = {}) {
+    SmallVector<OpFoldResult> sizes = lb.sizesOf(s);
+    std::swap(sizes[2], sizes[3]);
+    if (!dest)
+      dest = lb.empty(sizes, b.getF32Type());
+    return linalg::TransposeOp::create(b, s, dest,
+                                       ArrayRef<int64_t>{0, 1, 3, 2})
+        .getResult()[0];
+  }
+
+  /// e[b, l, h, 0] = <dc[b, l, h, :], c[b, l, g, :]> -
+  ///                 <db[b, l, h, :], bg[b, l, g, :]>, g the group of h.
+  Value decayTerms(Value dc, Value c, Value db, Value bg, int64_t perGroup) {
+    SmallVector<OpFoldResult> sizes = lb.sizesOf(dc);
+    sizes[3] = b.getIndexAttr(1);
+    Value acc = lb.filled(sizes, b.getF32Type(), 0.0);
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d0, d1, d2, d3, d4;
+    bindDims(ctx, d0, d1, d2, d3, d4);
+    AffineMap perHead = AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx);
+    AffineMap group =
+        AffineMap::get(5, 0, {d0, d1, d2.floorDiv(perGroup), d4}, ctx);
+    SmallVector<AffineMap> maps = {perHead, group, perHead, group,
+                                   AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx)};
+    SmallVector<IteratorType> iters(4, IteratorType::parallel);
+    iters.push_back(IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, acc.getType(), ValueRange{dc, c, db, bg}, ValueRange{acc},
+               maps, iters,
+               [](OpBuilder &nb, Location loc, ValueRange a) {
+                 ImplicitLocOpBuilder ib(loc, nb);
+                 Value plus = arith::MulFOp::create(ib, a[0], a[1]);
+                 Value minus = arith::MulFOp::create(ib, a[2], a[3]);
+                 Value sum = arith::AddFOp::create(
+                     ib, a[4], arith::SubFOp::create(ib, plus, minus));
+                 linalg::YieldOp::create(ib, ValueRange{sum});
+               })
+        .getResult(0);
+  }
+
+  /// [B, H, 1, 1]: <dF[b, h], S[b, h]> over the state.
+  Value stateDot(Value dF, Value s) {
+    SmallVector<OpFoldResult> sizes = lb.sizesOf(dF);
+    sizes[2] = sizes[3] = b.getIndexAttr(1);
+    Value acc = lb.filled(sizes, b.getF32Type(), 0.0);
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d0, d1, d2, d3, d4, d5;
+    bindDims(ctx, d0, d1, d2, d3, d4, d5);
+    AffineMap in = AffineMap::get(6, 0, {d0, d1, d4, d5}, ctx);
+    SmallVector<AffineMap> maps = {in, in,
+                                   AffineMap::get(6, 0, {d0, d1, d2, d3}, ctx)};
+    SmallVector<IteratorType> iters(4, IteratorType::parallel);
+    iters.append(2, IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, acc.getType(), ValueRange{dF, s}, ValueRange{acc}, maps,
+               iters,
+               [](OpBuilder &nb, Location loc, ValueRange a) {
+                 ImplicitLocOpBuilder ib(loc, nb);
+                 Value prod = arith::MulFOp::create(ib, a[0], a[1]);
+                 linalg::YieldOp::create(
+                     ib, ValueRange{arith::AddFOp::create(ib, a[2], prod)});
+               })
+        .getResult(0);
+  }
+
+  /// dest[b, h, p, n] = exp(log_a[b, 0, h]) * d0[b, h, p, n].
+  Value decayFirst(Value logA, Value d0, Value dest) {
+    SmallVector<OpFoldResult> sizes = lb.sizesOf(logA);
+    sizes[1] = b.getIndexAttr(1);
+    SmallVector<OpFoldResult> zeros(3, b.getIndexAttr(0));
+    auto type = cast<RankedTensorType>(logA.getType());
+    Value first = lb.slice(logA, zeros, sizes,
+                           {type.getDimSize(0), type.getDimSize(2)});
+    MLIRContext *ctx = b.getContext();
+    AffineExpr e0, e1, e2, e3;
+    bindDims(ctx, e0, e1, e2, e3);
+    return lb.map({first, d0},
+                  {AffineMap::get(4, 0, {e0, e1}, ctx),
+                   b.getMultiDimIdentityMap(4)},
+                  dest, [](ImplicitLocOpBuilder &ib, ValueRange a) {
+                    return arith::MulFOp::create(
+                               ib, math::ExpOp::create(ib, a[0]), a[1])
+                        .getResult();
+                  });
+  }
+
+  ImplicitLocOpBuilder &b;
+  LinalgBuilder lb;
+};
+
+/// A forward ssd writing y into `yOut` (null: a new tensor) and its final
+/// state into a new tensor; returns (y, final state).
+std::pair<Value, Value> forwardSsd(BackwardBuilder &bb, Value x, Value logA,
+                                   Value b, Value c, Value init, int64_t chunk,
+                                   Value yOut = {}) {
+  ImplicitLocOpBuilder &ib = bb.b;
+  // The state is [B, H, P, N]: P from x, N from b.
+  SmallVector<OpFoldResult> xs = bb.lb.sizesOf(x), bs = bb.lb.sizesOf(b);
+  Value stateOut =
+      bb.lb.empty({xs[0], xs[2], xs[3], bs[3]}, ib.getF32Type());
+  auto op = SsdOp::create(ib, x, logA, b, c, init,
+                          yOut ? yOut : bb.emptyLike(x), stateOut, chunk);
+  return {op.getY(), op.getFinalState()};
+}
+
+struct DecomposeSsdBackward : public OpRewritePattern<SsdBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(SsdBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t H = cast<ShapedType>(op.getX().getType()).getDimSize(2);
+    int64_t G = cast<ShapedType>(op.getB().getType()).getDimSize(2);
+    if (ShapedType::isDynamic(H) || ShapedType::isDynamic(G) || G == 0)
+      return rewriter.notifyMatchFailure(op, "heads and groups must be static");
+    int64_t perGroup = H / G, chunk = op.getChunkSize();
+    ImplicitLocOpBuilder ib(op.getLoc(), rewriter);
+    BackwardBuilder bb(ib);
+    Value x = op.getX(), logA = op.getLogA(), b = op.getB(), c = op.getC();
+    Value init = op.getInit(), dF = op.getDFinalState();
+    ValueRange outs = op.getOuts();
+    Value dy = op.getDy() ? op.getDy() : bb.zerosLike(x);
+
+    // Reversed time, decay shifted by one token: la'_t = log_a_{L-t}.
+    Value revLogA = bb.gatherTime(
+        logA, bb.emptyLike(logA),
+        [](ImplicitLocOpBuilder &b, Value l, Value len) {
+          return arith::SubIOp::create(b, len, l).getResult();
+        });
+    Value revDy = bb.flip(dy), revB = bb.flip(b), revC = bb.flip(c),
+          revX = bb.flip(x);
+
+    // dx and dinit: the state cotangent D scanned backwards.
+    auto [revDx, d0] = forwardSsd(bb, revDy, revLogA, revC, revB, dF, chunk);
+    Value dx = bb.flip(revDx, outs[0]);
+    SmallVector<Value> grads = {dx};
+
+    // db per head: D^T x, the scan of D^T (N x P: the roles of x and b
+    // exchanged, one group per head).
+    Value dFT = dF ? bb.transposeState(dF) : Value();
+    auto [revDbHeads, unusedDb] =
+        forwardSsd(bb, bb.broadcastGroups(revC, H, perGroup), revLogA, revDy,
+                   revX, dFT, chunk);
+    // dc per head: S^T dy.
+    Value initT = init ? bb.transposeState(init) : Value();
+    auto [dcHeads, unusedDc] =
+        forwardSsd(bb, bb.broadcastGroups(b, H, perGroup), logA, x, dy, initT,
+                   chunk, perGroup == 1 ? outs[3] : Value());
+
+    // dlog_a: the reverse cumulative sum of the decay terms, from
+    // <dF, S_{L-1}>, as a scan in reversed time.
+    Value revDcHeads = bb.flip(dcHeads);
+    Value revTerms =
+        bb.decayTerms(revDcHeads, revC, revDbHeads, revB, perGroup);
+    Value ones = bb.lb.filled({bb.lb.sizesOf(b)[0], bb.lb.sizesOf(b)[1],
+                               ib.getIndexAttr(1), ib.getIndexAttr(1)},
+                              ib.getF32Type(), 1.0);
+    Value total = dF ? bb.stateDot(dF, op.getFinalState()) : Value();
+    auto [revDlogA, unusedSum] = forwardSsd(bb, revTerms, bb.zerosLike(logA),
+                                            ones, ones, total, chunk);
+    grads.push_back(bb.flip(revDlogA, outs[1]));
+
+    Value dbHeads = bb.flip(revDbHeads, perGroup == 1 ? outs[2] : Value());
+    grads.push_back(perGroup == 1 ? dbHeads
+                                  : bb.sumGroups(dbHeads, outs[2], perGroup));
+    grads.push_back(perGroup == 1 ? dcHeads
+                                  : bb.sumGroups(dcHeads, outs[3], perGroup));
+    if (init)
+      grads.push_back(bb.decayFirst(logA, d0, outs[4]));
+    rewriter.replaceOp(op, grads);
+    return success();
+  }
+};
+
+struct DecomposeLinearAttentionBackward
+    : public OpRewritePattern<LinearAttentionBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(LinearAttentionBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder ib(op.getLoc(), rewriter);
+    BackwardBuilder bb(ib);
+    Value q = op.getQ(), k = op.getK(), v = op.getV();
+    Value logDecay = op.getLogDecay(), init = op.getInit();
+    Value dout = op.getDout(), dF = op.getDFinalState();
+    ValueRange outs = op.getOuts();
+    double scale = op.getScale().convertToFloat();
+    int64_t window = op.getWindow();
+    // o_t reads the state `lag` tokens back: q_t acts at token t - lag.
+    int64_t lag = window > 0 ? window + 1 : 0;
+
+    Value shiftedQ = lag ? bb.shift(q, lag) : q;
+    Value dy = dout ? bb.shift(dout, lag, scale) : Value();
+    Value la = logDecay;
+    if (!la) {
+      // [B, L, H]: the zero log-decay of an undecayed scan.
+      SmallVector<OpFoldResult> sizes = bb.lb.sizesOf(q);
+      sizes.pop_back();
+      la = bb.lb.filled(sizes, ib.getF32Type(), 0.0);
+    }
+    unsigned next = 3;
+    Value dldOut = logDecay ? outs[next++] : bb.emptyLike(la);
+    Value initT = init ? bb.transposeState(init) : Value();
+    SmallVector<Value> ssdOuts = {outs[2], dldOut, outs[1],
+                                  lag ? bb.emptyLike(q) : outs[0]};
+    if (init)
+      ssdOuts.push_back(bb.emptyLike(initT));
+    auto ssd = SsdBackwardOp::create(
+        ib, v, la, k, shiftedQ, initT, bb.transposeState(op.getFinalState()),
+        dy, dF ? bb.transposeState(dF) : Value(), ssdOuts, op.getChunkSize());
+    ValueRange g = ssd.getGrads();
+
+    // dq: the scan's dc moved back to the query tokens; the first `lag`
+    // queries read the init: dq_t = scale * init do_t.
+    Value dq = g[3];
+    if (lag) {
+      dq = bb.gatherTime(g[3], outs[0],
+                         [&](ImplicitLocOpBuilder &b, Value l, Value) {
+                           return arith::SubIOp::create(
+                                      b, l, arith::ConstantIndexOp::create(b, lag))
+                               .getResult();
+                         });
+    }
+    Value dinit = init ? bb.transposeState(g[4], outs[next]) : Value();
+    if (lag && init && dout) {
+      OpFoldResult early = earlyTokens(ib, q, lag);
+      SmallVector<OpFoldResult> offsets(4, ib.getIndexAttr(0));
+      SmallVector<OpFoldResult> qSizes = bb.lb.sizesOf(q);
+      SmallVector<OpFoldResult> oSizes = bb.lb.sizesOf(dout);
+      qSizes[1] = oSizes[1] = early;
+      Value qEarly = tensor::ExtractSliceOp::create(
+          ib, q, offsets, qSizes, SmallVector<OpFoldResult>(4, ib.getIndexAttr(1)));
+      Value oEarly = tensor::ExtractSliceOp::create(
+          ib, dout, offsets, oSizes,
+          SmallVector<OpFoldResult>(4, ib.getIndexAttr(1)));
+      dq = tensor::InsertSliceOp::create(
+          ib, earlyQueryGrad(bb, init, oEarly, qSizes, scale), dq, offsets,
+          qSizes, SmallVector<OpFoldResult>(4, ib.getIndexAttr(1)));
+      dinit = earlyInitGrad(bb, qEarly, oEarly, dinit, scale);
+    }
+    SmallVector<Value> grads = {dq, g[2], g[0]};
+    if (logDecay)
+      grads.push_back(g[1]);
+    if (init)
+      grads.push_back(dinit);
+    rewriter.replaceOp(op, grads);
+    return success();
+  }
+
+  /// min(lag, L): the tokens whose queries read the init.
+  static OpFoldResult earlyTokens(ImplicitLocOpBuilder &ib, Value q,
+                                  int64_t lag) {
+    int64_t L = cast<ShapedType>(q.getType()).getDimSize(1);
+    if (!ShapedType::isDynamic(L))
+      return ib.getIndexAttr(std::min(L, lag));
+    return arith::MinSIOp::create(ib, tensor::DimOp::create(ib, q, 1),
+                                  arith::ConstantIndexOp::create(ib, lag))
+        .getResult();
+  }
+
+  /// [B, n, H, Dk]: scale * init[b, h] do_t for the first n tokens.
+  static Value earlyQueryGrad(BackwardBuilder &bb, Value init, Value oEarly,
+                              ArrayRef<OpFoldResult> sizes, double scale) {
+    ImplicitLocOpBuilder &ib = bb.b;
+    Value acc = bb.lb.filled(sizes, ib.getF32Type(), 0.0);
+    MLIRContext *ctx = ib.getContext();
+    AffineExpr b, l, h, i, j;
+    bindDims(ctx, b, l, h, i, j);
+    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {b, h, i, j}, ctx),
+                                   AffineMap::get(5, 0, {b, l, h, j}, ctx),
+                                   AffineMap::get(5, 0, {b, l, h, i}, ctx)};
+    SmallVector<IteratorType> iters(4, IteratorType::parallel);
+    iters.push_back(IteratorType::reduction);
+    return scaledProductSum(ib, ValueRange{init, oEarly}, acc, maps, iters,
+                            scale);
+  }
+
+  /// dinit + scale * sum over the first n tokens of q_t do_t^T.
+  static Value earlyInitGrad(BackwardBuilder &bb, Value qEarly, Value oEarly,
+                             Value dinit, double scale) {
+    ImplicitLocOpBuilder &ib = bb.b;
+    MLIRContext *ctx = ib.getContext();
+    AffineExpr b, h, i, j, l;
+    bindDims(ctx, b, h, i, j, l);
+    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {b, l, h, i}, ctx),
+                                   AffineMap::get(5, 0, {b, l, h, j}, ctx),
+                                   AffineMap::get(5, 0, {b, h, i, j}, ctx)};
+    SmallVector<IteratorType> iters(4, IteratorType::parallel);
+    iters.push_back(IteratorType::reduction);
+    return scaledProductSum(ib, ValueRange{qEarly, oEarly}, dinit, maps, iters,
+                            scale);
+  }
+
+  /// acc += scale * in0 * in1 over the given maps.
+  static Value scaledProductSum(ImplicitLocOpBuilder &ib, ValueRange inputs,
+                                Value acc, ArrayRef<AffineMap> maps,
+                                ArrayRef<IteratorType> iters, double scale) {
+    return linalg::GenericOp::create(
+               ib, acc.getType(), inputs, ValueRange{acc}, maps, iters,
+               [&](OpBuilder &nb, Location loc, ValueRange a) {
+                 ImplicitLocOpBuilder b(loc, nb);
+                 Value prod = arith::MulFOp::create(
+                     b, arith::MulFOp::create(b, a[0], a[1]),
+                     arith::ConstantOp::create(b, b.getF32FloatAttr(scale)));
+                 linalg::YieldOp::create(
+                     b, ValueRange{arith::AddFOp::create(b, a[2], prod)});
+               })
+        .getResult(0);
+  }
+};
+
+} // namespace
+
+void mlir::mixer::populateDecomposeScanBackwardPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<DecomposeSsdBackward, DecomposeLinearAttentionBackward>(
+      patterns.getContext());
+}

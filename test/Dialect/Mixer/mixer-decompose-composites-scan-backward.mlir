@@ -1,0 +1,56 @@
+// RUN: mixer-opt %s --mixer-decompose-composites --split-input-file | FileCheck %s
+// RUN: mixer-opt %s --mixer-decompose-composites --split-input-file | FileCheck %s --check-prefix=FLAT
+
+// mixer.ssd_backward becomes four forward mixer.ssd scans: the state
+// cotangent in reversed time (dx, dinit), the per-head db^h in reversed time
+// and dc^h forward (P and N exchanged, one group per head), and the reverse
+// cumulative sum of the decay terms (P = N = 1); db and dc are summed over
+// the heads of each group. No per-token state ([B, L, H, P, N], in either
+// order of P and N) appears.
+
+// FLAT-NOT: tensor<2x10x4x{{(8x16|16x8)}}xf32>
+// FLAT-NOT: tensor<1x12x2x{{(8x4|4x8)}}xf32>
+// FLAT-NOT: mixer.ssd_backward
+// FLAT-NOT: mixer.linear_attention_backward
+
+// CHECK-LABEL: func.func @ssd_backward
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x10x4x8xf32>, %[[LA:[a-z0-9]+]]: tensor<2x10x4xf32>, %[[B:[a-z0-9]+]]: tensor<2x10x2x16xf32>, %[[C:[a-z0-9]+]]: tensor<2x10x2x16xf32>, %[[H:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[S:[a-z0-9]+]]: tensor<2x4x8x16xf32>, %[[DY:[a-z0-9]+]]: tensor<2x10x4x8xf32>, %[[DS:[a-z0-9]+]]: tensor<2x4x8x16xf32>
+// The reversed, shifted log-decay reads token L - t.
+// CHECK: %[[REVLA:.+]] = linalg.generic
+// CHECK: tensor.extract %[[LA]]
+// CHECK: %[[REVDX:.+]], %[[D0:.+]] = mixer.ssd chunk_size(4) ins(%{{.*}}, %[[REVLA]], %{{.*}}, %{{.*}} : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>) init(%[[DS]] : tensor<2x4x8x16xf32>)
+// CHECK: %[[DBH:.+]], %{{.*}} = mixer.ssd chunk_size(4) ins(%{{.*}}, %[[REVLA]], %{{.*}}, %{{.*}} : tensor<2x10x4x16xf32>, tensor<2x10x4xf32>, tensor<2x10x4x8xf32>, tensor<2x10x4x8xf32>) init(%{{.*}} : tensor<2x4x16x8xf32>)
+// CHECK: %[[DCH:.+]], %{{.*}} = mixer.ssd chunk_size(4) ins(%{{.*}}, %[[LA]], %[[X]], %[[DY]] : tensor<2x10x4x16xf32>, tensor<2x10x4xf32>, tensor<2x10x4x8xf32>, tensor<2x10x4x8xf32>) init(%{{.*}} : tensor<2x4x16x8xf32>)
+// CHECK: mixer.ssd chunk_size(4) ins(%{{.*}} : tensor<2x10x4x1xf32>, tensor<2x10x4xf32>, tensor<2x10x1x1xf32>, tensor<2x10x1x1xf32>) init(%{{.*}} : tensor<2x4x1x1xf32>)
+// The group sums of db and dc: a reduction over the 2 heads of each group.
+// CHECK: %[[DBS:.+]] = tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3], [4]] output_shape [2, 10, 2, 2, 16] : tensor<2x10x4x16xf32> into tensor<2x10x2x2x16xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%[[DBS]] : tensor<2x10x2x2x16xf32>) outs(%{{.*}} : tensor<2x10x2x16xf32>)
+// CHECK: %[[DCS:.+]] = tensor.expand_shape %[[DCH]] {{\[}}[0], [1], [2, 3], [4]] output_shape [2, 10, 2, 2, 16] : tensor<2x10x4x16xf32> into tensor<2x10x2x2x16xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%[[DCS]] : tensor<2x10x2x2x16xf32>) outs(%{{.*}} : tensor<2x10x2x16xf32>)
+// dinit = exp(log_a_0) D_0.
+// CHECK: %[[LA0:.+]] = tensor.extract_slice %[[LA]][0, 0, 0] [2, 1, 4] [1, 1, 1] : tensor<2x10x4xf32> to tensor<2x4xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[LA0]], %[[D0]] : tensor<2x4xf32>, tensor<2x4x8x16xf32>)
+// CHECK: math.exp
+// CHECK: return
+func.func @ssd_backward(%x: tensor<2x10x4x8xf32>, %la: tensor<2x10x4xf32>, %b: tensor<2x10x2x16xf32>, %c: tensor<2x10x2x16xf32>, %h: tensor<2x4x8x16xf32>, %s: tensor<2x4x8x16xf32>, %dy: tensor<2x10x4x8xf32>, %ds: tensor<2x4x8x16xf32>) -> (tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>) {
+  %g:5 = mixer.ssd_backward chunk_size(4) ins(%x, %la, %b, %c : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>) init(%h : tensor<2x4x8x16xf32>) final_state(%s : tensor<2x4x8x16xf32>) dy(%dy : tensor<2x10x4x8xf32>) d_final_state(%ds : tensor<2x4x8x16xf32>) outs(%x, %la, %b, %c, %h : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>
+  return %g#0, %g#1, %g#2, %g#3, %g#4 : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>
+}
+
+// -----
+
+// mixer.linear_attention_backward with a window of 3: q and do shifted by 4
+// tokens, the window-0 backward as ssd scans with one group per head
+// (x = v, b = k, c = the shifted q), dq shifted back, and the first 4
+// queries' terms from the init.
+
+// CHECK-LABEL: func.func @linear_attention_backward_window
+// CHECK-COUNT-4: mixer.ssd chunk_size(8)
+// CHECK-NOT: mixer.ssd chunk_size
+// CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0] [1, 4, 2, 8] [1, 1, 1, 1] : tensor<1x12x2x8xf32> to tensor<1x4x2x8xf32>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0] [1, 4, 2, 8] [1, 1, 1, 1] : tensor<1x4x2x8xf32> into tensor<1x12x2x8xf32>
+// CHECK: return
+func.func @linear_attention_backward_window(%q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %h: tensor<1x2x8x4xf32>, %do: tensor<1x12x2x4xf32>) -> (tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) {
+  %g:5 = mixer.linear_attention_backward chunk_size(8) window(3) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) init(%h : tensor<1x2x8x4xf32>) final_state(%h : tensor<1x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld, %h : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
+  return %g#0, %g#1, %g#2, %g#3, %g#4 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
+}
