@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/Gradients.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -91,6 +93,28 @@ public:
         s.has("init") ? &init : nullptr, /*window=*/0, scale(c));
     expectScan(in, o, state, std::move(ref));
     return in;
+  }
+
+  /// dq, dk, dv (and dlog_decay, dinit) for the cotangents of the output
+  /// and the state.
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    bool decay = c.shape.has("decay"), init = c.shape.has("init");
+    mref::Tensor ld = decay ? in.buffers[3]->toTensor() : mref::Tensor();
+    mref::Tensor h =
+        init ? in.buffers[decay ? 4 : 3]->toTensor() : mref::Tensor();
+    mref::LinearAttentionGradients g = mref::linearAttentionGradients(
+        in.buffers[0]->toTensor(), in.buffers[1]->toTensor(),
+        in.buffers[2]->toTensor(), decay ? &ld : nullptr, init ? &h : nullptr,
+        /*window=*/0, scale(c), &cot[0], &cot[1]);
+    std::vector<mref::Tensor> out = {std::move(g.dq), std::move(g.dk),
+                                     std::move(g.dv)};
+    if (decay)
+      out.push_back(std::move(g.dlogDecay));
+    if (init)
+      out.push_back(std::move(g.dinit));
+    return out;
   }
 
   double naiveWork(const Case &c) const override {
