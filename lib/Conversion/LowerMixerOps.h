@@ -28,7 +28,8 @@ using LoweringBlocker =
     function_ref<std::optional<std::string>(Operation *op)>;
 
 /// The reason that holds for every conversion: `op` is a composite op
-/// (mixer.sinkhorn), which mixer-decompose-composites expands first.
+/// (mixer.sinkhorn, mixer.kernel_mv_backward, mixer.kernel_lse_backward),
+/// which mixer-decompose-composites expands first.
 std::optional<std::string> getCompositeBlocker(Operation *op);
 
 /// "the <what> (dim <dim> of '<operand>') must be static" when that size of

@@ -111,6 +111,64 @@ Value mlir::mixer::kernelOfSquaredDistance(OpBuilder &b, Location loc,
   }
 }
 
+/// `value` where r^2 > 0, else 0: the gradients of r at coincident points.
+static Value zeroAtCoincidentPoints(OpBuilder &b, Location loc, Value r2,
+                                    Value value) {
+  Value zero = kernelConstantLike(b, loc, r2, 0.0);
+  Value apart =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, r2, zero);
+  return arith::SelectOp::create(b, loc, apart, value, zero);
+}
+
+Value mlir::mixer::kernelSlopeOfSquaredDistance(OpBuilder &b, Location loc,
+                                                KernelKind kind, Value coef,
+                                                Value r2) {
+  auto times = [&](Value lhs, Value rhs) -> Value {
+    return arith::MulFOp::create(b, loc, lhs, rhs);
+  };
+  switch (kind) {
+  case KernelKind::gaussian:
+    return times(coef, kernelOfSquaredDistance(b, loc, kind, coef, r2));
+  case KernelKind::laplacian: {
+    Value r = math::SqrtOp::create(b, loc, r2);
+    Value k = kernelOfSquaredDistance(b, loc, kind, coef, r2);
+    Value slope = arith::DivFOp::create(b, loc, times(coef, k),
+                                        arith::AddFOp::create(b, loc, r, r));
+    return zeroAtCoincidentPoints(b, loc, r2, slope);
+  }
+  case KernelKind::matern32: {
+    Value s = times(coef, math::SqrtOp::create(b, loc, r2));
+    Value e = expOfNonPositive(b, loc, arith::NegFOp::create(b, loc, s));
+    Value halfA2 = times(kernelConstantLike(b, loc, r2, -0.5),
+                         times(coef, coef));
+    return times(halfA2, e);
+  }
+  case KernelKind::inverse_multiquadric: {
+    Value k = kernelOfSquaredDistance(b, loc, kind, coef, r2);
+    Value halfA = times(kernelConstantLike(b, loc, r2, -0.5), coef);
+    return times(halfA, times(k, times(k, k)));
+  }
+  default:
+    llvm_unreachable("not a distance-based kernel");
+  }
+}
+
+Value mlir::mixer::costGradientFactor(OpBuilder &b, Location loc,
+                                      KernelKind kind, Value r2) {
+  switch (kind) {
+  case KernelKind::gaussian:
+    return kernelConstantLike(b, loc, r2, 1.0);
+  case KernelKind::laplacian: {
+    Value inv = arith::DivFOp::create(b, loc,
+                                      kernelConstantLike(b, loc, r2, 1.0),
+                                      math::SqrtOp::create(b, loc, r2));
+    return zeroAtCoincidentPoints(b, loc, r2, inv);
+  }
+  default:
+    return kernelConstantLike(b, loc, r2, 2.0);
+  }
+}
+
 Value mlir::mixer::costOfSquaredDistance(OpBuilder &b, Location loc,
                                          KernelKind kind, Value r2) {
   switch (kind) {

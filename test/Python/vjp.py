@@ -39,6 +39,32 @@ def check(name, function, args, kwargs, cotangents, tolerance=1e-2):
     return grads
 
 
+# The scans, at L = 7 over chunks of 4, with and without an initial state
+# (absent: None), and G < H.
+B, L, H, P, G, N = 1, 7, 2, 3, 1, 4
+x, b, c = rng.normal(B, L, H, P), rng.normal(B, L, G, N, scale=0.5), rng.normal(B, L, G, N, scale=0.5)
+log_a = -(0.1 + rng.rng.random((B, L, H))).astype(np.float32)
+h0 = rng.normal(B, H, P, N, scale=0.5)
+check("ssd with init_state", lambda *a, **kw: mixer.ssd(*a, chunk_size=4, **kw),
+      [x, log_a, b, c], {"init_state": h0}, [rng.normal(B, L, H, P), rng.normal(B, H, P, N)])
+# CHECK: ssd with init_state: 5 gradients, None at []:{{.*}} PASS
+grads = check("ssd y only", lambda *a, **kw: mixer.ssd(*a, chunk_size=4, **kw),
+              [x, log_a, b, c], {}, [rng.normal(B, L, H, P), None])
+# CHECK: ssd y only: 4 gradients, None at [4]:{{.*}} PASS
+print([None if g is None else g.shape for g in grads])
+# CHECK: [(1, 7, 2, 3), (1, 7, 2), (1, 7, 1, 4), (1, 7, 1, 4), None]
+
+q, k, v = rng.normal(B, L, H, 4), rng.normal(B, L, H, 4), rng.normal(B, L, H, 3)
+check("linear_attention with log_decay and init_state",
+      lambda *a, **kw: mixer.linear_attention(*a, chunk_size=4, scale=0.5, **kw),
+      [q, k, v], {"log_decay": log_a, "init_state": rng.normal(B, H, 4, 3, scale=0.5)},
+      [rng.normal(B, L, H, 3), rng.normal(B, H, 4, 3)])
+# CHECK: linear_attention with log_decay and init_state: 5 gradients, None at []:{{.*}} PASS
+check("linear_attention window 2",
+      lambda *a, **kw: mixer.linear_attention(*a, chunk_size=4, window=2, **kw),
+      [q, k, v], {}, [rng.normal(B, L, H, 3), None])
+# CHECK: linear_attention window 2: 3 gradients, None at [3, 4]:{{.*}} PASS
+
 # topk_router: the weights' gradient flows to the logits; the expert ids
 # take a None cotangent. Logits well apart keep the top-k choice under the
 # differences.
@@ -46,18 +72,18 @@ logits = np.stack([rng.rng.permutation(6) * 0.5 for _ in range(5)]).astype(np.fl
 logits += rng.normal(5, 6, scale=0.05)
 check("topk_router", lambda lg, **kw: mixer.topk_router(lg, 2, **kw), [logits], {},
       [rng.normal(5, 2), None])
-# CHECK: topk_router: 1 gradients, None at [] {{.*}} PASS
+# CHECK: topk_router: 1 gradients, None at []:{{.*}} PASS
 check("topk_router normalize",
       lambda lg, **kw: mixer.topk_router(lg, 3, normalize=True, **kw), [logits], {},
       [rng.normal(5, 3), None])
-# CHECK: topk_router normalize: 1 gradients, None at [] {{.*}} PASS
+# CHECK: topk_router normalize: 1 gradients, None at []:{{.*}} PASS
 
 # moe_dispatch: x gets the rows of d sorted summed back; the integer
 # expert_ids get None.
 ids = np.stack([rng.rng.permutation(4)[:2] for _ in range(5)]).astype(np.int32)
 check("moe_dispatch", lambda x, i, **kw: mixer.moe_dispatch(x, i, 4, **kw),
       [rng.normal(5, 3), ids], {}, [rng.normal(10, 3), None, None])
-# CHECK: moe_dispatch: 1 gradients, None at [1] {{.*}} PASS
+# CHECK: moe_dispatch: 1 gradients, None at [1]:{{.*}} PASS
 
 # The conventions.
 (_, _), vjp = mixer.topk_router(logits, 2, return_vjp=True)
@@ -96,3 +122,11 @@ except NotImplementedError as e:
 # CHECK: MixerNotDifferentiableError: <source>:{{.*}}: error: mixer-generate-vjp cannot differentiate 'math.sin' in the body of a linalg.generic
 print(sorted(mixer.compile(SINE).functions))
 # CHECK: ['sine']
+
+# An op function whose op has no backward op yet names it.
+try:
+    mixer.selective_scan(rng.normal(1, 3, 4), rng.normal(1, 3, 4), -np.ones((4, 2), np.float32),
+                         rng.normal(1, 3, 1, 2), rng.normal(1, 3, 1, 2), return_vjp=True)
+except NotImplementedError as e:
+    print(f"{type(e).__name__}: {e}")
+# CHECK: MixerNotDifferentiableError: mixer.selective_scan(return_vjp=True) is not available: mixer-generate-vjp cannot differentiate 'mixer.selective_scan'

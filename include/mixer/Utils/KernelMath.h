@@ -74,6 +74,19 @@ Value kernelCoefficient(OpBuilder &b, Location loc, KernelKind kind,
 Value kernelOfSquaredDistance(OpBuilder &b, Location loc, KernelKind kind,
                               Value coef, Value r2);
 
+/// dk/d(r^2) of a distance-based kernel with its coefficient a (the
+/// gradient is grad_x k = 2 dk/d(r^2) (x - y)):
+///   gaussian a k;  laplacian a k / (2 r), 0 at r = 0 (where r has no
+///   gradient);  matern32 -(a^2 / 2) exp(-a r);  inverse_multiquadric
+///   -(a / 2) k^3.
+Value kernelSlopeOfSquaredDistance(OpBuilder &b, Location loc, KernelKind kind,
+                                   Value coef, Value r2);
+
+/// The factor f of grad_x c(x, y) = f (x - y) of a log-domain cost:
+/// sqeuclidean 2, gaussian 1, laplacian 1 / r (0 at r = 0).
+Value costGradientFactor(OpBuilder &b, Location loc, KernelKind kind,
+                         Value r2);
+
 /// The cost c(r^2) of a log-domain kernel (gaussian, laplacian,
 /// sqeuclidean).
 Value costOfSquaredDistance(OpBuilder &b, Location loc, KernelKind kind,

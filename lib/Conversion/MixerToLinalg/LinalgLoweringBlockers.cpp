@@ -75,5 +75,14 @@ mlir::mixer::getLinalgLoweringBlocker(Operation *op) {
         return firstDynamic({{mv.getX(), pointDim, "point dim", "x"},
                              {mv.getV(), pointDim, "channel count", "v"}});
       })
+      .Case([](KernelMvPointGradOp grad) {
+        unsigned pointDim = grad.isBatched() ? 2 : 1;
+        return firstDynamic({{grad.getX(), pointDim, "point dim", "x"},
+                             {grad.getV(), pointDim, "channel count", "v"}});
+      })
+      .Case([](KernelLsePointGradOp grad) {
+        unsigned pointDim = grad.isBatched() ? 2 : 1;
+        return firstDynamic({{grad.getX(), pointDim, "point dim", "x"}});
+      })
       .Default([](Operation *) { return std::nullopt; });
 }

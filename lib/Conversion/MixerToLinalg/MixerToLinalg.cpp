@@ -31,6 +31,8 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
   populateSelectiveScanToLinalgPatterns(patterns);
   populateGatedDeltaRuleToLinalgPatterns(patterns, recurrentThreshold);
   populateMoEToLinalgPatterns(patterns);
+  populateKernelBackwardToLinalgPatterns(patterns);
+  populateMoEBackwardToLinalgPatterns(patterns);
 }
 
 namespace {

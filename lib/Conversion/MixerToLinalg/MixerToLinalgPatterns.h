@@ -36,6 +36,12 @@ void populateGatedDeltaRuleToLinalgPatterns(RewritePatternSet &patterns,
 /// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
 /// combine, the router's scalar loops (MoEToLinalg.cpp).
 void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
+/// The MoE backward ops in the forward's group slabs
+/// (MoEBackwardToLinalg.cpp).
+void populateMoEBackwardToLinalgPatterns(RewritePatternSet &patterns);
+/// The point gradients of the kernel sums, blocked like the forward sums
+/// (KernelBackwardToLinalg.cpp).
+void populateKernelBackwardToLinalgPatterns(RewritePatternSet &patterns);
 
 } // namespace mixer
 } // namespace mlir

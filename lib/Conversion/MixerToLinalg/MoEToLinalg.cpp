@@ -25,8 +25,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Utils/LinalgBuilder.h"
+#include "GroupSlabs.h"
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Conversion/MixerToLoops/MixerToLoops.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -48,31 +49,34 @@ using SlabStep = function_ref<Value(LinalgBuilder &lb, int64_t rows, Value r0,
                                     Value out)>;
 
 /// Runs `step` over `count` consecutive slabs of `rows` rows from `begin`.
-static Value slabLoop(ImplicitLocOpBuilder &b, int64_t rows, Value begin,
-                      Value count, Value out, SlabStep step) {
+static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
+                                   Value begin, Value count, ValueRange state,
+                                   SlabSteps step) {
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value height = arith::ConstantIndexOp::create(b, rows);
   auto loop = scf::ForOp::create(
-      b, c0, count, c1, ValueRange{out},
+      b, c0, count, c1, state,
       [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder lb(ib);
         Value r0 = arith::AddIOp::create(
             ib, begin, arith::MulIOp::create(ib, i, height));
-        scf::YieldOp::create(ib, step(lb, rows, r0, acc[0]));
+        scf::YieldOp::create(ib, step(lb, rows, r0, acc));
       });
-  return loop.getResult(0);
+  return SmallVector<Value>(loop.getResults());
 }
 
 /// Covers rows [begin, begin + count) with static slabs: count / slabRows
 /// full slabs (the target's height, a power of two), then one slab of each
 /// power of two set in the remainder, so every slab has a static height.
-static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows,
-                         Value begin, Value count, Value out, SlabStep step) {
+SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
+                                            int64_t slabRows, Value begin,
+                                            Value count, ValueRange state,
+                                            SlabSteps step) {
   Value full = arith::ConstantIndexOp::create(b, slabRows);
   Value slabs = arith::DivUIOp::create(b, count, full);
-  out = slabLoop(b, slabRows, begin, slabs, out, step);
+  SmallVector<Value> acc = slabLoop(b, slabRows, begin, slabs, state, step);
   Value done = arith::MulIOp::create(b, slabs, full);
   Value pos = arith::AddIOp::create(b, begin, done);
   Value rest = arith::SubIOp::create(b, count, done);
@@ -82,21 +86,29 @@ static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows,
         b, rest, arith::ConstantIndexOp::create(b, rows));
     Value once = arith::DivUIOp::create(
         b, bit, arith::ConstantIndexOp::create(b, rows));
-    out = slabLoop(b, rows, pos, once, out, step);
+    acc = slabLoop(b, rows, pos, once, acc, step);
     pos = arith::AddIOp::create(b, pos, bit);
   }
-  return out;
+  return acc;
 }
 
-/// The static size of `ofr`, or dynamic.
-static int64_t staticSize(OpFoldResult ofr) {
+/// forEachSlabCarrying with one tensor.
+static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows,
+                         Value begin, Value count, Value out, SlabStep step) {
+  return forEachSlabCarrying(b, slabRows, begin, count, ValueRange{out},
+                     [&](LinalgBuilder &lb, int64_t rows, Value r0,
+                         ValueRange state) -> SmallVector<Value> {
+                       return {step(lb, rows, r0, state[0])};
+                     })[0];
+}
+
+int64_t mlir::mixer::staticSize(OpFoldResult ofr) {
   return getConstantIntValue(ofr).value_or(ShapedType::kDynamic);
 }
 
-/// Zeroes rows [begin, begin + count) of `out` (`cols` columns) in place,
-/// in static slabs.
-static Value zeroRows(ImplicitLocOpBuilder &b, int64_t slabRows, Value begin,
-                      Value count, OpFoldResult cols, Value out) {
+Value mlir::mixer::zeroRows(ImplicitLocOpBuilder &b, int64_t slabRows,
+                            Value begin, Value count, OpFoldResult cols,
+                            Value out) {
   return forEachSlab(
       b, slabRows, begin, count, out,
       [&](LinalgBuilder &lb, int64_t rows, Value r0, Value out) -> Value {
@@ -114,37 +126,97 @@ static Value groupSize(ImplicitLocOpBuilder &b, Value groupSizes, Value e) {
   return arith::IndexCastOp::create(b, b.getIndexType(), size);
 }
 
+SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
+                                           Value groupSizes, Value rowsTotal,
+                                           ValueRange state,
+                                           GroupSteps group) {
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value experts = tensor::DimOp::create(b, groupSizes, 0);
+  SmallVector<Value> init(state.begin(), state.end());
+  init.push_back(c0);
+  auto groups = scf::ForOp::create(
+      b, c0, experts, c1, init,
+      [&](OpBuilder &nb, Location loc, Value e, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder lb(ib);
+        Value offset = acc.back();
+        // Sizes are data: a negative one counts as 0 and none reaches past
+        // the T rows, so bad sizes cannot write out of bounds.
+        Value room = arith::SubIOp::create(ib, rowsTotal, offset);
+        Value size = arith::MinSIOp::create(
+            ib, arith::MaxSIOp::create(ib, groupSize(ib, groupSizes, e), c0),
+            room);
+        SmallVector<Value> next =
+            group(lb, e, offset, size, acc.drop_back());
+        next.push_back(arith::AddIOp::create(ib, offset, size));
+        scf::YieldOp::create(ib, next);
+      });
+  return SmallVector<Value>(groups.getResults());
+}
+
 /// Walks the groups in order: `group(lb, e, offset, size, out)` computes the
 /// rows of group e; then the rows past the sum are zeroed. Returns the
 /// output.
 static Value
 forEachGroup(ImplicitLocOpBuilder &b, int64_t slabRows, Value groupSizes,
-             Value rowsTotal,
-             OpFoldResult cols, Value out,
+             Value rowsTotal, OpFoldResult cols, Value out,
              function_ref<Value(LinalgBuilder &, Value e, Value offset,
                                 Value size, Value out)>
                  group) {
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value c1 = arith::ConstantIndexOp::create(b, 1);
-  Value experts = tensor::DimOp::create(b, groupSizes, 0);
-  auto groups = scf::ForOp::create(
-      b, c0, experts, c1, ValueRange{out, c0},
-      [&](OpBuilder &nb, Location loc, Value e, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder lb(ib);
-        // Sizes are data: a negative one counts as 0 and none reaches past
-        // the T rows, so bad sizes cannot write out of bounds.
-        Value room = arith::SubIOp::create(ib, rowsTotal, acc[1]);
-        Value size = arith::MinSIOp::create(
-            ib, arith::MaxSIOp::create(ib, groupSize(ib, groupSizes, e), c0),
-            room);
-        Value next = group(lb, e, acc[1], size, acc[0]);
-        scf::YieldOp::create(
-            ib, ValueRange{next, arith::AddIOp::create(ib, acc[1], size)});
+  SmallVector<Value> walked = walkGroups(
+      b, groupSizes, rowsTotal, ValueRange{out},
+      [&](LinalgBuilder &lb, Value e, Value offset, Value size,
+          ValueRange state) -> SmallVector<Value> {
+        return {group(lb, e, offset, size, state[0])};
       });
-  Value sum = groups.getResult(1);
+  Value sum = walked[1];
   Value past = arith::SubIOp::create(b, rowsTotal, sum);
-  return zeroRows(b, slabRows, sum, past, cols, groups.getResult(0));
+  return zeroRows(b, slabRows, sum, past, cols, walked[0]);
+}
+
+Value mlir::mixer::groupedMatmulRows(
+    ImplicitLocOpBuilder &b, int64_t slabRows, Value lhs, Value groupSizes,
+    OpFoldResult K, OpFoldResult N, Value out,
+    function_ref<Value(LinalgBuilder &, Value e)> weightOf) {
+  Type f32 = b.getF32Type();
+  OpFoldResult zero = b.getIndexAttr(0);
+  Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
+  return forEachGroup(
+      b, slabRows, groupSizes, rowsTotal, N, out,
+      [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+          Value out) -> Value {
+        Value w = weightOf(gb, e);
+        return forEachSlab(
+            gb.builder(), slabRows, offset, size, out,
+            [&](LinalgBuilder &sb, int64_t rows, Value r0, Value out) -> Value {
+              OpFoldResult h = sb.builder().getIndexAttr(rows);
+              Value a =
+                  sb.slice(lhs, {r0, zero}, {h, K}, {rows, staticSize(K)});
+              // Accumulated in a local slab buffer, written to out once.
+              Value acc = sb.contract(a, w, sb.filled({h, N}, f32, 0.0),
+                                      Lhs::RowMajor);
+              return sb.insert(acc, out, {r0, zero}, {h, N});
+            });
+      });
+}
+
+Value mlir::mixer::sigmoidOf(ImplicitLocOpBuilder &b, Value g) {
+  Type f32 = g.getType();
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(f32));
+  Value oneF = arith::ConstantOp::create(b, b.getFloatAttr(f32, 1.0));
+  Value negAbs = arith::NegFOp::create(b, math::AbsFOp::create(b, g));
+  Value e = math::ExpOp::create(b, negAbs);
+  Value positive =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
+  Value num = arith::SelectOp::create(b, positive, oneF, e);
+  return arith::DivFOp::create(b, num, arith::AddFOp::create(b, oneF, e));
+}
+
+/// silu(g) * u with silu(g) = g * sigmoid(g).
+static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
+  return arith::MulFOp::create(
+      b, arith::MulFOp::create(b, g, sigmoidOf(b, g)), u);
 }
 
 namespace {
@@ -156,53 +228,21 @@ struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     LinalgBuilder lb(b);
-    Type f32 = b.getF32Type();
     SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
     OpFoldResult K = rhsSizes[1], N = rhsSizes[2];
     OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    Value lhs = op.getLhs(), rhs = op.getRhs();
-    Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
-
-    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
-    Value out = forEachGroup(
-        b, slabRows, op.getGroupSizes(), rowsTotal, N, op.getOuts()[0],
-        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
-            Value out) -> Value {
-          Value w = gb.slice(rhs, {e, zero, zero}, {one, K, N},
-                             {staticSize(K), staticSize(N)});
-          return forEachSlab(
-              gb.builder(), slabRows, offset, size, out,
-              [&](LinalgBuilder &sb, int64_t rows, Value r0,
-                  Value out) -> Value {
-                OpFoldResult h = sb.builder().getIndexAttr(rows);
-                Value a = sb.slice(lhs, {r0, zero}, {h, K},
-                                   {rows, staticSize(K)});
-                // Accumulated in a local slab buffer, written to out once.
-                Value acc = sb.contract(a, w, sb.filled({h, N}, f32, 0.0),
-                                        Lhs::RowMajor);
-                return sb.insert(acc, out, {r0, zero}, {h, N});
-              });
+    Value rhs = op.getRhs();
+    Value out = groupedMatmulRows(
+        b, lookupTargetDescription(op).moeSlabRows, op.getLhs(),
+        op.getGroupSizes(), K, N, op.getOuts()[0],
+        [&](LinalgBuilder &gb, Value e) {
+          return gb.slice(rhs, {e, zero, zero}, {one, K, N},
+                          {staticSize(K), staticSize(N)});
         });
     rewriter.replaceOp(op, out);
     return success();
   }
 };
-
-/// silu(g) * u with silu(g) = g * sigmoid(g), the sigmoid from
-/// exp(-|g|) so that the exp never overflows.
-static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
-  Type f32 = g.getType();
-  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(f32));
-  Value oneF = arith::ConstantOp::create(b, b.getFloatAttr(f32, 1.0));
-  Value negAbs = arith::NegFOp::create(b, math::AbsFOp::create(b, g));
-  Value e = math::ExpOp::create(b, negAbs);
-  Value positive =
-      arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
-  Value num = arith::SelectOp::create(b, positive, oneF, e);
-  Value sigmoid =
-      arith::DivFOp::create(b, num, arith::AddFOp::create(b, oneF, e));
-  return arith::MulFOp::create(b, arith::MulFOp::create(b, g, sigmoid), u);
-}
 
 struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
   using OpRewritePattern::OpRewritePattern;

@@ -366,3 +366,70 @@ func.func @gated_delta_rule_init_dynamic_length(%q: tensor<1x?x4x64xf32>, %k: te
       outs(%o0, %s0 : tensor<1x?x4x128xf32>, tensor<1x4x64x128xf32>) -> tensor<1x?x4x128xf32>, tensor<1x4x64x128xf32>
   return %o, %s : tensor<1x?x4x128xf32>, tensor<1x4x64x128xf32>
 }
+
+// CHECK-LABEL: func.func @kernel_mv_backward
+// CHECK: mixer.kernel_mv_backward kernel(matern32) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x8x3xf32>, tensor<2x16x3xf32>, tensor<2x16x5xf32>, tensor<f32>, tensor<2x8x5xf32>) outs(
+func.func @kernel_mv_backward(%x: tensor<2x8x3xf32>, %y: tensor<2x16x3xf32>, %v: tensor<2x16x5xf32>, %h: tensor<f32>, %d: tensor<2x8x5xf32>, %dx0: tensor<2x8x3xf32>, %dy0: tensor<2x16x3xf32>, %dv0: tensor<2x16x5xf32>, %dh0: tensor<f32>) -> tensor<f32> {
+  %dx, %dy, %dv, %dh = mixer.kernel_mv_backward kernel(matern32)
+      ins(%x, %y, %v, %h, %d : tensor<2x8x3xf32>, tensor<2x16x3xf32>, tensor<2x16x5xf32>, tensor<f32>, tensor<2x8x5xf32>)
+      outs(%dx0, %dy0, %dv0, %dh0 : tensor<2x8x3xf32>, tensor<2x16x3xf32>, tensor<2x16x5xf32>, tensor<f32>)
+      -> tensor<2x8x3xf32>, tensor<2x16x3xf32>, tensor<2x16x5xf32>, tensor<f32>
+  return %dh : tensor<f32>
+}
+
+// CHECK-LABEL: func.func @kernel_mv_point_grad
+// CHECK: mixer.kernel_mv_point_grad kernel(linear) ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x3xf32>, tensor<16x3xf32>, tensor<16x5xf32>, tensor<?x5xf32>, tensor<f32>) outs(
+func.func @kernel_mv_point_grad(%x: tensor<?x3xf32>, %y: tensor<16x3xf32>, %v: tensor<16x5xf32>, %d: tensor<?x5xf32>, %h: tensor<f32>, %o: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %dx = mixer.kernel_mv_point_grad kernel(linear)
+      ins(%x, %y, %v, %d, %h : tensor<?x3xf32>, tensor<16x3xf32>, tensor<16x5xf32>, tensor<?x5xf32>, tensor<f32>)
+      outs(%o : tensor<?x3xf32>) -> tensor<?x3xf32>
+  return %dx : tensor<?x3xf32>
+}
+
+// CHECK-LABEL: func.func @kernel_lse_backward
+// CHECK: mixer.kernel_lse_backward kernel(laplacian) ins({{.*}}) g(%{{.*}} : tensor<16xf32>) outs(
+func.func @kernel_lse_backward(%x: tensor<8x3xf32>, %y: tensor<16x3xf32>, %eps: tensor<f32>, %out: tensor<8xf32>, %d: tensor<8xf32>, %g: tensor<16xf32>, %dx0: tensor<8x3xf32>, %dy0: tensor<16x3xf32>, %dg0: tensor<16xf32>) -> tensor<16xf32> {
+  %dx, %dy, %dg = mixer.kernel_lse_backward kernel(laplacian)
+      ins(%x, %y, %eps, %out, %d : tensor<8x3xf32>, tensor<16x3xf32>, tensor<f32>, tensor<8xf32>, tensor<8xf32>)
+      g(%g : tensor<16xf32>)
+      outs(%dx0, %dy0, %dg0 : tensor<8x3xf32>, tensor<16x3xf32>, tensor<16xf32>)
+      -> tensor<8x3xf32>, tensor<16x3xf32>, tensor<16xf32>
+  return %dg : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @kernel_lse_point_grad
+// CHECK: mixer.kernel_lse_point_grad kernel(sqeuclidean) ins({{.*}}) outs(
+func.func @kernel_lse_point_grad(%x: tensor<2x8x3xf32>, %y: tensor<2x16x3xf32>, %eps: tensor<f32>, %a: tensor<2x8xf32>, %b: tensor<2x16xf32>, %w: tensor<2x16xf32>, %g0: tensor<2x8x3xf32>, %s0: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %grad, %sums = mixer.kernel_lse_point_grad kernel(sqeuclidean)
+      ins(%x, %y, %eps, %a, %b, %w : tensor<2x8x3xf32>, tensor<2x16x3xf32>, tensor<f32>, tensor<2x8xf32>, tensor<2x16xf32>, tensor<2x16xf32>)
+      outs(%g0, %s0 : tensor<2x8x3xf32>, tensor<2x8xf32>) -> tensor<2x8x3xf32>, tensor<2x8xf32>
+  return %sums : tensor<2x8xf32>
+}
+
+// CHECK-LABEL: func.func @grouped_matmul_backward
+// CHECK: mixer.grouped_matmul_backward ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x32xf32>, tensor<4x32x64xf32>, tensor<4xi64>, tensor<?x64xf32>) outs(
+func.func @grouped_matmul_backward(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x64xf32>, %sizes: tensor<4xi64>, %d: tensor<?x64xf32>, %dl0: tensor<?x32xf32>, %dr0: tensor<4x32x64xf32>) -> tensor<4x32x64xf32> {
+  %dl, %dr = mixer.grouped_matmul_backward
+      ins(%lhs, %rhs, %sizes, %d : tensor<?x32xf32>, tensor<4x32x64xf32>, tensor<4xi64>, tensor<?x64xf32>)
+      outs(%dl0, %dr0 : tensor<?x32xf32>, tensor<4x32x64xf32>) -> tensor<?x32xf32>, tensor<4x32x64xf32>
+  return %dr : tensor<4x32x64xf32>
+}
+
+// CHECK-LABEL: func.func @grouped_swiglu_backward
+// CHECK: mixer.grouped_swiglu_backward ins({{.*}}) outs(
+func.func @grouped_swiglu_backward(%x: tensor<?x32xf32>, %wg: tensor<4x32x48xf32>, %wu: tensor<4x32x48xf32>, %sizes: tensor<4xi32>, %d: tensor<?x48xf32>, %dx0: tensor<?x32xf32>, %dg0: tensor<4x32x48xf32>, %du0: tensor<4x32x48xf32>) -> tensor<4x32x48xf32> {
+  %dx, %dg, %du = mixer.grouped_swiglu_backward
+      ins(%x, %wg, %wu, %sizes, %d : tensor<?x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>, tensor<4xi32>, tensor<?x48xf32>)
+      outs(%dx0, %dg0, %du0 : tensor<?x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>)
+      -> tensor<?x32xf32>, tensor<4x32x48xf32>, tensor<4x32x48xf32>
+  return %du : tensor<4x32x48xf32>
+}
+
+// CHECK-LABEL: func.func @moe_combine_backward
+// CHECK: mixer.moe_combine_backward ins(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<12x16xf32>, tensor<12xi32>, tensor<6x2xf32>, tensor<6x16xf32>) outs(
+func.func @moe_combine_backward(%eo: tensor<12x16xf32>, %p: tensor<12xi32>, %w: tensor<6x2xf32>, %d: tensor<6x16xf32>, %de0: tensor<12x16xf32>, %dw0: tensor<6x2xf32>) -> tensor<6x2xf32> {
+  %de, %dw = mixer.moe_combine_backward
+      ins(%eo, %p, %w, %d : tensor<12x16xf32>, tensor<12xi32>, tensor<6x2xf32>, tensor<6x16xf32>)
+      outs(%de0, %dw0 : tensor<12x16xf32>, tensor<6x2xf32>) -> tensor<12x16xf32>, tensor<6x2xf32>
+  return %dw : tensor<6x2xf32>
+}

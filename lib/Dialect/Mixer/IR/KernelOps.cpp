@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelShapes.h"
 #include "ShapeVerifier.h"
 #include "TilingUtils.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -54,10 +55,8 @@ void mlir::mixer::printKernelKind(OpAsmPrinter &printer, Operation *,
 // Shared pieces
 //===----------------------------------------------------------------------===//
 
-/// Dimension symbols of an operand, with the batch symbol Bt in front when the
-/// op is batched.
-static SmallVector<StringRef> dimsOf(bool batched,
-                                     std::initializer_list<StringRef> dims) {
+SmallVector<StringRef>
+mlir::mixer::kernelDims(bool batched, std::initializer_list<StringRef> dims) {
   SmallVector<StringRef> result;
   if (batched)
     result.push_back("Bt");
@@ -65,9 +64,7 @@ static SmallVector<StringRef> dimsOf(bool batched,
   return result;
 }
 
-/// Decides from `x` whether the op is batched: x must be [N, D] or
-/// [Bt, N, D]. Every other operand is then checked against that choice.
-static FailureOr<bool> batchedFromX(Operation *op, Value x) {
+FailureOr<bool> mlir::mixer::batchedFromX(Operation *op, Value x) {
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   if (rank != 2 && rank != 3)
     return op->emitOpError() << "operand 'x' must have rank 2 [N, D] or rank "
@@ -76,10 +73,9 @@ static FailureOr<bool> batchedFromX(Operation *op, Value x) {
   return rank == 3;
 }
 
-/// The check of a log-domain cost attribute (kernel_lse, transport_cost,
-/// sinkhorn).
-static LogicalResult verifyLogDomainCost(Operation *op, StringRef attrName,
-                                         KernelKind kind) {
+LogicalResult mlir::mixer::verifyLogDomainCost(Operation *op,
+                                              StringRef attrName,
+                                              KernelKind kind) {
   if (isLogDomainCost(kind))
     return success();
   return op->emitOpError() << "attribute '" << attrName
@@ -100,18 +96,25 @@ void KernelMvOp::build(OpBuilder &builder, OperationState &state,
         ValueRange{outInit});
 }
 
+LogicalResult mlir::mixer::verifyKernelFunction(Operation *op,
+                                               KernelKind kind) {
+  if (isKernelFunction(kind))
+    return success();
+  return op->emitOpError() << "attribute 'kernel' " << stringifyKernelKind(kind)
+                           << " is a cost, not a kernel (use it with "
+                              "mixer.kernel_lse or mixer.sinkhorn)";
+}
+
 LogicalResult KernelMvOp::verify() {
   KernelKind kind = getKernel();
-  if (!isKernelFunction(kind))
-    return emitOpError() << "attribute 'kernel' " << stringifyKernelKind(kind)
-                         << " is a cost, not a kernel (use it with "
-                            "mixer.kernel_lse or mixer.sinkhorn)";
+  if (failed(verifyKernelFunction(*this, kind)))
+    return failure();
   FailureOr<bool> batched = batchedFromX(*this, getX());
   if (failed(batched))
     return failure();
   ShapeVerifier v(*this);
   auto dims = [&](std::initializer_list<StringRef> d) {
-    return dimsOf(*batched, d);
+    return kernelDims(*batched, d);
   };
   if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
       failed(v.check(getY(), "y", dims({"M", "D"}))) ||
@@ -131,12 +134,12 @@ LogicalResult KernelMvOp::verify() {
 static OpStructure structureOf(KernelMvOp op) {
   bool batched = op.isBatched();
   OpStructure s(op.getContext());
-  s.tiled(dimsOf(batched, {"N", "C"})).reduction({"M", "D"});
-  return s.operand(op.getX(), dimsOf(batched, {"N", "D"}))
-      .operand(op.getY(), dimsOf(batched, {"M", "D"}))
-      .operand(op.getV(), dimsOf(batched, {"M", "C"}))
+  s.tiled(kernelDims(batched, {"N", "C"})).reduction({"M", "D"});
+  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
+      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
+      .operand(op.getV(), kernelDims(batched, {"M", "C"}))
       .operand(op.getBandwidth(), {})
-      .operand(op.getOuts()[0], dimsOf(batched, {"N", "C"}));
+      .operand(op.getOuts()[0], kernelDims(batched, {"N", "C"}));
 }
 
 MIXER_STRUCTURED_OP(KernelMvOp)
@@ -161,7 +164,7 @@ LogicalResult KernelLseOp::verify() {
     return failure();
   ShapeVerifier v(*this);
   auto dims = [&](std::initializer_list<StringRef> d) {
-    return dimsOf(*batched, d);
+    return kernelDims(*batched, d);
   };
   if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
       failed(v.check(getY(), "y", dims({"M", "D"}))) ||
@@ -181,12 +184,12 @@ LogicalResult KernelLseOp::verify() {
 static OpStructure structureOf(KernelLseOp op) {
   bool batched = op.isBatched();
   OpStructure s(op.getContext());
-  s.tiled(dimsOf(batched, {"N"})).reduction({"M", "D"});
-  return s.operand(op.getX(), dimsOf(batched, {"N", "D"}))
-      .operand(op.getY(), dimsOf(batched, {"M", "D"}))
+  s.tiled(kernelDims(batched, {"N"})).reduction({"M", "D"});
+  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
+      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
       .operand(op.getEps(), {})
-      .operand(op.getG(), dimsOf(batched, {"M"}))
-      .operand(op.getOuts()[0], dimsOf(batched, {"N"}));
+      .operand(op.getG(), kernelDims(batched, {"M"}))
+      .operand(op.getOuts()[0], kernelDims(batched, {"N"}));
 }
 
 MIXER_STRUCTURED_OP(KernelLseOp)
@@ -211,7 +214,7 @@ LogicalResult TransportCostOp::verify() {
     return failure();
   ShapeVerifier v(*this);
   auto dims = [&](std::initializer_list<StringRef> d) {
-    return dimsOf(*batched, d);
+    return kernelDims(*batched, d);
   };
   if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
       failed(v.check(getY(), "y", dims({"M", "D"}))) ||
@@ -231,13 +234,13 @@ LogicalResult TransportCostOp::verify() {
 static OpStructure structureOf(TransportCostOp op) {
   bool batched = op.isBatched();
   OpStructure s(op.getContext());
-  s.tiled(dimsOf(batched, {"N"})).reduction({"M", "D"});
-  return s.operand(op.getX(), dimsOf(batched, {"N", "D"}))
-      .operand(op.getY(), dimsOf(batched, {"M", "D"}))
-      .operand(op.getLogU(), dimsOf(batched, {"N"}))
-      .operand(op.getLogV(), dimsOf(batched, {"M"}))
+  s.tiled(kernelDims(batched, {"N"})).reduction({"M", "D"});
+  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
+      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
+      .operand(op.getLogU(), kernelDims(batched, {"N"}))
+      .operand(op.getLogV(), kernelDims(batched, {"M"}))
       .operand(op.getEps(), {})
-      .operand(op.getOuts()[0], dimsOf(batched, {"N"}));
+      .operand(op.getOuts()[0], kernelDims(batched, {"N"}));
 }
 
 MIXER_STRUCTURED_OP(TransportCostOp)

@@ -1,13 +1,69 @@
 //===- KernelVjp.cpp - vector-Jacobian products of the kernel ops ---------===//
 //
-// DifferentiableOpInterface of kernel_mv, kernel_lse and sinkhorn: each
-// builds the op's backward op.
+// DifferentiableOpInterface of kernel_mv and kernel_lse: each builds the
+// op's backward op, with fresh tensors as its `outs`. A null cotangent (a
+// zero one) becomes a tensor of zeros.
 //
 //===----------------------------------------------------------------------===//
 
+#include "VjpUtils.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
 
-void mlir::mixer::attachKernelVjpModels(MLIRContext &) {}
+namespace {
+
+struct KernelMvVjp
+    : public DifferentiableOpInterface::ExternalModel<KernelMvVjp, KernelMvOp> {
+  FailureOr<SmallVector<Value>> buildVjp(Operation *op, OpBuilder &b,
+                                         ArrayRef<Value> cotangents) const {
+    auto mv = cast<KernelMvOp>(op);
+    Location loc = mv.getLoc();
+    Value dout = cotangentOrZeros(b, loc, cotangents[0], mv.getOut());
+    SmallVector<Value> inits = {
+        emptyLike(b, loc, mv.getX()), emptyLike(b, loc, mv.getY()),
+        emptyLike(b, loc, mv.getV()), emptyLike(b, loc, mv.getBandwidth())};
+    auto grad = KernelMvBackwardOp::create(b, loc, mv.getKernel(), mv.getX(),
+                                           mv.getY(), mv.getV(),
+                                           mv.getBandwidth(), dout, inits);
+    // Operands: x, y, v, bandwidth, outs.
+    return SmallVector<Value>{grad.getDx(), grad.getDy(), grad.getDv(),
+                              grad.getDbandwidth(), Value()};
+  }
+};
+
+struct KernelLseVjp
+    : public DifferentiableOpInterface::ExternalModel<KernelLseVjp,
+                                                      KernelLseOp> {
+  FailureOr<SmallVector<Value>> buildVjp(Operation *op, OpBuilder &b,
+                                         ArrayRef<Value> cotangents) const {
+    auto lse = cast<KernelLseOp>(op);
+    Location loc = lse.getLoc();
+    Value dout = cotangentOrZeros(b, loc, cotangents[0], lse.getOut());
+    // dg has the shape of g, [(Bt,) M], whether or not g is given.
+    SmallVector<OpFoldResult> colSizes =
+        tensor::getMixedSizes(b, loc, lse.getY());
+    colSizes.pop_back();
+    Value dgInit = tensor::EmptyOp::create(b, loc, colSizes, b.getF32Type());
+    SmallVector<Value> inits = {emptyLike(b, loc, lse.getX()),
+                                emptyLike(b, loc, lse.getY()), dgInit};
+    // The forward result is the residual: the log-normalizer of every row.
+    auto grad = KernelLseBackwardOp::create(
+        b, loc, lse.getKernel(), lse.getX(), lse.getY(), lse.getEps(),
+        lse.getOut(), dout, lse.getG(), inits);
+    // Operands: x, y, eps (no gradient), g (when present), outs.
+    SmallVector<Value> result = {grad.getDx(), grad.getDy(), Value()};
+    if (lse.getG())
+      result.push_back(grad.getDg());
+    result.push_back(Value());
+    return result;
+  }
+};
+
+} // namespace
+
+void mlir::mixer::attachKernelVjpModels(MLIRContext &context) {
+  KernelMvOp::attachInterface<KernelMvVjp>(context);
+  KernelLseOp::attachInterface<KernelLseVjp>(context);
+}

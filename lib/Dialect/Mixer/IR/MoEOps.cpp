@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ShapeVerifier.h"
+#include "MoEShapes.h"
 #include "TilingUtils.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
@@ -19,9 +19,10 @@ using namespace mlir::mixer;
 
 /// Checks an integer operand whose element type is fixed (i32 ids and
 /// permutations, i64 group sizes), then its shape.
-static LogicalResult checkIntsOfWidth(ShapeVerifier &v, Value value,
-                                      StringRef name, ArrayRef<StringRef> dims,
-                                      unsigned width) {
+LogicalResult mlir::mixer::checkIntsOfWidth(ShapeVerifier &v, Value value,
+                                           StringRef name,
+                                           ArrayRef<StringRef> dims,
+                                           unsigned width) {
   Type elt = cast<RankedTensorType>(value.getType()).getElementType();
   if (!elt.isSignlessInteger(width))
     return v.error() << "operand '" << name << "' must have i" << width
@@ -32,7 +33,7 @@ static LogicalResult checkIntsOfWidth(ShapeVerifier &v, Value value,
 /// Binds the symbol "T*k" (the rows of the dispatched slots) to T * k when
 /// both are static, so that every [T*k]-shaped operand is checked against it
 /// (or, when such an operand bound it first, checks it).
-static LogicalResult bindSlots(ShapeVerifier &v) {
+LogicalResult mlir::mixer::bindSlots(ShapeVerifier &v) {
   std::optional<int64_t> tokens = v.size("T"), k = v.size("k");
   if (!tokens || !k)
     return success();
@@ -43,8 +44,9 @@ static LogicalResult bindSlots(ShapeVerifier &v) {
 
 /// With T dynamic but k and the T*k rows static, the rows must still be a
 /// multiple of k. `rowOperands` and `kOperand` name the operands in messages.
-static LogicalResult checkSlotRows(ShapeVerifier &v, StringRef rowOperands,
-                                   StringRef kOperand) {
+LogicalResult mlir::mixer::checkSlotRows(ShapeVerifier &v,
+                                        StringRef rowOperands,
+                                        StringRef kOperand) {
   std::optional<int64_t> rows = v.size("T*k"), k = v.size("k");
   if (v.size("T") || !rows || !k)
     return success();
@@ -57,7 +59,7 @@ static LogicalResult checkSlotRows(ShapeVerifier &v, StringRef rowOperands,
 
 /// The i32 permutation holds slot indices: T*k must fit in i32. States the
 /// T*k rows for the run-time checks, which check what is dynamic.
-static LogicalResult checkSlots(ShapeVerifier &v) {
+LogicalResult mlir::mixer::checkSlots(ShapeVerifier &v) {
   v.requireProduct("T*k", "T", "k");
   v.requireFitsInI32("T*k");
   std::optional<int64_t> rows = v.size("T*k");

@@ -97,6 +97,17 @@ KernelMvOp::getParallelTileSizes(const TargetDescription &target) {
   return rowBlockTile(isBatched(), target.parallelRowBlock, 1);
 }
 
+// The point gradients of the kernel sums: one (batch, row block) per tile,
+// like the forward sums.
+SmallVector<int64_t>
+KernelMvPointGradOp::getParallelTileSizes(const TargetDescription &target) {
+  return rowBlockTile(isBatched(), target.parallelRowBlock);
+}
+SmallVector<int64_t>
+KernelLsePointGradOp::getParallelTileSizes(const TargetDescription &target) {
+  return rowBlockTile(isBatched(), target.parallelRowBlock);
+}
+
 // Grouped GEMMs and the combine: column blocks of the output (rows are tied
 // to groups and tokens by run-time values).
 SmallVector<int64_t>
@@ -109,6 +120,13 @@ GroupedSwigluOp::getParallelTileSizes(const TargetDescription &) {
 }
 SmallVector<int64_t>
 MoeCombineOp::getParallelTileSizes(const TargetDescription &) {
+  return columnBlockTile(getOuts()[0]);
+}
+
+// The grouped GEMM's backward: column blocks of dlhs (K, the rows of every
+// drhs[e]).
+SmallVector<int64_t>
+GroupedMatmulBackwardOp::getParallelTileSizes(const TargetDescription &) {
   return columnBlockTile(getOuts()[0]);
 }
 

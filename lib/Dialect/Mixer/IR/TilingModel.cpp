@@ -393,4 +393,8 @@ void mlir::mixer::attachTilingInterfaceModels(MLIRContext &context) {
                KernelMvOp, KernelLseOp, TransportCostOp, GroupedMatmulOp,
                GroupedSwigluOp, TopkRouterOp, MoeCombineOp>(context);
   attachModels<SsdBackwardOp, LinearAttentionBackwardOp>(context);
+  // The backward ops with a parallel dimension that all their results share
+  // (the composites are tiled through the ops they decompose into).
+  attachModels<KernelMvPointGradOp, KernelLsePointGradOp,
+               GroupedMatmulBackwardOp>(context);
 }

@@ -170,6 +170,7 @@ void mlir::mixer::populateDecomposeCompositesPatterns(
     RewritePatternSet &patterns) {
   patterns.add<DecomposeSinkhorn>(patterns.getContext());
   populateDecomposeScanBackwardPatterns(patterns);
+  populateDecomposeKernelBackwardPatterns(patterns);
 }
 
 namespace {

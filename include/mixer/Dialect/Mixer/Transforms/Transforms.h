@@ -49,6 +49,11 @@ FailureOr<SmallVector<Value>> buildRoutingVjp(ImplicitLocOpBuilder &b,
 /// populateDecomposeCompositesPatterns).
 void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns);
 
+/// Patterns that rewrite the composite backward ops (mixer.kernel_mv_backward,
+/// mixer.kernel_lse_backward) into one row-blocked sum per gradient (part of
+/// mixer-decompose-composites; DecomposeKernelBackward.cpp).
+void populateDecomposeKernelBackwardPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 

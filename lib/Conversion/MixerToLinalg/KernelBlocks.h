@@ -1,0 +1,388 @@
+//===- KernelBlocks.h - the blocked loops of the kernel sums ----*- C++ -*-===//
+//
+// The row blocks and column blocks of the kernel sums, shared by the forward
+// lowerings (KernelToLinalg.cpp) and the point gradients of their backward
+// (KernelBackwardToLinalg.cpp): packing of x and y blocks (zero-padded when
+// ragged), the squared distances of a block (summed directly or expanded
+// around a contraction of centred points), and the loops over batch
+// entries, row blocks and column blocks. See KernelToLinalg.cpp for the
+// algorithm.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_KERNELBLOCKS_H
+#define MIXER_LIB_CONVERSION_MIXERTOLINALG_KERNELBLOCKS_H
+
+#include "mixer/Utils/KernelMath.h"
+#include "mixer/Utils/LinalgBuilder.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
+
+#include <limits>
+
+namespace mlir::mixer {
+
+/// Row blocks: a tile of at most kMaxRowBlock rows is one block; longer (or
+/// unbounded) row ranges are cut into blocks of kDefaultRowBlock rows.
+inline constexpr int64_t kMaxRowBlock = 128;
+inline constexpr int64_t kDefaultRowBlock = 64;
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+inline Value f32Const(ImplicitLocOpBuilder &b, double value) {
+  return arith::ConstantOp::create(b, b.getF32FloatAttr(value));
+}
+
+/// The static number of rows per block for an x with `rows` rows: the
+/// constant upper bound of `rows` when it is small (a tile), else
+/// kDefaultRowBlock.
+inline int64_t rowBlockSize(Value x, int64_t rowDim) {
+  int64_t n = cast<RankedTensorType>(x.getType()).getDimSize(rowDim);
+  if (ShapedType::isDynamic(n)) {
+    FailureOr<int64_t> ub = ValueBoundsConstraintSet::computeConstantBound(
+        presburger::BoundType::UB,
+        ValueBoundsConstraintSet::Variable(x, rowDim),
+        /*stopCondition=*/nullptr, /*closedUB=*/true);
+    if (failed(ub))
+      return kDefaultRowBlock;
+    n = *ub;
+  }
+  if (n > kMaxRowBlock)
+    return kDefaultRowBlock;
+  return std::max<int64_t>(n, 1);
+}
+
+
+/// A [P, Q] block of squared distances as the maps over it read them: r^2
+/// itself (summed directly), or the dot products with the squared norms of
+/// the rows [P] and columns [Q] (expanded).
+struct DistanceBlock {
+  Value values;
+  Value rowNorms, columnNorms;
+
+  bool expanded() const { return bool(rowNorms); }
+
+  /// Appends the norms (when expanded) to the inputs of a map over the
+  /// block.
+  void addNormInputs(LinalgBuilder &lb, SmallVectorImpl<Value> &ins,
+                     SmallVectorImpl<AffineMap> &maps) const {
+    if (!expanded())
+      return;
+    ins.append({rowNorms, columnNorms});
+    maps.append({lb.dims(2, {0}), lb.dims(2, {1})});
+  }
+
+  /// The number of inputs addNormInputs appends.
+  unsigned numNormInputs() const { return expanded() ? 2 : 0; }
+
+  /// r^2 from one entry of `values` and the entries of the norms.
+  Value r2(ImplicitLocOpBuilder &b, Value value, ValueRange norms) const {
+    if (!expanded())
+      return value;
+    return squaredDistanceFromDot(b, b.getLoc(), norms[0], norms[1], value);
+  }
+};
+
+/// The operands shared by kernel_lse and kernel_mv and the blocks built from
+/// them. `batch` is null for unbatched ops: indices then have no batch entry.
+struct KernelBlocks {
+  LinalgBuilder &lb;
+  Value x, y;
+  bool batched;
+  int64_t D, R, Cb; // Cb: columns of y per block (the target's)
+  /// The centre [D] of this batch entry's points when r^2 is expanded, else
+  /// null (see pointCentre).
+  Value centre = Value();
+
+  ImplicitLocOpBuilder &b() { return lb.builder(); }
+  OpFoldResult c(int64_t v) { return b().getIndexAttr(v); }
+
+  /// Offsets/sizes with the batch entry in front when batched.
+  SmallVector<OpFoldResult> withBatch(Value batch, ArrayRef<OpFoldResult> rest,
+                                      bool isSize) {
+    SmallVector<OpFoldResult> result;
+    if (batched)
+      result.push_back(isSize ? c(1) : OpFoldResult(batch));
+    result.append(rest.begin(), rest.end());
+    return result;
+  }
+
+  /// Rows [r0, r0 + rows) of a [(Bt,) *, width] operand as a static
+  /// [count, width] block; the rows past `rows` are `pad` when `ragged`.
+  Value packRows(Value src, Value batch, Value r0, Value rows, int64_t count,
+                 int64_t width, bool ragged, double pad) {
+    if (!ragged)
+      return lb.copyToNew(lb.slice(src, withBatch(batch, {r0, c(0)}, false),
+                                   withBatch(batch, {c(count), c(width)}, true),
+                                   {count, width}));
+    Value dst = lb.filled({c(count), c(width)}, b().getF32Type(), pad);
+    Value part = lb.slice(src, withBatch(batch, {r0, c(0)}, false),
+                          withBatch(batch, {rows, c(width)}, true),
+                          {ShapedType::kDynamic, width});
+    return lb.insert(part, dst, {c(0), c(0)}, {rows, c(width)});
+  }
+
+  /// Entries [j0, j0 + count) of a [(Bt,) *] operand as a static [size]
+  /// block, `pad` past `count` when `ragged`.
+  Value packVector(Value src, Value batch, Value j0, Value count, int64_t size,
+                   bool ragged, double pad) {
+    if (!ragged)
+      return lb.slice(src, withBatch(batch, {j0}, false),
+                      withBatch(batch, {c(size)}, true), {size});
+    Value dst = lb.filled({c(size)}, b().getF32Type(), pad);
+    Value part =
+        lb.slice(src, withBatch(batch, {j0}, false),
+                 withBatch(batch, {count}, true), {ShapedType::kDynamic});
+    return lb.insert(part, dst, {c(0)}, {count});
+  }
+
+  /// Columns [j0, j0 + count) of y^T as a static [D, Cb] block (zero points
+  /// past `count` when `ragged`).
+  Value packColumnsT(Value batch, Value j0, Value count, bool ragged) {
+    if (!ragged)
+      return lb.transpose(lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                                   withBatch(batch, {c(Cb), c(D)}, true),
+                                   {Cb, D}));
+    Value dst = lb.filled({c(D), c(Cb)}, b().getF32Type(), 0.0);
+    Value part = lb.transpose(lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                                       withBatch(batch, {count, c(D)}, true),
+                                       {ShapedType::kDynamic, D}));
+    return lb.insert(part, dst, {c(0), c(0)}, {c(D), count});
+  }
+
+  /// Offsets and sizes of rows [r0, r0 + rows) of `out`, whose trailing
+  /// dims (static sizes `trailing`) are whole.
+  std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
+  rowsOf(Value batch, Value r0, OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    SmallVector<OpFoldResult> offsets = {r0}, sizes = {rows};
+    for (int64_t t : trailing) {
+      offsets.push_back(c(0));
+      sizes.push_back(c(t));
+    }
+    return {withBatch(batch, offsets, false), withBatch(batch, sizes, true)};
+  }
+
+  /// Rows [r0, r0 + R) of `out` as a static [R, trailing...] slice, for a
+  /// block that is not ragged: the block's results are computed straight
+  /// into it.
+  Value outRows(Value out, Value batch, Value r0, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    SmallVector<int64_t> shape = {R};
+    shape.append(trailing.begin(), trailing.end());
+    return lb.slice(out, offsets, sizes, shape);
+  }
+
+  /// Inserts the result `block` of outRows back into `out`.
+  Value insertRows(Value block, Value out, Value batch, Value r0,
+                   ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, c(R), trailing);
+    return lb.insert(block, out, offsets, sizes);
+  }
+
+  /// Copies the `rows` valid rows of the local block `block` [R, trailing...]
+  /// of a ragged row block into rows [r0, r0 + rows) of `out`.
+  Value writeRaggedRows(Value block, Value out, Value batch, Value r0,
+                        OpFoldResult rows, ArrayRef<int64_t> trailing) {
+    auto [offsets, sizes] = rowsOf(batch, r0, rows, trailing);
+    SmallVector<int64_t> shape = {ShapedType::kDynamic};
+    shape.append(trailing.begin(), trailing.end());
+    SmallVector<OpFoldResult> blockOffsets(shape.size(), c(0));
+    SmallVector<OpFoldResult> blockSizes = {rows};
+    for (int64_t t : trailing)
+      blockSizes.push_back(c(t));
+    Value valid = lb.slice(block, blockOffsets, blockSizes, shape);
+    Value dest = lb.slice(out, offsets, sizes, shape);
+    Value copied = linalg::CopyOp::create(b(), valid, dest).getResult(0);
+    return lb.insert(copied, out, offsets, sizes);
+  }
+
+  /// `block` ([P, D] for pointDim = 1, [D, P] for pointDim = 0) minus the
+  /// centre when r^2 is expanded; unchanged when it is summed directly.
+  Value centredIfExpanded(Value block, unsigned pointDim) {
+    return centre ? centred(lb, block, centre, pointDim) : block;
+  }
+
+  /// The [P, Q] squared distances between the rows of `a` [P, D] and the
+  /// columns of `bT` [D, Q] (both centred when expanded). `aNorms` and
+  /// `bNorms` are the squared norms of either side when already known
+  /// (hoisted out of the column loop), else null.
+  DistanceBlock distances(Value a, Value bT, Value aNorms, Value bNorms) {
+    if (!centre)
+      return {squaredDifferences(lb, a, bT), Value(), Value()};
+    auto aType = cast<RankedTensorType>(a.getType());
+    auto bType = cast<RankedTensorType>(bT.getType());
+    Value dots =
+        lb.contract(a, bT,
+                    lb.filled({c(aType.getDimSize(0)), c(bType.getDimSize(1))},
+                              b().getF32Type(), 0.0),
+                    Lhs::RowMajor);
+    return {dots, aNorms ? aNorms : squaredNorms(lb, a, /*reducedDim=*/1),
+            bNorms ? bNorms : squaredNorms(lb, bT, /*reducedDim=*/0)};
+  }
+
+  /// Rows [j0, j0 + count) of y as a static [Cb, D] block (zero points past
+  /// `count` when `ragged`), centred when expanded.
+  Value yRows(Value batch, Value j0, Value count, bool ragged) {
+    if (ragged)
+      return centredIfExpanded(
+          packRows(y, batch, j0, count, Cb, D, /*ragged=*/true, 0.0), 1);
+    return centredIfExpanded(lb.slice(y, withBatch(batch, {j0, c(0)}, false),
+                                      withBatch(batch, {c(Cb), c(D)}, true),
+                                      {Cb, D}),
+                             1);
+  }
+
+  /// Rows [r0, r0 + rows) of x as a static [R, D] block (zero-padded when
+  /// `ragged`), centred when expanded.
+  Value xRows(Value batch, Value r0, Value rows, bool ragged) {
+    return centredIfExpanded(
+        packRows(x, batch, r0, rows, R, D, ragged, /*pad=*/0.0), 1);
+  }
+
+  /// x_blk^T [D, R] of xRows and, when expanded, the squared norms of its
+  /// columns (else null).
+  std::pair<Value, Value> xRowsTransposed(Value batch, Value r0, Value rows,
+                                          bool ragged) {
+    Value xT = lb.transpose(xRows(batch, r0, rows, ragged));
+    return {xT, centre ? squaredNorms(lb, xT, /*reducedDim=*/0) : Value()};
+  }
+};
+
+/// The centres of the points of every batch entry, [(Bt,) D], when the
+/// squared distances for `kind` of D-dimensional points are expanded, else
+/// null.
+inline Value pointCentres(ImplicitLocOpBuilder &b, KernelKind kind, Value y,
+                          bool batched, int64_t D) {
+  if (sumsSquaredDifferences(kind, D))
+    return Value();
+  LinalgBuilder lb(b);
+  return meanPoint(lb, y, batched);
+}
+
+/// The centre [D] of batch entry `batch` from pointCentres (null stays
+/// null).
+inline Value centreOf(LinalgBuilder &lb, Value centres, Value batch,
+                      int64_t D) {
+  if (!centres || !batch)
+    return centres;
+  ImplicitLocOpBuilder &b = lb.builder();
+  return lb.slice(centres, {batch, b.getIndexAttr(0)},
+                  {b.getIndexAttr(1), b.getIndexAttr(D)}, {D});
+}
+
+/// The loops shared by both ops: per batch entry and per block of R rows,
+/// an scf.for over the full blocks of Cb columns and one (of at most one
+/// iteration) over the padded tail.
+struct BlockLoops {
+  BlockLoops(ImplicitLocOpBuilder &b, Value x, Value y, bool batched, int64_t R,
+             int64_t Cb)
+      : x(x), batched(batched), rowDim(batched ? 1 : 0), R(R), Cb(Cb) {
+    int64_t staticN = cast<RankedTensorType>(x.getType()).getDimSize(rowDim);
+    int64_t staticM = cast<RankedTensorType>(y.getType()).getDimSize(rowDim);
+    raggedRows = ShapedType::isDynamic(staticN) || staticN % R != 0;
+    hasTail = ShapedType::isDynamic(staticM) || staticM % Cb != 0;
+    c0 = arith::ConstantIndexOp::create(b, 0);
+    c1 = arith::ConstantIndexOp::create(b, 1);
+    cR = arith::ConstantIndexOp::create(b, R);
+    cCb = arith::ConstantIndexOp::create(b, Cb);
+    N = tensor::DimOp::create(b, x, rowDim);
+    M = tensor::DimOp::create(b, y, rowDim);
+    fullEnd = arith::MulIOp::create(b, arith::DivUIOp::create(b, M, cCb), cCb);
+  }
+
+  /// rowStep(lb, batch, r0, rows, rowCount, outs) -> outs, for every block
+  /// of rows; `rows` is the number of valid rows (a Value), `rowCount` the
+  /// same as a constant when no block is ragged.
+  using RowSteps = function_ref<SmallVector<Value>(
+      LinalgBuilder &, Value, Value, Value, OpFoldResult, ValueRange)>;
+  SmallVector<Value> overRows(ImplicitLocOpBuilder &b, ValueRange outs,
+                              RowSteps rowStep) {
+    auto rowLoop = [&](OpBuilder &nb, Location loc, Value batch,
+                       ValueRange outB) -> SmallVector<Value> {
+      auto loop = scf::ForOp::create(
+          nb, loc, c0, N, cR, outB,
+          [&](OpBuilder &rb, Location rl, Value r0, ValueRange acc) {
+            ImplicitLocOpBuilder ib(rl, rb);
+            LinalgBuilder ilb(ib);
+            Value rows = cR;
+            OpFoldResult rowCount = ib.getIndexAttr(R);
+            if (raggedRows) {
+              rows = arith::MinUIOp::create(ib, cR,
+                                            arith::SubIOp::create(ib, N, r0));
+              rowCount = rows;
+            }
+            scf::YieldOp::create(ib,
+                                 rowStep(ilb, batch, r0, rows, rowCount, acc));
+          });
+      return SmallVector<Value>(loop.getResults());
+    };
+    if (!batched)
+      return rowLoop(b, b.getLoc(), Value(), outs);
+    Value batches = tensor::DimOp::create(b, x, 0);
+    auto loop = scf::ForOp::create(
+        b, c0, batches, c1, outs,
+        [&](OpBuilder &nb, Location loc, Value batch, ValueRange acc) {
+          scf::YieldOp::create(nb, loc, rowLoop(nb, loc, batch, acc));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// overRows with one output.
+  using RowStep = function_ref<Value(LinalgBuilder &, Value, Value, Value,
+                                     OpFoldResult, Value)>;
+  Value overRows(ImplicitLocOpBuilder &b, Value out, RowStep rowStep) {
+    return overRows(b, ValueRange{out},
+                    [&](LinalgBuilder &lb, Value batch, Value r0, Value rows,
+                        OpFoldResult rowCount,
+                        ValueRange outs) -> SmallVector<Value> {
+                      return {rowStep(lb, batch, r0, rows, rowCount, outs[0])};
+                    })[0];
+  }
+
+  /// step(lb, j0, count, ragged, state) -> state over the column blocks:
+  /// count = Cb for the full blocks, M - j0 (and ragged) for the tail.
+  using ColumnStep = function_ref<SmallVector<Value>(LinalgBuilder &, Value,
+                                                     Value, bool, ValueRange)>;
+  SmallVector<Value> overColumns(ImplicitLocOpBuilder &b, ValueRange state,
+                                 ColumnStep step) {
+    auto full = scf::ForOp::create(
+        b, c0, fullEnd, cCb, state,
+        [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder ilb(ib);
+          scf::YieldOp::create(ib, step(ilb, j0, cCb, /*ragged=*/false, acc));
+        });
+    if (!hasTail)
+      return full.getResults();
+    // At most one iteration: the last M % Cb columns, padded.
+    auto tail = scf::ForOp::create(
+        b, fullEnd, M, cCb, full.getResults(),
+        [&](OpBuilder &nb, Location loc, Value j0, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder ilb(ib);
+          Value count = arith::SubIOp::create(ib, M, j0);
+          scf::YieldOp::create(ib, step(ilb, j0, count, /*ragged=*/true, acc));
+        });
+    return tail.getResults();
+  }
+
+  Value x;
+  bool batched;
+  unsigned rowDim;
+  int64_t R, Cb;
+  bool raggedRows, hasTail;
+  Value c0, c1, cR, cCb, N, M, fullEnd;
+};
+
+/// The D of x (and y), static after getLinalgLoweringBlocker.
+inline int64_t pointDim(Value x, bool batched) {
+  return cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
+}
+
+} // namespace mlir::mixer
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_KERNELBLOCKS_H

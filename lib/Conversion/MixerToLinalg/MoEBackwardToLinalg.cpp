@@ -1,0 +1,281 @@
+//===- MoEBackwardToLinalg.cpp - the MoE backward ops in row slabs --------===//
+//
+// The backward ops walk the groups and static row slabs of the forward ops
+// (GroupSlabs.h):
+//
+//   grouped_matmul_backward:
+//     dlhs = the forward grouped GEMM of dout with the weights rhs[e]^T
+//     for e: acc = 0 [K, N]; for each slab of group e:
+//              acc += lhs[slab]^T dout[slab];   drhs[e] = acc
+//   grouped_swiglu_backward, for e and each slab of group e:
+//     gate = x[slab] w_gate[e], up = x[slab] w_up[e]        (recomputed)
+//     dgate = dout * up * silu'(gate), dup = dout * silu(gate)
+//     dx[slab] = dgate w_gate[e]^T + dup w_up[e]^T
+//     acc_gate += x[slab]^T dgate, acc_up += x[slab]^T dup
+//     (the [slab, F] blocks live for one slab: nothing of size T x F)
+//   moe_combine_backward, for each dispatched row r (slot t*k + j):
+//     d_expert_out[r] = weights[t, j] dout[t],
+//     d_weights[t, j] = <dout[t], expert_out[r]>
+//
+//===----------------------------------------------------------------------===//
+
+#include "GroupSlabs.h"
+#include "MixerToLinalgPatterns.h"
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+/// Matrix e of a stacked [E, R, C] operand as a [R, C] slice.
+static Value matrixOf(LinalgBuilder &lb, Value stacked, Value e) {
+  SmallVector<OpFoldResult> sizes = lb.sizesOf(stacked);
+  OpFoldResult zero = lb.builder().getIndexAttr(0),
+               one = lb.builder().getIndexAttr(1);
+  return lb.slice(stacked, {e, zero, zero}, {one, sizes[1], sizes[2]},
+                  {staticSize(sizes[1]), staticSize(sizes[2])});
+}
+
+/// Writes `block` [R, C] as matrix e of the stacked `dest` [E, R, C].
+static Value insertMatrix(LinalgBuilder &lb, Value block, Value dest,
+                          Value e) {
+  SmallVector<OpFoldResult> sizes = lb.sizesOf(dest);
+  OpFoldResult zero = lb.builder().getIndexAttr(0),
+               one = lb.builder().getIndexAttr(1);
+  return lb.insert(block, dest, {e, zero, zero}, {one, sizes[1], sizes[2]});
+}
+
+/// Rows [r0, r0 + rows) of a [T, C] operand as a static [rows, C] slice.
+static Value slabOf(LinalgBuilder &lb, Value value, int64_t rows, Value r0) {
+  OpFoldResult cols = lb.sizesOf(value)[1];
+  ImplicitLocOpBuilder &b = lb.builder();
+  return lb.slice(value, {r0, b.getIndexAttr(0)},
+                  {b.getIndexAttr(rows), cols}, {rows, staticSize(cols)});
+}
+
+/// Inserts a [rows, C] slab at row r0 of `dest`.
+static Value insertSlab(LinalgBuilder &lb, Value slab, Value dest, Value r0) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto type = cast<RankedTensorType>(slab.getType());
+  return lb.insert(slab, dest, {r0, b.getIndexAttr(0)},
+                   {b.getIndexAttr(type.getDimSize(0)),
+                    b.getIndexAttr(type.getDimSize(1))});
+}
+
+/// A fresh [R, C] block of zeros of the shape of matrix e of `stacked`.
+static Value zeroMatrixLike(LinalgBuilder &lb, Value stacked) {
+  SmallVector<OpFoldResult> sizes = lb.sizesOf(stacked);
+  return lb.filled({sizes[1], sizes[2]}, lb.builder().getF32Type(), 0.0);
+}
+
+namespace {
+
+struct GroupedMatmulBackwardToLinalg
+    : public OpRewritePattern<GroupedMatmulBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupedMatmulBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
+    OpFoldResult K = rhsSizes[1];
+    Value lhs = op.getLhs(), rhs = op.getRhs(), dout = op.getDout();
+    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
+
+    // dlhs: the forward algorithm with rhs[e]^T [N, K] as the weights.
+    Value dlhs = groupedMatmulRows(
+        b, slabRows, dout, op.getGroupSizes(), rhsSizes[2], K,
+        op.getOuts()[0],
+        [&](LinalgBuilder &gb, Value e) {
+          return gb.transpose(matrixOf(gb, rhs, e));
+        });
+
+    // drhs[e] = sum over the slabs of group e of lhs[slab]^T dout[slab].
+    Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
+    Value drhs = walkGroups(
+        b, op.getGroupSizes(), rowsTotal, ValueRange{op.getOuts()[1]},
+        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+            ValueRange state) -> SmallVector<Value> {
+          Value acc = forEachSlabCarrying(
+              gb.builder(), slabRows, offset, size,
+              ValueRange{zeroMatrixLike(gb, rhs)},
+              [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                  ValueRange acc) -> SmallVector<Value> {
+                return {sb.contract(slabOf(sb, lhs, rows, r0),
+                                    slabOf(sb, dout, rows, r0), acc[0],
+                                    Lhs::Transposed)};
+              })[0];
+          return {insertMatrix(gb, acc, state[0], e)};
+        })[0];
+    rewriter.replaceOp(op, {dlhs, drhs});
+    return success();
+  }
+};
+
+struct GroupedSwigluBackwardToLinalg
+    : public OpRewritePattern<GroupedSwigluBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(GroupedSwigluBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Type f32 = b.getF32Type();
+    Value x = op.getX(), wGate = op.getWGate(), wUp = op.getWUp(),
+          dout = op.getDout();
+    OpFoldResult K = lb.sizesOf(x)[1], F = lb.sizesOf(wGate)[2];
+    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
+    Value rowsTotal = tensor::DimOp::create(b, x, 0);
+
+    SmallVector<Value> walked = walkGroups(
+        b, op.getGroupSizes(), rowsTotal, op.getOuts(),
+        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+            ValueRange state) -> SmallVector<Value> {
+          Value wg = matrixOf(gb, wGate, e), wu = matrixOf(gb, wUp, e);
+          Value wgT = gb.transpose(wg), wuT = gb.transpose(wu);
+          SmallVector<Value> slabs = forEachSlabCarrying(
+              gb.builder(), slabRows, offset, size,
+              ValueRange{state[0], zeroMatrixLike(gb, wGate),
+                         zeroMatrixLike(gb, wUp)},
+              [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                  ValueRange acc) -> SmallVector<Value> {
+                ImplicitLocOpBuilder &ib = sb.builder();
+                OpFoldResult h = ib.getIndexAttr(rows);
+                Value a = slabOf(sb, x, rows, r0);
+                Value d = slabOf(sb, dout, rows, r0);
+                // The forward projections, recomputed for this slab.
+                Value gate = sb.contract(a, wg, sb.filled({h, F}, f32, 0.0),
+                                         Lhs::RowMajor);
+                Value up = sb.contract(a, wu, sb.filled({h, F}, f32, 0.0),
+                                       Lhs::RowMajor);
+                AffineMap id = sb.dims(2, {0, 1});
+                // dgate = d * up * s (1 + g (1 - s)), s = sigmoid(g).
+                Value dgate = sb.map(
+                    {gate, up, d}, {id, id, id}, sb.empty({h, F}, f32),
+                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                      Value g = args[0];
+                      Value s = sigmoidOf(mb, g);
+                      Value one =
+                          arith::ConstantOp::create(mb, mb.getF32FloatAttr(1.0));
+                      Value slope = arith::AddFOp::create(
+                          mb, one,
+                          arith::MulFOp::create(
+                              mb, g, arith::SubFOp::create(mb, one, s)));
+                      Value dsilu = arith::MulFOp::create(mb, s, slope);
+                      return arith::MulFOp::create(
+                                 mb, arith::MulFOp::create(mb, args[2], args[1]),
+                                 dsilu)
+                          .getResult();
+                    });
+                // dup = d * silu(g).
+                Value dup = sb.map(
+                    {gate, d}, {id, id}, sb.empty({h, F}, f32),
+                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                      Value silu = arith::MulFOp::create(
+                          mb, args[0], sigmoidOf(mb, args[0]));
+                      return arith::MulFOp::create(mb, args[1], silu)
+                          .getResult();
+                    });
+                Value dx = sb.contract(dgate, wgT,
+                                       sb.filled({h, K}, f32, 0.0),
+                                       Lhs::RowMajor);
+                dx = sb.contract(dup, wuT, dx, Lhs::RowMajor);
+                return {insertSlab(sb, dx, acc[0], r0),
+                        sb.contract(a, dgate, acc[1], Lhs::Transposed),
+                        sb.contract(a, dup, acc[2], Lhs::Transposed)};
+              });
+          return {slabs[0], insertMatrix(gb, slabs[1], state[1], e),
+                  insertMatrix(gb, slabs[2], state[2], e)};
+        });
+    // Rows past the groups have no gradient.
+    Value sum = walked[3];
+    Value dx = zeroRows(b, slabRows, sum,
+                        arith::SubIOp::create(b, rowsTotal, sum), K,
+                        walked[0]);
+    rewriter.replaceOp(op, {dx, walked[1], walked[2]});
+    return success();
+  }
+};
+
+struct MoeCombineBackwardToLinalg
+    : public OpRewritePattern<MoeCombineBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(MoeCombineBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    LinalgBuilder lb(b);
+    Type f32 = b.getF32Type();
+    Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
+          weights = op.getWeights(), dout = op.getDout();
+    Value k = tensor::DimOp::create(b, weights, 1);
+    Value slots = tensor::DimOp::create(b, expertOut, 0);
+    OpFoldResult cols = lb.sizesOf(expertOut)[1];
+    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+    int64_t n = staticSize(cols);
+    MLIRContext *ctx = b.getContext();
+
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    auto loop = scf::ForOp::create(
+        b, c0, slots, c1, op.getOuts(),
+        [&](OpBuilder &nb, Location loc, Value r, ValueRange acc) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          LinalgBuilder rb(ib);
+          Value a = arith::IndexCastOp::create(
+              ib, ib.getIndexType(), tensor::ExtractOp::create(ib, perm, r));
+          Value t = arith::DivUIOp::create(ib, a, k);
+          Value j = arith::RemUIOp::create(ib, a, k);
+          Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
+          Value doutRow = rb.slice(dout, {t, zero}, {one, cols}, {n});
+          Value eoRow = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
+          // d_expert_out[r] = w dout[t], written into its row.
+          Value dst = rb.slice(acc[0], {r, zero}, {one, cols}, {n});
+          Value row = rb.map({doutRow}, {rb.dims(1, {0})}, dst,
+                             [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                               return arith::MulFOp::create(mb, w, args[0])
+                                   .getResult();
+                             });
+          Value dExpertOut = rb.insert(row, acc[0], {r, zero}, {one, cols});
+          // d_weights[t, j] = <dout[t], expert_out[r]>.
+          Value dot =
+              linalg::GenericOp::create(
+                  ib, TypeRange{RankedTensorType::get({}, f32)},
+                  ValueRange{doutRow, eoRow},
+                  ValueRange{rb.filled({}, f32, 0.0)},
+                  ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, ctx),
+                                      AffineMap::getMultiDimIdentityMap(1, ctx),
+                                      AffineMap::get(1, 0, {}, ctx)},
+                  ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+                  [](OpBuilder &gb, Location gl, ValueRange args) {
+                    Value p = arith::MulFOp::create(gb, gl, args[0], args[1]);
+                    linalg::YieldOp::create(
+                        gb, gl,
+                        arith::AddFOp::create(gb, gl, args[2], p).getResult());
+                  })
+                  .getResult(0);
+          Value dw = tensor::InsertOp::create(
+              ib, tensor::ExtractOp::create(ib, dot, ValueRange{}), acc[1],
+              ValueRange{t, j});
+          scf::YieldOp::create(ib, ValueRange{dExpertOut, dw});
+        });
+    rewriter.replaceOp(op, loop.getResults());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::mixer::populateMoEBackwardToLinalgPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<GroupedMatmulBackwardToLinalg, GroupedSwigluBackwardToLinalg,
+               MoeCombineBackwardToLinalg>(patterns.getContext());
+}
