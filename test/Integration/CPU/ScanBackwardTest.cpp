@@ -220,6 +220,7 @@ std::vector<SsdCase> ssdCases() {
       // Extreme decays: the state kept (log_a near 0) or killed (near -10).
       {1, 200, 4, 8, 2, 8, 32, true, true, true, Decays::NearZero},
       {1, 200, 4, 8, 2, 8, 32, true, true, true, Decays::NearMinusTen},
+      {1, 200, 4, 8, 2, 8, 32, true, true, false, Decays::NearMinusTen},
       // The naive (scalar loops) lowering of the scans it becomes.
       {1, 45, 4, 8, 2, 8, 16, true, true, true, Decays::Realistic, true},
   };

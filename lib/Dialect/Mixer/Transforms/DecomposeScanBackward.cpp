@@ -10,17 +10,26 @@
 // is a scan run backwards in time with the decay shifted by one token. With
 // rev(v)_t = v_{L-1-t} and la'_t = log_a_{L-t} (0 at t = 0):
 //
-//   dx   = rev(ssd(rev(dy), la', rev(c), rev(b), init = dF).y)
+//   dx    = rev(ssd(rev(dy), la', rev(c), rev(b), init = dF).y)
 //   dinit = a_0 * (that scan's final state, D_0)
-//   db^h = rev(ssd(rev(c), la', rev(dy), rev(x), init = dF^T).y)
-//   dc^h = ssd(b, log_a, x, dy, init = init^T).y
+//   db^h  = D^T x: a scan of D^T (N x P), dc^h = S^T dy: a scan of S^T,
+//           both with one group per head, without each token's own term
+//           u_t c_t resp. u_t b_t (u_t = <x_t, dy_t>, added afterwards) and
+//           the D^T scan without dF (its term L(L-1, t) dF^T x_t is a scan
+//           of its own, with no inputs)
 //   db, dc = the sums of db^h, dc^h over the heads of each group
-//   dlog_a_k = sum_{t>=k} (<dc^h_t, c_t> - <db^h_t, b_t>) + <dF, S_{L-1}>
+//   dlog_a_k = sum_{t>=k} (<a_t S_{t-1}^T dy_t, c_t> - <a_{t+1} D_{t+1}^T x_t, b_t>)
+//              + phi_0 + sum_{t<k} <L(L-1, t) dF^T x_t, b_t>
 //
-// The last is a reverse cumulative sum: an ssd with P = N = 1, no decay,
-// unit b and c and init <dF, S_{L-1}>, in reversed time. In the db^h and
-// dc^h scans the roles of P and N are exchanged and every head is its own
-// group; the memory they use is that of one per-head copy of b and c.
+// (D without dF in the first sum, phi_0 = a_0 <L(L-1, 0) dF, init>). This
+// is <D_k, a_k S_{k-1}> regrouped: the usual identity
+// sum_{t>=k} (<dc^h_t, c_t> - <db^h_t, b_t>) + <dF, S_{L-1}> is exact too,
+// but its terms are O(1) where strong decays make the result ~1e-5, and f32
+// cancellation leaves a relative error of 1e-2; here every term is as small
+// as the result. The cumulative sums are ssd scans with P = N = 1, unit b
+// and c and no decay (the first one in reversed time). In the D^T and S^T
+// scans the roles of P and N are exchanged; the memory they use is that of
+// per-head copies of b and c.
 //
 // mixer.linear_attention_backward is ssd_backward with one group per head
 // (x = v, b = k, c = q, states transposed, dy = scale * do); a window w > 0
@@ -128,18 +137,81 @@ public:
         scale);
   }
 
-  /// [B, L, G, N] -> [B, L, H, N]: each head reads its group.
-  Value broadcastGroups(Value grouped, int64_t heads, int64_t perGroup) {
-    if (perGroup == 1)
-      return grouped;
+  /// out[b, t, h, n] = exp(logA[b, t, h]) * grouped[b, t-1, g(h), n] (0 at
+  /// t = 0), [B, L, H, N]: the previous token's b (or c) decayed into the
+  /// current token, per head.
+  Value previousTokenPerHead(Value grouped, Value logA, int64_t heads,
+                             int64_t perGroup) {
     Value dest = emptyWithDim(grouped, 2, b.getIndexAttr(heads));
     MLIRContext *ctx = b.getContext();
     AffineExpr d0, d1, d2, d3;
     bindDims(ctx, d0, d1, d2, d3);
-    AffineMap in = AffineMap::get(4, 0, {d0, d1, d2.floorDiv(perGroup), d3}, ctx);
-    return lb.map({grouped}, {in}, dest,
-                  [](ImplicitLocOpBuilder &, ValueRange args) {
-                    return args[0];
+    return lb.map(
+        {logA}, {AffineMap::get(4, 0, {d0, d1, d2}, ctx)}, dest,
+        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          Value zeroIdx = arith::ConstantIndexOp::create(ib, 0);
+          Value oneIdx = arith::ConstantIndexOp::create(ib, 1);
+          Value t = linalg::IndexOp::create(ib, 1);
+          Value first = arith::CmpIOp::create(ib, arith::CmpIPredicate::eq, t,
+                                              zeroIdx);
+          Value prev = arith::SelectOp::create(
+              ib, first, zeroIdx, arith::SubIOp::create(ib, t, oneIdx));
+          Value group = arith::DivUIOp::create(
+              ib, linalg::IndexOp::create(ib, 2),
+              arith::ConstantIndexOp::create(ib, perGroup));
+          Value val = tensor::ExtractOp::create(
+              ib, grouped,
+              ValueRange{linalg::IndexOp::create(ib, 0), prev, group,
+                         linalg::IndexOp::create(ib, 3)});
+          Value decayed = arith::MulFOp::create(
+              ib, math::ExpOp::create(ib, args[0]), val);
+          Value zero = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+          return arith::SelectOp::create(ib, first, zero, decayed).getResult();
+        });
+  }
+
+  /// u[b, l, h] = <x[b, l, h, :], dy[b, l, h, :]>.
+  Value tokenDot(Value x, Value dy) {
+    SmallVector<OpFoldResult> sizes = lb.sizesOf(x);
+    sizes.pop_back();
+    Value acc = lb.filled(sizes, b.getF32Type(), 0.0);
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+    AffineMap in = b.getMultiDimIdentityMap(4);
+    SmallVector<AffineMap> maps = {in, in,
+                                   AffineMap::get(4, 0, {d0, d1, d2}, ctx)};
+    SmallVector<IteratorType> iters(3, IteratorType::parallel);
+    iters.push_back(IteratorType::reduction);
+    return linalg::GenericOp::create(
+               b, acc.getType(), ValueRange{x, dy}, ValueRange{acc}, maps,
+               iters,
+               [](OpBuilder &nb, Location loc, ValueRange a) {
+                 ImplicitLocOpBuilder ib(loc, nb);
+                 Value prod = arith::MulFOp::create(ib, a[0], a[1]);
+                 linalg::YieldOp::create(
+                     ib, ValueRange{arith::AddFOp::create(ib, a[2], prod)});
+               })
+        .getResult(0);
+  }
+
+  /// dest[b, l, h, n] = strict[b, l, h, n] + u[b, l, h] * grouped[b, l, g, n]:
+  /// a token's own term added to the scan of the earlier tokens.
+  Value addOwnToken(Value strict, Value u, Value grouped, int64_t perGroup,
+                    Value dest) {
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d0, d1, d2, d3;
+    bindDims(ctx, d0, d1, d2, d3);
+    return lb.map({strict, u, grouped},
+                  {b.getMultiDimIdentityMap(4),
+                   AffineMap::get(4, 0, {d0, d1, d2}, ctx),
+                   AffineMap::get(4, 0, {d0, d1, d2.floorDiv(perGroup), d3},
+                                  ctx)},
+                  dest ? dest : emptyLike(strict),
+                  [](ImplicitLocOpBuilder &ib, ValueRange a) {
+                    return arith::AddFOp::create(
+                               ib, a[0], arith::MulFOp::create(ib, a[1], a[2]))
+                        .getResult();
                   });
   }
 
@@ -190,7 +262,8 @@ public:
   }
 
   /// e[b, l, h, 0] = <dc[b, l, h, :], c[b, l, g, :]> -
-  ///                 <db[b, l, h, :], bg[b, l, g, :]>, g the group of h.
+  ///                 <db[b, l, h, :], bg[b, l, g, :]>, g the group of h;
+  /// without the second pair when `db` is null.
   Value decayTerms(Value dc, Value c, Value db, Value bg, int64_t perGroup) {
     SmallVector<OpFoldResult> sizes = lb.sizesOf(dc);
     sizes[3] = b.getIndexAttr(1);
@@ -201,22 +274,49 @@ public:
     AffineMap perHead = AffineMap::get(5, 0, {d0, d1, d2, d4}, ctx);
     AffineMap group =
         AffineMap::get(5, 0, {d0, d1, d2.floorDiv(perGroup), d4}, ctx);
-    SmallVector<AffineMap> maps = {perHead, group, perHead, group,
-                                   AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx)};
+    SmallVector<Value> inputs = {dc, c};
+    SmallVector<AffineMap> maps = {perHead, group};
+    if (db) {
+      inputs.append({db, bg});
+      maps.append({perHead, group});
+    }
+    maps.push_back(AffineMap::get(5, 0, {d0, d1, d2, d3}, ctx));
     SmallVector<IteratorType> iters(4, IteratorType::parallel);
     iters.push_back(IteratorType::reduction);
     return linalg::GenericOp::create(
-               b, acc.getType(), ValueRange{dc, c, db, bg}, ValueRange{acc},
-               maps, iters,
-               [](OpBuilder &nb, Location loc, ValueRange a) {
+               b, acc.getType(), inputs, ValueRange{acc}, maps, iters,
+               [&](OpBuilder &nb, Location loc, ValueRange a) {
                  ImplicitLocOpBuilder ib(loc, nb);
-                 Value plus = arith::MulFOp::create(ib, a[0], a[1]);
-                 Value minus = arith::MulFOp::create(ib, a[2], a[3]);
-                 Value sum = arith::AddFOp::create(
-                     ib, a[4], arith::SubFOp::create(ib, plus, minus));
-                 linalg::YieldOp::create(ib, ValueRange{sum});
+                 Value term = arith::MulFOp::create(ib, a[0], a[1]);
+                 if (db)
+                   term = arith::SubFOp::create(
+                       ib, term, arith::MulFOp::create(ib, a[2], a[3]));
+                 linalg::YieldOp::create(
+                     ib, ValueRange{arith::AddFOp::create(ib, a.back(), term)});
                })
         .getResult(0);
+  }
+
+  /// lhs + rhs, elementwise, into a new tensor.
+  Value add(Value lhs, Value rhs) {
+    AffineMap id = b.getMultiDimIdentityMap(
+        cast<ShapedType>(lhs.getType()).getRank());
+    return lb.map({lhs, rhs}, {id, id}, emptyLike(lhs),
+                  [](ImplicitLocOpBuilder &ib, ValueRange a) {
+                    return arith::AddFOp::create(ib, a[0], a[1]).getResult();
+                  });
+  }
+
+  /// v[b, l, h] + w[b, l, h, 0], in place in v.
+  Value addTrailingUnit(Value v, Value w) {
+    MLIRContext *ctx = b.getContext();
+    AffineExpr d0, d1, d2;
+    bindDims(ctx, d0, d1, d2);
+    AffineMap in =
+        AffineMap::get(3, 0, {d0, d1, d2, getAffineConstantExpr(0, ctx)}, ctx);
+    return lb.map({w}, {in}, v, [](ImplicitLocOpBuilder &ib, ValueRange a) {
+      return arith::AddFOp::create(ib, a[1], a[0]).getResult();
+    });
   }
 
   /// [B, H, 1, 1]: <dF[b, h], S[b, h]> over the state.
@@ -315,32 +415,68 @@ struct DecomposeSsdBackward : public OpRewritePattern<SsdBackwardOp> {
     Value dx = bb.flip(revDx, outs[0]);
     SmallVector<Value> grads = {dx};
 
-    // db per head: D^T x, the scan of D^T (N x P: the roles of x and b
-    // exchanged, one group per head).
-    Value dFT = dF ? bb.transposeState(dF) : Value();
-    auto [revDbHeads, unusedDb] =
-        forwardSsd(bb, bb.broadcastGroups(revC, H, perGroup), revLogA, revDy,
-                   revX, dFT, chunk);
-    // dc per head: S^T dy.
+    // db^h and dc^h per head: the scans of D^T and S^T (N x P: the roles of
+    // x and b exchanged, one group per head). Each scan leaves out the
+    // token's own term, u_t c_t resp. u_t b_t with u_t = <x_t, dy_t>: the
+    // decay terms below need D and S without it, and adding it in the
+    // scans would cancel in <dc^h, c> - <db^h, b> (in f32, to ~1e-7 of
+    // terms that strong decays make ~1e-5). a_{t+1} D_{t+1} and a_t S_{t-1}
+    // are scans of the previous token's inputs, decayed into the token:
+    // in reversed time x'_t = a'_t rev(c)_{t-1}, b'_t = rev(dy)_{t-1}.
+    // The D^T scan leaves out dF, whose term L(L-1, t) dF^T x_t has a scan
+    // of its own below: with it, the decay terms of the last token would
+    // be O(1) and cancel against <dF, S_{L-1}> in every dlog_a_k.
+    auto [revDbStrict, unusedDb] = forwardSsd(
+        bb, bb.previousTokenPerHead(revC, revLogA, H, perGroup), revLogA,
+        bb.shift(revDy, -1), revX, Value(), chunk);
     Value initT = init ? bb.transposeState(init) : Value();
-    auto [dcHeads, unusedDc] =
-        forwardSsd(bb, bb.broadcastGroups(b, H, perGroup), logA, x, dy, initT,
-                   chunk, perGroup == 1 ? outs[3] : Value());
+    auto [dcStrict, unusedDc] = forwardSsd(
+        bb, bb.previousTokenPerHead(b, logA, H, perGroup), logA,
+        bb.shift(x, -1), dy, initT, chunk);
 
-    // dlog_a: the reverse cumulative sum of the decay terms, from
-    // <dF, S_{L-1}>, as a scan in reversed time.
-    Value revDcHeads = bb.flip(dcHeads);
+    // dlog_a_k = sum_{t>=k} (<a_t S_{t-1}^T dy_t, c_t>
+    //                        - <a_{t+1} D_{t+1}^T x_t, b_t>)    (dF left out)
+    //          + phi_k,  phi_k = <L(L-1, k) dF, a_k S_{k-1}>
+    //                          = phi_0 + sum_{t<k} w_t,  w_t = <db^F_t, b_t>,
+    // db^F_t = L(L-1, t) dF^T x_t, phi_0 = a_0 <L(L-1, 0) dF, init>: a
+    // reverse and a forward cumulative sum (scans with one-element states)
+    // of terms that no cancellation spoils.
     Value revTerms =
-        bb.decayTerms(revDcHeads, revC, revDbHeads, revB, perGroup);
+        bb.decayTerms(bb.flip(dcStrict), revC, revDbStrict, revB, perGroup);
     Value ones = bb.lb.filled({bb.lb.sizesOf(b)[0], bb.lb.sizesOf(b)[1],
                                ib.getIndexAttr(1), ib.getIndexAttr(1)},
                               ib.getF32Type(), 1.0);
-    Value total = dF ? bb.stateDot(dF, op.getFinalState()) : Value();
-    auto [revDlogA, unusedSum] = forwardSsd(bb, revTerms, bb.zerosLike(logA),
-                                            ones, ones, total, chunk);
-    grads.push_back(bb.flip(revDlogA, outs[1]));
+    Value zeroLogA = bb.zerosLike(logA);
+    auto [revDlogA, unusedSum] =
+        forwardSsd(bb, revTerms, zeroLogA, ones, ones, Value(), chunk);
+    Value dlogA = bb.flip(revDlogA, outs[1]);
+    Value revDbAll = revDbStrict;
+    if (dF) {
+      // db^F in reversed time: the D^T scan of dF alone (no inputs).
+      Value noInputs = bb.zerosLike(revDbStrict);
+      auto [revDbF, dF0T] = forwardSsd(bb, noInputs, revLogA,
+                                       bb.zerosLike(revX), revX,
+                                       bb.transposeState(dF), chunk);
+      Value w = bb.flip(
+          bb.decayTerms(revDbF, revB, Value(), Value(), perGroup));
+      Value phi0;
+      if (init) {
+        Value dot = bb.stateDot(dF0T, initT);
+        phi0 = bb.decayFirst(logA, dot, bb.emptyLike(dot));
+      }
+      auto [phi, unusedPhi] = forwardSsd(bb, bb.shift(w, -1), zeroLogA, ones,
+                                         ones, phi0, chunk);
+      dlogA = bb.addTrailingUnit(dlogA, phi);
+      revDbAll = bb.add(revDbStrict, revDbF);
+    }
+    grads.push_back(dlogA);
 
-    Value dbHeads = bb.flip(revDbHeads, perGroup == 1 ? outs[2] : Value());
+    // The tokens' own terms, then the sums over the heads of each group.
+    Value u = bb.tokenDot(x, dy);
+    Value dbHeads = bb.addOwnToken(bb.flip(revDbAll), u, c, perGroup,
+                                   perGroup == 1 ? outs[2] : Value());
+    Value dcHeads = bb.addOwnToken(dcStrict, u, b, perGroup,
+                                   perGroup == 1 ? outs[3] : Value());
     grads.push_back(perGroup == 1 ? dbHeads
                                   : bb.sumGroups(dbHeads, outs[2], perGroup));
     grads.push_back(perGroup == 1 ? dcHeads

@@ -40,10 +40,12 @@ def Mixer_SsdBackwardOp
 
     where dc^h and db^h are one head's terms of dc and db. The op has no
     lowering of its own: mixer-decompose-composites rewrites it into forward
-    `mixer.ssd` ops (a reverse-time scan of D for dx, db and dinit, a forward
-    scan of S^T for dc, a cumulative sum for dlog_a) and elementwise linalg
-    ops, so it runs the forward's chunked algorithm and never forms a
-    per-token state. `chunk_size` is that of the scans it becomes.
+    `mixer.ssd` ops (a reverse-time scan of D for dx and dinit, scans of D^T
+    and S^T for db and dc, cumulative sums for dlog_a; docs/Backward.md) and
+    elementwise linalg ops, so it runs the forward's chunked algorithm and
+    never forms a per-token state. `chunk_size` is that of the scans it
+    becomes. The lowering recomputes what it needs from the inputs and does
+    not read `final_state` at present.
 
     Parallel dimensions for tiling: B, H. A head tile must cover whole groups
     (db and dc sum over the heads of a group).

@@ -61,19 +61,20 @@ def MixerDecomposeCompositesPass
 
     The backward ops of ssd and linear_attention become forward `mixer.ssd`
     scans and elementwise linalg ops (docs/Backward.md): the state cotangent
-    is a scan in reversed time with the decay shifted by one token, the
+    is a scan in reversed time with the decay shifted by one token; the
     gradients of b and c are scans with the roles of the state dims
-    exchanged, and the decay gradient is a reverse cumulative sum (an ssd
-    with one-element states). `mixer.linear_attention_backward` first
-    becomes a `mixer.ssd_backward` with one group per head.
+    exchanged; the decay gradient is a reverse cumulative sum (an ssd with
+    one-element states) of terms arranged so that nothing cancels in f32.
+    `mixer.linear_attention_backward` first becomes a `mixer.ssd_backward`
+    with one group per head.
 
     ```mlir
     %g:4 = mixer.ssd_backward chunk_size(16) ins(%x, %la, %b, %c : ...)
         final_state(%s : ...) dy(%dy : ...) outs(...)
     // becomes (rev: a linalg.generic reading token L-1-t)
     %dx_rev, %d0 = mixer.ssd ins(rev(%dy), la', rev(%c), rev(%b)) ...
-    %db_rev, %_ = mixer.ssd ins(rev(%c) per head, la', rev(%dy), rev(%x)) ...
-    %dc, %_ = mixer.ssd ins(%b per head, %la, %x, %dy) ...
+    %db_rev, %_ = mixer.ssd ins(a' rev(%c)_{t-1}, la', rev(%dy)_{t-1}, rev(%x)) ...
+    %dc, %_ = mixer.ssd ins(a %b_{t-1}, %la, %x_{t-1}, %dy) ...
     %dla_rev, %_ = mixer.ssd ins(<decay terms>, 0, 1, 1) ...
     ```
   }];
