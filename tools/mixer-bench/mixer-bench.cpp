@@ -1,7 +1,7 @@
 //===- mixer-bench.cpp - time mixer ops against the reference and PyTorch -===//
 //
 //   mixer-bench [--suite cpu|smoke|train|scans|kernels|moe|OP] [--op NAME]
-//               [--filter SUBSTR] [--threads N] [--repeat N] [--json FILE]
+//               [--filter SUBSTR,...] [--threads N] [--repeat N] [--json FILE]
 //               [--isolate] [--fwd-bwd] [--calibrate] [--no-calibrate]
 //               [--no-compare]
 //
@@ -24,6 +24,7 @@
 #include "Runner.h"
 #include "Torch.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
@@ -65,7 +66,7 @@ const char *kUsage =
     "                       fwd+bwd shapes of the differentiable ops), scans,\n"
     "                       kernels, moe, or an op name such as ssd\n"
     "  --op NAME            only the cases of this op\n"
-    "  --filter SUBSTR      only cases whose name contains SUBSTR\n"
+    "  --filter SUBSTR,...  only cases whose name contains one of SUBSTRs\n"
     "  --threads N          threads (OMP_NUM_THREADS; default: all cores)\n"
     "  --repeat N           timed calls per case (default 10)\n"
     "  --json FILE          write the results as JSON\n"
@@ -185,14 +186,19 @@ knownSuites(const std::vector<std::unique_ptr<OpBench>> &families) {
   return known;
 }
 
-/// A family's cases in the suite that pass --op and --filter.
+/// A family's cases in the suite that pass --op and --filter (a comma-
+/// separated list of substrings, one of which the name contains).
 std::vector<Case> selectedCases(const OpBench &family, const Options &opts) {
   std::vector<Case> out;
   if (!opts.opFilter.empty() && family.op() != opts.opFilter)
     return out;
+  llvm::SmallVector<llvm::StringRef> alternatives;
+  llvm::StringRef(opts.caseFilter).split(alternatives, ',', -1, false);
   for (Case &c : family.cases(opts.suite))
-    if (opts.caseFilter.empty() ||
-        c.name.find(opts.caseFilter) != std::string::npos)
+    if (alternatives.empty() ||
+        llvm::any_of(alternatives, [&](llvm::StringRef a) {
+          return llvm::StringRef(c.name).contains(a);
+        }))
       out.push_back(std::move(c));
   return out;
 }
