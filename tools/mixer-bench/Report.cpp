@@ -96,7 +96,7 @@ void mixer::bench::printFwdBwdSummary(const std::vector<Row> &rows,
                                       llvm::raw_ostream &os) {
   os << "\nfwd+bwd: forward, forward + backward (ms), their ratio, peak RSS "
         "of the case's process and its growth during the timed calls (MB), "
-        "largest gradient error\n";
+        "the gradients' largest relative deviation from their check\n";
   os << llvm::format("  %-20s %-21s %10s %10s %6s %9s %9s %9s  %s\n", "case",
                      "impl", "fwd ms", "fwd+bwd ms", "ratio", "peak MB",
                      "work MB", "grad err", "status");

@@ -40,6 +40,9 @@ struct RunSettings {
   double naiveMaxWork = 7.0e7;
   /// Compile with the run-time checks of the pipeline (its default).
   bool runtimeChecks = true;
+  /// Check fwd+bwd gradients by a finite difference even where the family
+  /// has reference gradients (--grad-check=fd).
+  bool finiteDifferenceOnly = false;
   /// The calibration (0: not measured); the denominators of peak_fraction.
   double fmaPeakGflops = 0, triadGbps = 0;
 };

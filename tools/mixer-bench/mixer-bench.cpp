@@ -52,7 +52,7 @@ struct Options {
   int threads = 0;
   int repeat = 10;
   bool isolate = false, fwdBwd = false, calibrateOnly = false, noCalibrate = false,
-       noCompare = false, noRuntimeChecks = false;
+       noCompare = false, noRuntimeChecks = false, gradFd = false;
   /// Largest naive work (OpBench::naiveWork) run through the naive pipeline.
   double naiveMaxWork = 7.0e7;
   std::string torchScript;
@@ -76,6 +76,8 @@ const char *kUsage =
     "  --calibrate          measure FMA peak and triad bandwidth, then exit\n"
     "  --no-calibrate       skip that measurement before the cases\n"
     "  --no-compare         skip the PyTorch comparison rows\n"
+    "  --grad-check fd      check fwd+bwd gradients by finite differences\n"
+    "                       only (default: the fp64 reference's, if any)\n"
     "  --no-runtime-checks  compile without the run-time checks\n"
     "                       (runtime-checks=false), to measure their cost\n"
     "  --naive-max-work W   largest naive work (inner-loop iterations, e.g.\n"
@@ -129,6 +131,9 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(v) && llvm::to_float(v, opts.naiveMaxWork);
     } else if (arg == "--isolate") {
       opts.isolate = true;
+    } else if (arg == "--grad-check") {
+      ok = next(v) && (v == "fd" || v == "reference");
+      opts.gradFd = v == "fd";
     } else if (arg == "--fwd-bwd") {
       opts.fwdBwd = true;
     } else if (arg == "--calibrate") {
@@ -222,6 +227,7 @@ int main(int argc, char **argv) {
   run.repeat = opts.repeat;
   run.naiveMaxWork = opts.naiveMaxWork;
   run.runtimeChecks = !opts.noRuntimeChecks;
+  run.finiteDifferenceOnly = opts.gradFd;
 
   json::Object machine{{"cpu", cpuModel()},
                        {"cores", int64_t(std::thread::hardware_concurrency())}};
