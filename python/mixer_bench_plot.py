@@ -252,15 +252,22 @@ def rate(r):
     return fmt(r.get("gflops"), ".1f")
 
 
-def write_training(w, train_rows, train_path):
+def write_training(w, train_rows, train_paths):
     """The fwd+bwd section: one row per fwd+bwd row, mixer's and PyTorch's."""
     w("")
     w("## Training: forward + backward")
     w("")
-    if train_path:
-        w(f"From `{os.path.relpath(train_path)}`, made by "
-          "`build/bin/mixer-bench --suite train --isolate --json "
-          f"{os.path.relpath(train_path)}`.")
+    for path in train_paths:
+        cfg = load(path)["config"]
+        w(f"- `{os.path.relpath(path)}`: `build/bin/mixer-bench --suite "
+          f"{cfg.get('suite')}" + (" --isolate" if cfg.get("isolate") else "")
+          + f" --threads {cfg.get('threads')} "
+          f"--repeat {cfg.get('repeat')}"
+          + (f" --filter {cfg['filter']}" if cfg.get("filter") else "")
+          + (f" --op {cfg['op']}" if cfg.get("op") else "")
+          + (" --grad-check fd" if cfg.get("grad_check") == "fd" else "")
+          + f" --json {os.path.relpath(path)}`")
+    if train_paths:
         w("")
     w("| case | impl | shapes | fwd ms | fwd+bwd ms | fwd+bwd / fwd | "
       "peak RSS MB | work RSS MB | grad error | checked against | status |")
@@ -279,7 +286,7 @@ def write_training(w, train_rows, train_path):
 
 
 def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
-              train_path=None):
+              train_paths=()):
     m, cfg = data["machine"], data["config"]
     rows = [r for r in data["rows"] if not is_fwd_bwd(r)]
     rel_fig = os.path.relpath(fig_dir, os.path.dirname(doc))
@@ -357,7 +364,7 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     for case, impl, v in ratios(rows):
         w(f"| {case} | {impl} | {v:.2f} |")
     if train_rows:
-        write_training(w, train_rows, train_path)
+        write_training(w, train_rows, train_paths)
     w("")
     w("## Methodology")
     w("")
@@ -448,13 +455,13 @@ def main():
     parser.add_argument("json")
     parser.add_argument("--figures", default="bench/figures")
     parser.add_argument("--doc", default="docs/Benchmarks.md")
-    parser.add_argument("--train", default=None,
-                        help="mixer-bench JSON of the train suite")
+    parser.add_argument("--train", action="append", default=[],
+                        help="mixer-bench JSON of the train suite (repeatable)")
     args = parser.parse_args()
     data = load(args.json)
     train_rows = [r for r in data["rows"] if is_fwd_bwd(r)]
-    if args.train:
-        train_rows += [r for r in load(args.train)["rows"] if is_fwd_bwd(r)]
+    for path in args.train:
+        train_rows += [r for r in load(path)["rows"] if is_fwd_bwd(r)]
     rows = [r for r in data["rows"] if not is_fwd_bwd(r)]
     os.makedirs(args.figures, exist_ok=True)
     figures = {}

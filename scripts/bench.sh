@@ -11,6 +11,6 @@ mkdir -p bench/results
 "$BUILD_DIR"/bin/mixer-bench --suite cpu --isolate --json bench/results/cpu.json "$@"
 # The fwd+bwd rows of the train suite, when it has been run.
 train=()
-[[ -f bench/results/train.json ]] && train=(--train bench/results/train.json)
+for f in bench/results/train*.json; do [[ -f $f ]] && train+=(--train "$f"); done
 /usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \
   "${train[@]}" --figures bench/figures --doc docs/Benchmarks.md

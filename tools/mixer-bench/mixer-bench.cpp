@@ -356,6 +356,7 @@ int main(int argc, char **argv) {
                         {"repeat", opts.repeat},
                         {"isolate", opts.isolate},
                         {"fwd_bwd", fwdBwd},
+                        {"grad_check", opts.gradFd ? "fd" : "reference"},
                         {"naive_max_work", opts.naiveMaxWork}};
     for (auto &[family, cases] : perFamily)
       config["flops_" + family->op()] = family->workFormula();
