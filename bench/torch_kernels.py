@@ -15,6 +15,10 @@ iterates log-domain updates with logsumexp. transport_cost (torch-dense,
 torch-blocked) forms the cost matrix and the plan exp(log_u + log_v - C / eps),
 then sums P * C over each row.
 
+With --mode fwd+bwd, kernel_lse and kernel_mv are timed forward and
+backward under autograd, w.r.t. x, y and g or v (impl "<impl>-fwd+bwd",
+see torch_common).
+
 Inputs have mixer-bench's value ranges (points uniform in the unit cube,
 v and g uniform in [-1, 1), eps 0.1, bandwidth 0.5, uniform marginals,
 log_u and log_v uniform within 1 of -log(n)); the
@@ -26,8 +30,8 @@ import math
 
 import torch
 
-from torch_common import (measure, rel_error, row, run_benches,
-                          shape_string, uniform)
+from torch_common import (fwd_bwd, fwd_bwd_row, measure, rel_error, row,
+                          run_benches, shape_string, uniform)
 
 TOL = 1e-5
 EPS = 0.1
@@ -100,6 +104,17 @@ def bench_kernel_lse(name, d, flags, repeat):
     kind = kind_of(flags)
     x, y = uniform(n, dim, lo=0.0), uniform(m, dim, lo=0.0)
     g = uniform(m) if "g" in flags else None
+    if fwd_bwd():
+        inputs = [x, y] + ([g] if g is not None else [])
+        for impl, fn in (
+                ("torch-dense", lambda x, y, *g: (kernel_lse(
+                    kind, x, y, g[0] if g else None, EPS),)),
+                ("torch-blocked", lambda x, y, *g: (blocked(
+                    lambda xb: kernel_lse(kind, xb, y, g[0] if g else None,
+                                          EPS), x),))):
+            fwd_bwd_row("kernel_lse", name, impl, shape_string(d, flags), fn,
+                        inputs, repeat, TOL, "kernel sums")
+        return
     ref = kernel_lse(kind, x.double(), y.double(),
                      g.double() if g is not None else None, EPS)
     flops = n * m * (3 * dim + 3)
@@ -120,6 +135,15 @@ def bench_kernel_mv(name, d, flags, repeat):
     kind = kind_of(flags)
     x, y = uniform(n, dim, lo=0.0), uniform(m, dim, lo=0.0)
     v = uniform(m, ch)
+    if fwd_bwd():
+        for impl, fn in (
+                ("torch-dense",
+                 lambda x, y, v: (kernel(kind, x, y, BANDWIDTH) @ v,)),
+                ("torch-blocked", lambda x, y, v: (blocked(
+                    lambda xb: kernel(kind, xb, y, BANDWIDTH) @ v, x),))):
+            fwd_bwd_row("kernel_mv", name, impl, shape_string(d, flags), fn,
+                        [x, y, v], repeat, TOL, "kernel sums")
+        return
     ref = kernel(kind, x.double(), y.double(), BANDWIDTH) @ v.double()
     flops = n * m * (3 * dim + 2 + 2 * ch)
     for impl, fn in (("torch-dense", lambda: kernel(kind, x, y, BANDWIDTH) @ v),

@@ -13,6 +13,11 @@ the same as mixer-bench's (group_sizes below). The routing ops
 (impl torch): softmax + topk; a stable argsort of the expert ids and a
 gather; a weighted index_add.
 
+With --mode fwd+bwd, grouped_matmul, grouped_swiglu and moe_combine are
+timed forward and backward under autograd, w.r.t. their float inputs
+(impl "<impl>-fwd+bwd", see torch_common; grouped_matmul then writes its
+groups with torch.cat, as torch.mm(out=) takes no gradient).
+
 Inputs have mixer-bench's value ranges (activations and weights uniform in
 [-1, 1) scaled by 1/sqrt(K), logits uniform in [-2, 2)); the error is
 measured against an fp64 computation done here. Prints {"versions": ...}
@@ -24,8 +29,8 @@ import math
 import torch
 import torch.nn.functional as F
 
-from torch_common import (measure, rel_error, row, run_benches,
-                          shape_string, uniform)
+from torch_common import (fwd_bwd, fwd_bwd_row, measure, rel_error, row,
+                          run_benches, shape_string, uniform)
 
 TOL = 1e-5
 
@@ -52,6 +57,18 @@ def grouped_matmul(lhs, rhs, sizes):
     return out
 
 
+def grouped_matmul_differentiable(lhs, rhs, sizes):
+    """grouped_matmul with the groups concatenated (autograd-friendly)."""
+    parts, start = [], 0
+    for e, size in enumerate(sizes):
+        parts.append(lhs[start:start + size] @ rhs[e])
+        start += size
+    rest = lhs.shape[0] - start
+    if rest:
+        parts.append(lhs.new_zeros(rest, rhs.shape[2]))
+    return torch.cat(parts)
+
+
 def grouped_swiglu(x, w_gate, w_up, sizes):
     """silu(x W_gate[e]) * (x W_up[e]) on the rows of group e."""
     out = torch.zeros(x.shape[0], w_gate.shape[2], dtype=x.dtype)
@@ -69,6 +86,11 @@ def bench_grouped_matmul(name, d, flags, repeat):
     sizes = group_sizes(t, e)
     lhs = uniform(t, k)
     rhs = uniform(e, k, n) / math.sqrt(k)
+    if fwd_bwd():
+        fwd_bwd_row("grouped_matmul", name, "torch-loop", shape_string(d, flags),
+                    lambda lhs, rhs: (grouped_matmul_differentiable(lhs, rhs, sizes),),
+                    [lhs, rhs], repeat, TOL, "grouped GEMM")
+        return
     out, times = measure(lambda: grouped_matmul(lhs, rhs, sizes), repeat)
     ref = grouped_matmul(lhs.double(), rhs.double(), sizes)
     row("grouped_matmul", name, "torch-loop", shape_string(d, flags), times,
@@ -81,6 +103,11 @@ def bench_grouped_swiglu(name, d, flags, repeat):
     x = uniform(t, k)
     w_gate = uniform(e, k, f) / math.sqrt(k)
     w_up = uniform(e, k, f) / math.sqrt(k)
+    if fwd_bwd():
+        fwd_bwd_row("grouped_swiglu", name, "torch-loop", shape_string(d, flags),
+                    lambda x, wg, wu: (grouped_swiglu(x, wg, wu, sizes),),
+                    [x, w_gate, w_up], repeat, TOL, "grouped GEMM")
+        return
     out, times = measure(lambda: grouped_swiglu(x, w_gate, w_up, sizes), repeat)
     ref = grouped_swiglu(x.double(), w_gate.double(), w_up.double(), sizes)
     row("grouped_swiglu", name, "torch-loop", shape_string(d, flags), times,
@@ -152,6 +179,11 @@ def bench_moe_combine(name, d, flags, repeat):
     perm = torch.sort(ids.reshape(-1).long(), stable=True).indices.to(torch.int32)
     expert_out = uniform(t * k, n)
     weights = uniform(t, k, lo=0.0, hi=1.0)
+    if fwd_bwd():
+        fwd_bwd_row("moe_combine", name, "torch", shape_string(d, flags),
+                    lambda eo, w: (moe_combine(eo, perm, w),),
+                    [expert_out, weights], repeat, TOL, "moe routing")
+        return
     out, times = measure(lambda: moe_combine(expert_out, perm, weights), repeat)
     ref = moe_combine(expert_out.double(), perm, weights.double())
     bytes_ = t * k * n * 4 + t * n * 4 + t * k * 8

@@ -15,6 +15,9 @@ math of each op:
 - gated_delta_rule (impl torch-loop): the recurrent delta rule, a loop over
   L vectorized over B and H.
 
+With --mode fwd+bwd each op is timed forward and backward under autograd,
+w.r.t. every float input (impl "<impl>-fwd+bwd", see torch_common).
+
 Inputs have mixer-bench's value ranges (see the *Bench.cpp files); the error
 is measured against an fp64 token-by-token recurrence computed here. Prints
 {"versions": ...} and one JSON row per case.
@@ -25,8 +28,8 @@ import math
 import torch
 import torch.nn.functional as F
 
-from torch_common import (measure, rel_error, row, run_benches,
-                          shape_string, uniform)
+from torch_common import (fwd_bwd, fwd_bwd_row, measure, rel_error, row,
+                          run_benches, shape_string, uniform)
 
 TOL = 1e-4
 
@@ -54,7 +57,7 @@ def linear_attention_chunked(q, k, v, log_decay, init, chunk, scale):
     bsz, length, heads, dk = q.shape
     dv = v.shape[-1]
     if log_decay is None:
-        log_decay = torch.zeros(bsz, length, heads)
+        log_decay = torch.zeros(bsz, length, heads, dtype=q.dtype)
     pad = (-length) % chunk
     if pad:  # zero q, k, v and zero log decay leave the state unchanged
         q, k, v = (F.pad(t, (0, 0, 0, 0, 0, pad)) for t in (q, k, v))
@@ -75,7 +78,8 @@ def linear_attention_chunked(q, k, v, log_decay, init, chunk, scale):
     chunk_states = torch.einsum("bcjhd,bhcj,bcjhe->bchde", k, to_end, v)
 
     # Across chunk boundaries, one chunk at a time.
-    s = init.clone() if init is not None else torch.zeros(bsz, heads, dk, dv)
+    s = (init.clone() if init is not None
+         else torch.zeros(bsz, heads, dk, dv, dtype=q.dtype))
     incoming = []
     chunk_decay = torch.exp(a_cum[..., -1])  # [B,H,n]
     for c in range(n):
@@ -112,6 +116,18 @@ def bench_linear_attention(name, d, flags, repeat):
     v = uniform(bsz, length, heads, dv)
     log_decay = uniform(bsz, length, heads, lo=-1.0, hi=0.0) if "decay" in flags else None
     init = uniform(bsz, heads, dk, dv) if "init" in flags else None
+    if fwd_bwd():
+        inputs = [t for t in (q, k, v, log_decay, init) if t is not None]
+
+        def forward(q, k, v, *rest):
+            rest = list(rest)
+            la = rest.pop(0) if log_decay is not None else None
+            h = rest.pop(0) if init is not None else None
+            return linear_attention_chunked(q, k, v, la, h, chunk, scale)
+        fwd_bwd_row("linear_attention", name, "torch-chunked",
+                    shape_string(d, flags), forward, inputs, repeat, TOL,
+                    "scans")
+        return
     (o, s), times = measure(
         lambda: linear_attention_chunked(q, k, v, log_decay, init, chunk, scale), repeat)
     ref = linear_attention_fp64(q, k, v, log_decay, init, scale)
@@ -176,6 +192,18 @@ def bench_selective_scan(name, d, flags, repeat):
     u, delta, A, b, c, (d_skip, z, bias) = selective_scan_inputs(
         bsz, length, dim, groups, n, options)
     init = uniform(bsz, dim, n) if "init" in flags else None
+    if fwd_bwd():
+        optional = (d_skip, z, bias, init)
+        inputs = [u, delta, A, b, c] + [t for t in optional if t is not None]
+
+        def forward(u, delta, A, b, c, *rest):
+            rest = list(rest)
+            opt = [rest.pop(0) if t is not None else None for t in optional]
+            return selective_scan_loop(u, delta, A, b, c, *opt, options)
+        fwd_bwd_row("selective_scan", name, "torch-loop",
+                    shape_string(d, flags), forward, inputs, repeat, TOL,
+                    "scans")
+        return
     (y, h), times = measure(
         lambda: selective_scan_loop(u, delta, A, b, c, d_skip, z, bias, init, options),
         repeat)
@@ -228,6 +256,14 @@ def bench_gated_delta_rule(name, d, flags, repeat):
     scale = 1.0 / math.sqrt(dk)
     q, k, v, g, beta = gated_delta_rule_inputs(bsz, length, heads, dk, dv)
     init = uniform(bsz, heads, dk, dv) if "init" in flags else None
+    if fwd_bwd():
+        fwd_bwd_row("gated_delta_rule", name, "torch-loop",
+                    shape_string(d, flags),
+                    lambda q, k, v, g, beta, *h: gated_delta_rule_loop(
+                        q, k, v, g, beta, h[0] if h else None, scale),
+                    [q, k, v, g, beta] + ([init] if init is not None else []),
+                    repeat, TOL, "scans")
+        return
     (o, s), times = measure(
         lambda: gated_delta_rule_loop(q, k, v, g, beta, init, scale), repeat)
     ref = gated_delta_rule_loop(*(t.double() for t in (q, k, v, g, beta)),

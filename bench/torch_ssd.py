@@ -4,6 +4,9 @@
 
     torch_ssd.py --threads 2 --repeat 10 --case NAME:B,L,H,P,G,N,Q,INIT ...
 
+With --mode fwd+bwd: forward and the gradients of x, log_a, b, c (and
+init) under autograd (impl "torch-chunked-fwd+bwd", see torch_common).
+
 Prints one JSON object per line: first {"versions": {...}}, then one row per
 case with the fields of mixer-bench's rows (impl "torch-chunked"). Inputs
 have the value ranges of mixer-bench (x, b, c uniform in [-1, 1], log_a
@@ -13,7 +16,8 @@ a token-by-token fp64 recurrence computed here.
 
 import torch
 
-from torch_common import arguments, measure, rel_error, row, uniform
+from torch_common import (arguments, fwd_bwd, fwd_bwd_row, measure, rel_error,
+                          row, uniform)
 
 
 def segsum(a):
@@ -114,6 +118,13 @@ def main():
         b = uniform(bsz, length, groups, n)
         c = uniform(bsz, length, groups, n)
         init = uniform(bsz, heads, p, n) if has_init else None
+        if fwd_bwd():
+            fwd_bwd_row("ssd", name, "torch-chunked", shapes,
+                        lambda x, la, b, c, *h: ssd_chunked(
+                            x, la, b, c, q, h[0] if h else None),
+                        [x, log_a, b, c] + ([init] if has_init else []),
+                        args.repeat, 1e-4, "scans")
+            continue
         out, times = measure(lambda: ssd_chunked(x, log_a, b, c, q, init),
                              args.repeat)
         with torch.inference_mode():

@@ -2,11 +2,15 @@
 """Turns mixer-bench JSON into SVG figures and docs/Benchmarks.md.
 
     /usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \
+        [--train bench/results/train.json] \
         [--figures bench/figures] [--doc docs/Benchmarks.md]
 
 Figures: OP_time.svg per op (median time against the op's size, one line
 per implementation and setting of the other dimensions) and ratio.svg (per
 case of every op, each other implementation's median time over mixer's).
+The fwd+bwd rows (of --train, the train suite, and of the main file) get a
+section of their own: forward and forward + backward times, peak RSS and
+gradient error.
 """
 
 import argparse
@@ -27,6 +31,11 @@ def load(path):
 
 def ok(row):
     return row["status"] == "ok" and row.get("median_ms") is not None
+
+
+def is_fwd_bwd(row):
+    """A row that times forward + backward (impl "...-fwd+bwd")."""
+    return row["impl"].endswith("fwd+bwd")
 
 
 # The size each op's figure puts on the x axis.
@@ -243,8 +252,43 @@ def rate(r):
     return fmt(r.get("gflops"), ".1f")
 
 
-def write_doc(data, json_path, fig_dir, doc, figures):
-    m, cfg, rows = data["machine"], data["config"], data["rows"]
+def write_training(w, train_rows, train_paths):
+    """The fwd+bwd section: one row per fwd+bwd row, mixer's and PyTorch's."""
+    w("")
+    w("## Training: forward + backward")
+    w("")
+    for path in train_paths:
+        cfg = load(path)["config"]
+        w(f"- `{os.path.relpath(path)}`: `build/bin/mixer-bench --suite "
+          f"{cfg.get('suite')}" + (" --isolate" if cfg.get("isolate") else "")
+          + f" --threads {cfg.get('threads')} "
+          f"--repeat {cfg.get('repeat')}"
+          + (f" --filter {cfg['filter']}" if cfg.get("filter") else "")
+          + (f" --op {cfg['op']}" if cfg.get("op") else "")
+          + (" --grad-check fd" if cfg.get("grad_check") == "fd" else "")
+          + f" --json {os.path.relpath(path)}`")
+    if train_paths:
+        w("")
+    w("| case | impl | shapes | fwd ms | fwd+bwd ms | fwd+bwd / fwd | "
+      "peak RSS MB | work RSS MB | grad error | checked against | status |")
+    w("|---|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+    for r in train_rows:
+        ratio = None
+        if r.get("median_ms") is not None and r.get("fwd_ms"):
+            ratio = r["median_ms"] / r["fwd_ms"]
+        status = r["status"] + (f" ({r['reason']})" if r.get("reason") else "")
+        w(f"| {r['case']} | {r['impl']} | {r.get('shapes', '')} | "
+          f"{fmt(r.get('fwd_ms'), '.3f')} | {fmt(r.get('median_ms'), '.3f')} | "
+          f"{fmt(ratio, '.2f')} | {fmt(r.get('peak_rss_mb'), '.0f')} | "
+          f"{fmt(r.get('work_rss_mb'), '.0f')} | "
+          f"{fmt(r.get('rel_error'), '.1e')} | {r.get('grad_check', '')} | "
+          f"{status} |")
+
+
+def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
+              train_paths=()):
+    m, cfg = data["machine"], data["config"]
+    rows = [r for r in data["rows"] if not is_fwd_bwd(r)]
     rel_fig = os.path.relpath(fig_dir, os.path.dirname(doc))
     lines = []
     w = lines.append
@@ -259,7 +303,9 @@ def write_doc(data, json_path, fig_dir, doc, figures):
     w("scripts/bench.sh          # setup --bench, build, run the cpu suite, plot")
     w("# or step by step:")
     w("build/bin/mixer-bench --suite cpu --isolate --json bench/results/cpu.json")
-    w("/usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json")
+    w("build/bin/mixer-bench --suite train --isolate --json bench/results/train.json")
+    w("/usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \\")
+    w("    --train bench/results/train.json")
     w("```")
     w("")
     w("## Machine")
@@ -317,6 +363,8 @@ def write_doc(data, json_path, fig_dir, doc, figures):
     w("|---|---|---:|")
     for case, impl, v in ratios(rows):
         w(f"| {case} | {impl} | {v:.2f} |")
+    if train_rows:
+        write_training(w, train_rows, train_paths)
     w("")
     w("## Methodology")
     w("")
@@ -355,6 +403,33 @@ def write_doc(data, json_path, fig_dir, doc, figures):
       "child's peak (which includes the parent's pages at the fork); "
       "without it, the process's peak so far. PyTorch rows give the "
       "script process's peak so far (it runs the cases in order).")
+    w("- **fwd+bwd.** The `train` suite (and `smoke`, and any suite with "
+      "`--fwd-bwd`) adds, for each differentiable op, a `mixer-fwd+bwd` row: "
+      "the module gains `@op_vjp` (`mixer-generate-vjp`, as the pipeline "
+      "option `generate-vjp` does), and each timed iteration calls the "
+      "forward, then `@op_vjp` on the same inputs with fixed cotangents "
+      "uniform in [-1, 1) (`@op_vjp` recomputes what it needs of the "
+      "forward). `median ms` is forward + backward, `fwd ms` the forward "
+      "alone in the same iterations. An op whose backward op does not exist "
+      "yet gives a `skipped` row saying so. PyTorch's `-fwd+bwd` rows run "
+      "the same formulations under autograd (`--mode fwd+bwd` of the "
+      "scripts): the forward, then `torch.autograd.grad` of sum(out * "
+      "cotangent) w.r.t. every float input, each case in a fresh process. "
+      "`peak RSS` of a fwd+bwd row is ru_maxrss of the process that ran only "
+      "that case (mixer: the `--isolate` child, from wait4; it includes the "
+      "compiler and the fp64 reference of the check; PyTorch: the script, "
+      "including `import torch`, ~240 MB); `work RSS` is the growth of the "
+      "RSS over the timed calls (the peak after resetting VmHWM through "
+      "/proc/self/clear_refs, minus the RSS before them), without the "
+      "gradient buffers themselves in both: the memory the backward's "
+      "residuals and temporaries take. `grad error` is the largest over the "
+      "inputs of max|g - ref| / max|ref|, against the fp64 reference "
+      "gradients (`include/mixer/Reference`; PyTorch: the same formulation "
+      "differentiated in fp64), or, for an op whose reference has no "
+      "gradient yet, |fd - <g, v>| / max(|fd|, |<g, v>|) for a central "
+      "difference fd of the compiled forward along a random direction v "
+      "(`grad_check` says which); tolerance 1e-4 against the reference, "
+      "1e-2 against the difference.")
     w("- **Environment of PyTorch.** `LD_PRELOAD=libjemalloc.so.2`, "
       "`MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1` (freed pages are kept: "
       "first touches are expensive here), `OPENBLAS_CORETYPE=SkylakeX`, `ATEN_CPU_CAPABILITY=avx512`, "
@@ -380,16 +455,22 @@ def main():
     parser.add_argument("json")
     parser.add_argument("--figures", default="bench/figures")
     parser.add_argument("--doc", default="docs/Benchmarks.md")
+    parser.add_argument("--train", action="append", default=[],
+                        help="mixer-bench JSON of the train suite (repeatable)")
     args = parser.parse_args()
     data = load(args.json)
-    rows = data["rows"]
+    train_rows = [r for r in data["rows"] if is_fwd_bwd(r)]
+    for path in args.train:
+        train_rows += [r for r in load(path)["rows"] if is_fwd_bwd(r)]
+    rows = [r for r in data["rows"] if not is_fwd_bwd(r)]
     os.makedirs(args.figures, exist_ok=True)
     figures = {}
     for op in ops_in_order(rows):
         figures[op] = f"{op}_time.svg"
         plot_time_vs_size(rows, op, os.path.join(args.figures, figures[op]))
     plot_ratio(rows, os.path.join(args.figures, "ratio.svg"))
-    write_doc(data, args.json, args.figures, args.doc, figures)
+    write_doc(data, args.json, args.figures, args.doc, figures, train_rows,
+              args.train)
     print(f"wrote {len(figures)} time figures and ratio.svg in {args.figures}, "
           f"and {args.doc}")
 

@@ -27,6 +27,12 @@ public:
     if (suite == "gpu")
       return {make("gdr-gpu-L2048-d64", 4, 2048, 8, 64, 64, 64, false),
               make("gdr-gpu-L2048-d128", 4, 2048, 8, 128, 128, 64, false)};
+    // fwd+bwd at the public training shapes: batch 2, 8 heads, d 64.
+    if (suite == "train")
+      return {make("gdr-train-L1024", 2, 1024, 8, 64, 64, 64, false),
+              make("gdr-train-L2048", 2, 2048, 8, 64, 64, 64, false),
+              make("gdr-train-L4096", 2, 4096, 8, 64, 64, 64, false),
+              make("gdr-train-L8192", 2, 8192, 8, 64, 64, 64, false)};
     if (!inSuite(suite))
       return {};
     return {make("gdr-L512", 1, 512, 8, 64, 64, 64, false),

@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/KernelMoEGradients.h"
+
 #include <cmath>
 #include <algorithm>
 
@@ -29,6 +31,10 @@ public:
     if (suite == "gpu")
       return {make("gmm-gpu-T65536-E8", 65536, 1024, 512, 8),
               make("gmm-gpu-T131072-E64", 131072, 256, 512, 64)};
+    // fwd+bwd of the MoE training step's down projection: 8192 tokens
+    // top-2 (16384 rows), 8 experts of 1024 -> d_model 512.
+    if (suite == "train")
+      return {make("gmm-train-T16384", 16384, 1024, 512, 8)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("gmm-T4096-E8", 4096, 512, 512, 8),
@@ -93,6 +99,17 @@ public:
 
   TorchBaseline torch() const override {
     return {"bench/torch_moe.py", {op()}, "torch-loop", /*blasThreads=*/true};
+  }
+
+  bool differentiable() const override { return true; }
+  /// dlhs, drhs (the group sizes get none).
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    mref::GroupedMatmulGradients grads = mref::groupedMatmulBackward(
+        in.buffers[0]->toTensor(), in.buffers[1]->toTensor(),
+        groupSizesOf(*in.buffers[2]), cot[0]);
+    return {std::move(grads.dlhs), std::move(grads.drhs)};
   }
 
 private:

@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/KernelMoEGradients.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -28,6 +30,10 @@ public:
     if (suite == "gpu")
       return {make("swiglu-gpu-T65536-E8", 65536, 512, 1024, 8),
               make("swiglu-gpu-T131072-E64", 131072, 512, 256, 64)};
+    // fwd+bwd of the MoE training step's up projection: 8192 tokens top-2
+    // (16384 rows), d_model 512, 8 experts of 1024.
+    if (suite == "train")
+      return {make("swiglu-train-T16384", 16384, 512, 1024, 8)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("swiglu-T4096-E8", 4096, 512, 512, 8)};
@@ -98,6 +104,18 @@ public:
 
   TorchBaseline torch() const override {
     return {"bench/torch_moe.py", {op()}, "torch-loop", /*blasThreads=*/true};
+  }
+
+  bool differentiable() const override { return true; }
+  /// dx, dw_gate, dw_up (the group sizes get none).
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    mref::GroupedSwigluGradients grads = mref::groupedSwigluBackward(
+        in.buffers[0]->toTensor(), in.buffers[1]->toTensor(),
+        in.buffers[2]->toTensor(), groupSizesOf(*in.buffers[3]), cot[0]);
+    return {std::move(grads.dx), std::move(grads.dwGate),
+            std::move(grads.dwUp)};
   }
 
 private:

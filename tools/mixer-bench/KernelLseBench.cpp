@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/KernelMoEGradients.h"
+
 using namespace mixer::bench;
 namespace mref = ::mixer::ref;
 
@@ -28,6 +30,9 @@ public:
       return {make("lse-gpu-N65536-D8", 65536, 65536, 8)};
     if (suite == "gpu-smoke")
       return {make("lse-gpu-smoke", 100, 200, 8)};
+    // fwd+bwd at the public training shape: D 8.
+    if (suite == "train")
+      return {make("lse-train-N4096-D8", 4096, 4096, 8)};
     if (suite != "cpu" && suite != "kernels" && suite != op())
       return {};
     return {make("lse-N1024-D3", 1024, 1024, 3),
@@ -88,6 +93,18 @@ public:
 
   TorchBaseline torch() const override {
     return {"bench/torch_kernels.py", {op()}, "torch-dense"};
+  }
+
+  bool differentiable() const override { return true; }
+  /// dx, dy, none for eps, dg.
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    mref::Tensor g = in.buffers[3]->toTensor();
+    mref::KernelLseGradients grads = mref::kernelLseBackward(
+        mref::Kernel::SqEuclidean, in.buffers[0]->toTensor(),
+        in.buffers[1]->toTensor(), &g, double(float(kEps)), cot[0]);
+    return {std::move(grads.dx), std::move(grads.dy), {}, std::move(grads.dg)};
   }
 
 private:

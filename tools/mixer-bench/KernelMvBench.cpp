@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/KernelMoEGradients.h"
+
 using namespace mixer::bench;
 namespace mref = ::mixer::ref;
 
@@ -28,6 +30,9 @@ public:
               make("kmv-gpu-N1M-D8", 1 << 20, 1 << 20, 8, 16)};
     if (suite == "gpu-smoke")
       return {make("kmv-gpu-smoke", 100, 200, 8, 4)};
+    // fwd+bwd at the public training shape: D 8, 16 columns.
+    if (suite == "train")
+      return {make("kmv-train-N4096-D8", 4096, 4096, 8, 16)};
     if (suite != "cpu" && suite != "kernels" && suite != op())
       return {};
     return {make("kmv-N1024-D3", 1024, 1024, 3, 16),
@@ -85,6 +90,19 @@ public:
 
   TorchBaseline torch() const override {
     return {"bench/torch_kernels.py", {op()}, "torch-dense"};
+  }
+
+  bool differentiable() const override { return true; }
+  /// dx, dy, dv and the bandwidth's.
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    mref::KernelMvGradients grads = mref::kernelMvBackward(
+        mref::Kernel::Gaussian, in.buffers[0]->toTensor(),
+        in.buffers[1]->toTensor(), in.buffers[2]->toTensor(),
+        double(float(kBandwidth)), cot[0]);
+    return {std::move(grads.dx), std::move(grads.dy), std::move(grads.dv),
+            mref::Tensor({}, grads.dBandwidth)};
   }
 
 private:

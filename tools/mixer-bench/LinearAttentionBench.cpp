@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/Gradients.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -29,6 +31,13 @@ public:
     if (suite == "gpu")
       return {make("la-gpu-L2048", 2, 2048, 4, 64, 64, 64, true, false),
               make("la-gpu-L8192", 2, 8192, 4, 64, 64, 64, true, false)};
+    // fwd+bwd at the public training shapes: batch 2, 4 heads, D 64,
+    // chunk 128.
+    if (suite == "train")
+      return {make("la-train-L1024", 2, 1024, 4, 64, 64, 128, true, false),
+              make("la-train-L2048", 2, 2048, 4, 64, 64, 128, true, false),
+              make("la-train-L4096", 2, 4096, 4, 64, 64, 128, true, false),
+              make("la-train-L8192", 2, 8192, 4, 64, 64, 128, true, false)};
     if (!inSuite(suite))
       return {};
     return {make("la-L512", 1, 512, 8, 64, 64, 64, true, false),
@@ -92,6 +101,27 @@ public:
   }
 
   bool usesTensorCores() const override { return true; }
+  /// dq, dk, dv (and dlog_decay, dinit) for the cotangents of the output
+  /// and the state.
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    bool decay = c.shape.has("decay"), init = c.shape.has("init");
+    mref::Tensor ld = decay ? in.buffers[3]->toTensor() : mref::Tensor();
+    mref::Tensor h =
+        init ? in.buffers[decay ? 4 : 3]->toTensor() : mref::Tensor();
+    mref::LinearAttentionGradients g = mref::linearAttentionGradients(
+        in.buffers[0]->toTensor(), in.buffers[1]->toTensor(),
+        in.buffers[2]->toTensor(), decay ? &ld : nullptr, init ? &h : nullptr,
+        /*window=*/0, scale(c), &cot[0], &cot[1]);
+    std::vector<mref::Tensor> out = {std::move(g.dq), std::move(g.dk),
+                                     std::move(g.dv)};
+    if (decay)
+      out.push_back(std::move(g.dlogDecay));
+    if (init)
+      out.push_back(std::move(g.dinit));
+    return out;
+  }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;

@@ -180,6 +180,10 @@ std::vector<int64_t> mixer::bench::moeGroupSizes(int64_t tokens,
   return sizes;
 }
 
+std::vector<int64_t> mixer::bench::groupSizesOf(const Buffer &sizes) {
+  return std::vector<int64_t>(sizes.i64(), sizes.i64() + sizes.numel());
+}
+
 //===----------------------------------------------------------------------===//
 // MLIR text
 //===----------------------------------------------------------------------===//

@@ -164,8 +164,9 @@ public:
   /// of the function the module defines and of the suite of its own cases.
   virtual std::string op() const = 0;
   /// Its cases in `suite`: "cpu" (the default suite, under 10 minutes on
-  /// 2 cores with every family), "smoke" (one small case, for tests), the
-  /// op's own name, or its group ("scans", "kernels", "moe"). Empty when the
+  /// 2 cores with every family), "smoke" (one small case, for tests),
+  /// "train" (the public fwd+bwd shapes of a differentiable op), the op's
+  /// own name, or its group ("scans", "kernels", "moe"). Empty when the
   /// family is not part of that suite.
   virtual std::vector<Case> cases(const std::string &suite) const = 0;
 
@@ -201,6 +202,20 @@ public:
   virtual bool usesTensorCores() const { return false; }
   /// The --case argument of `c`; by default "NAME:K=V,K=V,...,FLAG".
   virtual std::string torchCase(const Case &c) const;
+
+  /// Whether the op is differentiable, so that its cases get fwd+bwd rows
+  /// (forward, then the @op_vjp of mixer-generate-vjp) in the "train" and
+  /// "smoke" suites, and in others with --fwd-bwd.
+  virtual bool differentiable() const { return false; }
+  /// The fp64 gradients of the float inputs (in argument order) of the
+  /// instance's inputs for `cotangents` (one per output, in order), from
+  /// the reference's backward; empty where the reference has none (the
+  /// check then uses a finite difference).
+  virtual std::vector<ref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<ref::Tensor> &cotangents) const {
+    return {};
+  }
 };
 
 /// What the scan families (ssd, linear_attention, selective_scan,
@@ -210,6 +225,7 @@ class ScanBench : public OpBench {
 public:
   double tolerance() const override { return 1e-4; }
   std::string toleranceName() const override { return "scans"; }
+  bool differentiable() const override { return true; }
 
 protected:
   /// Whether the family's full case list belongs to `suite` ("cpu",
@@ -243,6 +259,8 @@ std::unique_ptr<OpBench> createMoeCombineBench();
 /// 1 + (5 e mod E), the rounding remainder on the last group (the same rule
 /// as bench/torch_moe.py).
 std::vector<int64_t> moeGroupSizes(int64_t tokens, int64_t experts);
+/// The values of an i64 buffer (the group sizes of an instance).
+std::vector<int64_t> groupSizesOf(const Buffer &sizes);
 
 //===----------------------------------------------------------------------===//
 // Helpers for building MLIR text

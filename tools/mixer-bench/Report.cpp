@@ -10,9 +10,15 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <string>
 
 using namespace mixer::bench;
 namespace json = llvm::json;
+
+static bool isFwdBwd(const Row &r) {
+  llvm::StringRef impl = r.impl;
+  return impl.ends_with("fwd+bwd");
+}
 
 static std::string fmt(const std::optional<double> &v, const char *format) {
   if (!v)
@@ -26,7 +32,7 @@ static std::string fmt(const std::optional<double> &v, const char *format) {
 
 void mixer::bench::printTable(const std::vector<Row> &rows,
                               llvm::raw_ostream &os) {
-  os << llvm::format("%-20s %-14s %10s %19s %9s %8s %7s %9s %8s  %s\n", "case",
+  os << llvm::format("%-20s %-21s %10s %19s %9s %8s %7s %9s %8s  %s\n", "case",
                      "impl", "median ms", "q1..q3 ms", "compile s", "GFLOP/s",
                      "%peak", "rel err", "RSS MB", "status");
   for (const Row &r : rows) {
@@ -39,7 +45,7 @@ void mixer::bench::printTable(const std::vector<Row> &rows,
     std::string status = r.status;
     if (!r.reason.empty())
       status += " (" + r.reason + ")";
-    os << llvm::format("%-20s %-14s %10s %19s %9s %8s %7s %9s %8s  %s\n",
+    os << llvm::format("%-20s %-21s %10s %19s %9s %8s %7s %9s %8s  %s\n",
                        r.name.c_str(), r.impl.c_str(),
                        fmt(r.medianMs, "%.3f").c_str(), iqr.c_str(),
                        fmt(r.compileS, "%.2f").c_str(), rate.c_str(),
@@ -61,7 +67,7 @@ void mixer::bench::printSummary(const std::vector<Row> &rows,
   for (const std::string &name : names) {
     const Row *mixer = nullptr, *best = nullptr;
     for (const Row &r : rows) {
-      if (r.name != name || r.status != "ok" || !r.medianMs)
+      if (r.name != name || r.status != "ok" || !r.medianMs || isFwdBwd(r))
         continue;
       // mixer's own rows: the CPU pipeline's, or the GPU's.
       if (r.impl == "mixer" || r.impl == "mixer-cuda")
@@ -84,6 +90,34 @@ void mixer::bench::printSummary(const std::vector<Row> &rows,
     os << llvm::format("  %s: geometric mean %.2fx over %zu cases\n",
                        op.c_str(), std::exp(logSum / ratios.size()),
                        ratios.size());
+  }
+}
+
+void mixer::bench::printFwdBwdSummary(const std::vector<Row> &rows,
+                                      llvm::raw_ostream &os) {
+  os << "\nfwd+bwd: forward, forward + backward (ms), their ratio, peak RSS "
+        "of the case's process and its growth during the timed calls (MB), "
+        "the gradients' largest relative deviation from their check\n";
+  os << llvm::format("  %-20s %-21s %10s %10s %6s %9s %9s %9s  %s\n", "case",
+                     "impl", "fwd ms", "fwd+bwd ms", "ratio", "peak MB",
+                     "work MB", "grad err", "status");
+  for (const Row &r : rows) {
+    if (!isFwdBwd(r))
+      continue;
+    std::optional<double> ratio;
+    if (r.medianMs && r.fwdMs && *r.fwdMs > 0)
+      ratio = *r.medianMs / *r.fwdMs;
+    std::string status = r.status;
+    if (!r.reason.empty())
+      status += " (" + r.reason + ")";
+    os << llvm::format("  %-20s %-21s %10s %10s %6s %9s %9s %9s  %s\n",
+                       r.name.c_str(), r.impl.c_str(),
+                       fmt(r.fwdMs, "%.3f").c_str(),
+                       fmt(r.medianMs, "%.3f").c_str(),
+                       fmt(ratio, "%.2f").c_str(),
+                       fmt(r.peakRssMb, "%.0f").c_str(),
+                       fmt(r.workRssMb, "%.0f").c_str(),
+                       fmt(r.relError, "%.1e").c_str(), status.c_str());
   }
 }
 

@@ -19,6 +19,10 @@ void printTable(const std::vector<Row> &rows, llvm::raw_ostream &os);
 /// 1: mixer is faster); per op the geometric mean of those ratios.
 void printSummary(const std::vector<Row> &rows, llvm::raw_ostream &os);
 
+/// Per fwd+bwd row (mixer's and PyTorch's): forward and fwd+bwd times, their
+/// ratio, peak and working RSS, and the largest gradient error.
+void printFwdBwdSummary(const std::vector<Row> &rows, llvm::raw_ostream &os);
+
 /// Writes {"machine", "versions", "config", "rows"}; false (with a message)
 /// when the file cannot be written.
 bool writeJson(const std::string &path, llvm::json::Object machine,

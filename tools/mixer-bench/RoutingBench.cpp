@@ -12,6 +12,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/KernelMoEGradients.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -212,6 +214,10 @@ public:
     if (suite == "gpu")
       return {make("combine-gpu-T32768-N512-E8-k2", 32768, 512, 8, 2),
               make("combine-gpu-T32768-N512-E64-k4", 32768, 512, 64, 4)};
+    // fwd+bwd of the MoE training step: 8192 tokens, d_model 512, top 2
+    // of 8 experts.
+    if (suite == "train")
+      return {make("combine-train-T8192", 8192, 512, 8, 2)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
     return {make("combine-T4096-N512-E8-k2", 4096, 512, 8, 2)};
@@ -274,6 +280,19 @@ public:
 
   TorchBaseline torch() const override {
     return {"bench/torch_moe.py", {op()}, "torch"};
+  }
+
+  bool differentiable() const override { return true; }
+  /// d expert_out, d weights (the permutation gets none).
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    const Buffer &perm = *in.buffers[1];
+    mref::MoeCombineGradients grads = mref::moeCombineBackward(
+        in.buffers[0]->toTensor(),
+        std::vector<int32_t>(perm.i32(), perm.i32() + perm.numel()),
+        in.buffers[2]->toTensor(), cot[0]);
+    return {std::move(grads.dExpertOut), std::move(grads.dWeights)};
   }
 
 private:

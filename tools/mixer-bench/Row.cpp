@@ -43,6 +43,12 @@ json::Object mixer::bench::toJson(const Row &row) {
     o["gbps"] = optNumber(row.gbps);
   if (!row.peak.empty())
     o["peak"] = row.peak;
+  if (llvm::StringRef(row.impl).ends_with("fwd+bwd")) {
+    o["fwd_ms"] = optNumber(row.fwdMs);
+    o["bwd_ms"] = optNumber(row.bwdMs);
+    o["work_rss_mb"] = optNumber(row.workRssMb);
+    o["grad_check"] = row.gradCheck;
+  }
   return o;
 }
 
@@ -68,5 +74,9 @@ Row mixer::bench::fromJson(const json::Object &o) {
   row.peakFraction = getNumber(o, "peak_fraction");
   row.relError = getNumber(o, "rel_error");
   row.peakRssMb = getNumber(o, "peak_rss_mb");
+  row.fwdMs = getNumber(o, "fwd_ms");
+  row.bwdMs = getNumber(o, "bwd_ms");
+  row.workRssMb = getNumber(o, "work_rss_mb");
+  row.gradCheck = str("grad_check");
   return row;
 }

@@ -15,6 +15,11 @@ struct Row {
   std::string op, name, impl, shapes;
   std::optional<double> medianMs, q1Ms, q3Ms, compileS, gflops, gbps,
       peakFraction, relError, peakRssMb;
+  /// fwd+bwd rows only: the forward alone and the backward alone (median
+  /// ms), the growth of the RSS during the timed calls (MB), and what
+  /// rel_error (there the largest gradient error) was measured against.
+  std::optional<double> fwdMs, bwdMs, workRssMb;
+  std::string gradCheck;
   /// ok, inaccurate, skipped or error; `reason` says why when not ok.
   std::string status = "ok", reason;
   /// The peak peak_fraction is a fraction of, where it is not the CPU
@@ -22,8 +27,8 @@ struct Row {
   std::string peak;
 };
 
-/// The row as a JSON object (`gbps` only where it is set: flop-counted
-/// rows keep the fields they always had). A non-finite rel_error is "inf".
+/// The row as a JSON object (`gbps` only where it is set, the fwd+bwd
+/// fields only in fwd+bwd rows: other rows keep the fields they always had). A non-finite rel_error is "inf".
 llvm::json::Object toJson(const Row &row);
 /// The inverse of toJson, also for the rows of the PyTorch scripts.
 Row fromJson(const llvm::json::Object &o);

@@ -1,8 +1,9 @@
 //===- Runner.cpp - compile, check and time one case ----------------------===//
 //
-// The only part of mixer-bench that sees MLIR: parses a family's module,
-// lowers it with the CPU pipeline (naive or not), JIT-compiles it and calls
-// it on the family's buffers.
+// With FwdBwdRunner.cpp, the only part of mixer-bench that sees MLIR:
+// parses a family's module (adding its @op_vjp for fwd+bwd), lowers it with
+// the CPU pipeline (naive or not), JIT-compiles it and calls it on the
+// family's buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 #include "mixer/Execution/Compile.h"
 #include "mixer/Execution/JitModule.h"
 #include "mixer/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -39,12 +42,6 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-double peakRssMb() {
-  struct rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss / 1024.0; // ru_maxrss is in KiB on Linux
-}
-
 /// The value below which `fraction` of the sorted values lies (linear
 /// interpolation between neighbours).
 double quantile(const std::vector<double> &sorted, double fraction) {
@@ -52,15 +49,6 @@ double quantile(const std::vector<double> &sorted, double fraction) {
   size_t lo = static_cast<size_t>(pos);
   size_t hi = std::min(lo + 1, sorted.size() - 1);
   return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
-}
-
-Row emptyRow(const Job &job) {
-  Row row;
-  row.op = job.family->op();
-  row.name = job.c.name;
-  row.impl = job.impl;
-  row.shapes = job.c.shape.str();
-  return row;
 }
 } // namespace
 
@@ -73,7 +61,64 @@ void setPeakFraction(Row &row, const RunSettings &settings) {
     row.peakFraction = *row.gbps / settings.triadGbps;
 }
 
+llvm::Expected<CompiledCase> compileCase(const Job &job,
+                                         const RunSettings &settings,
+                                         bool withVjp) {
+  const OpBench &family = *job.family;
+  Clock::time_point compileStart = Clock::now();
+  CompiledCase out;
+  DialectRegistry registry;
+  mc::registerCompilerDialects(registry);
+  out.context = std::make_unique<MLIRContext>(registry);
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(out.context.get(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
+      diagnostics = diag.str();
+    return mlir::success();
+  });
+  auto fail = [&](const std::string &why) {
+    return llvm::createStringError(
+        why + (diagnostics.empty() ? "" : ": " + diagnostics));
+  };
+  out.module = mlir::parseSourceString<ModuleOp>(
+      family.module(job.c), ParserConfig(out.context.get()));
+  if (!out.module)
+    return fail("cannot parse the generated module");
+  if (withVjp) {
+    // The arguments of @op: inputs, then the writable outputs.
+    auto fn = out.module->lookupSymbol<mlir::func::FuncOp>(family.op());
+    if (!fn)
+      return fail("the module has no function @" + family.op());
+    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+      if (fn.getArgAttr(i, "bufferization.writable"))
+        continue;
+      auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(
+          fn.getArgumentTypes()[i]);
+      out.inputs.push_back(i);
+      if (tensor && llvm::isa<mlir::FloatType>(tensor.getElementType()))
+        out.floatInputs.push_back(i);
+    }
+    if (failed(mc::generateVjpFunctions(*out.module)))
+      return llvm::createStringError(
+          kNoBackward + (diagnostics.empty() ? "" : ": " + diagnostics));
+  }
+  mc::CpuPipelineOptions options;
+  options.naive = job.impl == "mixer-naive";
+  options.numThreads = settings.threads;
+  options.runtimeChecks = settings.runtimeChecks;
+  if (failed(mc::compileToLLVM(*out.module, options)))
+    return fail("compilation failed");
+  auto jit = mc::JitModule::create(*out.module);
+  if (!jit)
+    return fail("JIT failed: " + llvm::toString(jit.takeError()));
+  out.jit = std::move(*jit);
+  out.compileS = secondsSince(compileStart);
+  return out;
+}
+
 Row runJob(const Job &job, const RunSettings &settings) {
+  if (job.impl == kFwdBwdImpl)
+    return runFwdBwdJob(job, settings);
   const OpBench &family = *job.family;
   Row row = emptyRow(job);
   bool naive = job.impl == "mixer-naive";
@@ -83,37 +128,16 @@ Row runJob(const Job &job, const RunSettings &settings) {
     return row;
   }
 
-  // Compilation: parse, pipeline, JIT.
-  Clock::time_point compileStart = Clock::now();
-  DialectRegistry registry;
-  mc::registerCompilerDialects(registry);
-  MLIRContext context(registry);
-  std::string diagnostics;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
-      diagnostics = diag.str();
-    return mlir::success();
-  });
-  OwningOpRef<ModuleOp> module =
-      mlir::parseSourceString<ModuleOp>(family.module(job.c),
-                                        ParserConfig(&context));
   auto fail = [&](const std::string &why) {
     row.status = "error";
-    row.reason = why + (diagnostics.empty() ? "" : ": " + diagnostics);
+    row.reason = why;
     return row;
   };
-  if (!module)
-    return fail("cannot parse the generated module");
-  mc::CpuPipelineOptions options;
-  options.naive = naive;
-  options.numThreads = settings.threads;
-  options.runtimeChecks = settings.runtimeChecks;
-  if (failed(mc::compileToLLVM(*module, options)))
-    return fail("compilation failed");
-  auto jit = mc::JitModule::create(*module);
-  if (!jit)
-    return fail("JIT failed: " + llvm::toString(jit.takeError()));
-  row.compileS = secondsSince(compileStart);
+  llvm::Expected<CompiledCase> compiled = compileCase(job, settings, false);
+  if (!compiled)
+    return fail(llvm::toString(compiled.takeError()));
+  row.compileS = compiled->compileS;
+  const mc::JitModule &jit = *compiled->jit;
 
   // Inputs and the reference.
   mref::Rng rng(20240611);
@@ -123,21 +147,18 @@ Row runJob(const Job &job, const RunSettings &settings) {
   // Warm-up (at least one call, at most 0.2 s of them), then the check.
   Clock::time_point warmStart = Clock::now();
   for (int i = 0; i < 20 && (i == 0 || secondsSince(warmStart) < 0.2); ++i)
-    if (llvm::Error err = (*jit)->call(fn, instance.args))
+    if (llvm::Error err = jit.call(fn, instance.args))
       return fail("call failed: " + llvm::toString(std::move(err)));
   row.relError = instance.relativeError();
 
   std::vector<double> times;
   for (int i = 0; i < std::max(1, settings.repeat); ++i) {
     Clock::time_point start = Clock::now();
-    if (llvm::Error err = (*jit)->call(fn, instance.args))
+    if (llvm::Error err = jit.call(fn, instance.args))
       return fail("call failed: " + llvm::toString(std::move(err)));
     times.push_back(secondsSince(start) * 1e3);
   }
-  std::sort(times.begin(), times.end());
-  row.medianMs = quantile(times, 0.5);
-  row.q1Ms = quantile(times, 0.25);
-  row.q3Ms = quantile(times, 0.75);
+  setMedian(row, times);
   Work work = family.work(job.c);
   double seconds = *row.medianMs * 1e-3;
   if (work.flops > 0)
@@ -146,14 +167,45 @@ Row runJob(const Job &job, const RunSettings &settings) {
     row.gbps = work.bytes / seconds * 1e-9;
   setPeakFraction(row, settings);
   row.peakRssMb = peakRssMb();
-  if (!(*row.relError <= family.tolerance())) {
-    char tol[32];
-    std::snprintf(tol, sizeof(tol), "%g", family.tolerance());
-    row.status = "inaccurate";
-    row.reason = "rel_error above the " + std::string(tol) + " tolerance of " +
-                 family.toleranceName();
-  }
+  checkTolerance(row, family, "rel_error");
   return row;
+}
+
+void setMedian(Row &row, std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  row.medianMs = quantile(times, 0.5);
+  row.q1Ms = quantile(times, 0.25);
+  row.q3Ms = quantile(times, 0.75);
+}
+
+double medianOf(std::vector<double> times) {
+  std::sort(times.begin(), times.end());
+  return quantile(times, 0.5);
+}
+
+void checkTolerance(Row &row, const OpBench &family, const std::string &what) {
+  if (*row.relError <= family.tolerance())
+    return;
+  char tol[32];
+  std::snprintf(tol, sizeof(tol), "%g", family.tolerance());
+  row.status = "inaccurate";
+  row.reason = what + " above the " + std::string(tol) + " tolerance of " +
+               family.toleranceName();
+}
+
+Row emptyRow(const Job &job) {
+  Row row;
+  row.op = job.family->op();
+  row.name = job.c.name;
+  row.impl = job.impl;
+  row.shapes = job.c.shape.str();
+  return row;
+}
+
+double peakRssMb() {
+  struct rusage usage;
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss / 1024.0; // ru_maxrss is in KiB on Linux
 }
 
 Row runJobIsolated(const Job &job, const RunSettings &settings) {

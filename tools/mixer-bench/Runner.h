@@ -6,15 +6,33 @@
 #include "OpBench.h"
 #include "Row.h"
 
+#include "mixer/Execution/JitModule.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <vector>
+
 namespace mixer::bench {
 
 /// A case of a family through one of mixer's pipelines.
 struct Job {
   const OpBench *family;
   Case c;
-  /// "mixer" (the optimized CPU pipeline) or "mixer-naive".
+  /// "mixer" (the optimized CPU pipeline), "mixer-naive", or
+  /// kFwdBwdImpl (the optimized pipeline, forward then @op_vjp).
   std::string impl;
 };
+
+/// The impl of the rows that time the forward and its vector-Jacobian
+/// product together.
+inline constexpr const char *kFwdBwdImpl = "mixer-fwd+bwd";
+/// How the reason of a fwd+bwd row starts when mixer-generate-vjp cannot
+/// differentiate the op (its backward op does not exist yet).
+inline constexpr const char *kNoBackward = "no backward yet";
 
 struct RunSettings {
   int threads = 0; ///< 0: the pipeline's default
@@ -22,6 +40,9 @@ struct RunSettings {
   double naiveMaxWork = 7.0e7;
   /// Compile with the run-time checks of the pipeline (its default).
   bool runtimeChecks = true;
+  /// Check fwd+bwd gradients by a finite difference even where the family
+  /// has reference gradients (--grad-check=fd).
+  bool finiteDifferenceOnly = false;
   /// The calibration (0: not measured); the denominators of peak_fraction.
   double fmaPeakGflops = 0, triadGbps = 0;
 };
@@ -37,6 +58,47 @@ Row runJobIsolated(const Job &job, const RunSettings &settings);
 
 /// Sets peak_fraction from gflops (or gbps) and the calibration.
 void setPeakFraction(Row &row, const RunSettings &settings);
+
+//===----------------------------------------------------------------------===//
+// Shared by runJob and runFwdBwdJob
+//===----------------------------------------------------------------------===//
+
+/// A case's module compiled and JIT-loaded (the context outlives the JIT).
+struct CompiledCase {
+  std::unique_ptr<mlir::MLIRContext> context;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::unique_ptr<mlir::mixer::JitModule> jit;
+  double compileS = 0;
+  /// With the VJP: the argument numbers of @op's inputs (those not marked
+  /// writable), and of those the float tensors (which get gradients).
+  std::vector<unsigned> inputs, floatInputs;
+};
+
+/// Parses the family's module, with `withVjp` adds @op_vjp
+/// (mixer-generate-vjp; an error starting with kNoBackward when the op has
+/// no backward), lowers it with the job's pipeline and JIT-loads it. The
+/// error names what failed, with the first diagnostic.
+llvm::Expected<CompiledCase> compileCase(const Job &job,
+                                         const RunSettings &settings,
+                                         bool withVjp);
+
+/// The forward, then @op_vjp on the same inputs with fixed random
+/// cotangents, timed together (and apart); the gradients are checked
+/// against the family's fp64 reference gradients where it has them,
+/// otherwise against a directional finite difference of the compiled
+/// forward (FwdBwdRunner.cpp).
+Row runFwdBwdJob(const Job &job, const RunSettings &settings);
+
+/// A row of the job with no result yet.
+Row emptyRow(const Job &job);
+/// median_ms, q1_ms, q3_ms of `times`.
+void setMedian(Row &row, std::vector<double> times);
+double medianOf(std::vector<double> times);
+/// Marks the row inaccurate (naming `what`) when rel_error is above the
+/// family's tolerance.
+void checkTolerance(Row &row, const OpBench &family, const std::string &what);
+/// This process's ru_maxrss in MB.
+double peakRssMb();
 
 } // namespace mixer::bench
 

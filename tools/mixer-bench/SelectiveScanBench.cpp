@@ -26,6 +26,13 @@ public:
     if (suite == "gpu")
       return {make("sscan-gpu-L2048", 4, 2048, 512, 1, 16, true, false),
               make("sscan-gpu-L8192", 4, 8192, 512, 1, 16, true, false)};
+    // fwd+bwd at the public training shapes: batch 4, D 512, state 16,
+    // with Mamba-1's options.
+    if (suite == "train")
+      return {make("sscan-train-L1024", 4, 1024, 512, 1, 16, true, false),
+              make("sscan-train-L2048", 4, 2048, 512, 1, 16, true, false),
+              make("sscan-train-L4096", 4, 4096, 512, 1, 16, true, false),
+              make("sscan-train-L8192", 4, 8192, 512, 1, 16, true, false)};
     if (!inSuite(suite))
       return {};
     return {make("sscan-L512", 1, 512, 1536, 1, 16, true, false),

@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/Gradients.h"
+
 #include <algorithm>
 
 using namespace mixer::bench;
@@ -30,6 +32,13 @@ public:
               make("ssd-gpu-L8192", 4, 8192, 8, 128, 2, 128, 64, false)};
     if (suite == "gpu-smoke")
       return {make("ssd-gpu-smoke", 1, 200, 4, 32, 2, 32, 64, true)};
+    // fwd+bwd at the public training shapes: batch 4, 2 groups, 8 heads of
+    // 128 channels, state 128.
+    if (suite == "train")
+      return {make("ssd-train-L1024", 4, 1024, 8, 128, 2, 128, 64, false),
+              make("ssd-train-L2048", 4, 2048, 8, 128, 2, 128, 64, false),
+              make("ssd-train-L4096", 4, 4096, 8, 128, 2, 128, 64, false),
+              make("ssd-train-L8192", 4, 8192, 8, 128, 2, 128, 64, false)};
     if (!inSuite(suite))
       return {};
     return {
@@ -106,6 +115,23 @@ public:
     for (const char *d : {"B", "L", "H", "P", "G", "N", "Q"})
       out += std::to_string(s[d]) + ",";
     return out + (s.has("init") ? "1" : "0");
+  }
+
+  /// dx, dlog_a, db, dc (and dinit) for the cotangents of y and the state.
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    bool init = c.shape.has("init");
+    mref::Tensor h = init ? in.buffers[4]->toTensor() : mref::Tensor();
+    mref::SsdGradients g = mref::ssdGradients(
+        in.buffers[0]->toTensor(), in.buffers[1]->toTensor(),
+        in.buffers[2]->toTensor(), in.buffers[3]->toTensor(),
+        init ? &h : nullptr, &cot[0], &cot[1]);
+    std::vector<mref::Tensor> out = {std::move(g.dx), std::move(g.dlogA),
+                                     std::move(g.db), std::move(g.dc)};
+    if (init)
+      out.push_back(std::move(g.dinit));
+    return out;
   }
 
 private:

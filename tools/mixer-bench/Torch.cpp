@@ -20,7 +20,8 @@ bool mixer::bench::torchAvailable(const TorchSettings &settings) {
 std::vector<Row> mixer::bench::runTorch(const OpBench &family,
                                         const std::vector<Case> &cases,
                                         const TorchSettings &settings,
-                                        json::Object &versions) {
+                                        json::Object &versions,
+                                        bool fwdBwd) {
   std::vector<Row> rows;
   TorchBaseline baseline = family.torch();
   if (cases.empty() ||
@@ -45,6 +46,8 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
     cmd += " " + arg;
   cmd += " --threads " + std::to_string(settings.threads) + " --repeat " +
          std::to_string(std::max(1, settings.repeat));
+  if (fwdBwd)
+    cmd += " --mode fwd+bwd";
   for (const Case &c : cases)
     cmd += " --case " + family.torchCase(c);
 
@@ -77,8 +80,8 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
   if (status != 0 && rows.empty()) {
     Row row;
     row.op = family.op();
-    row.name = "*";
-    row.impl = baseline.impl;
+    row.name = cases.size() == 1 ? cases[0].name : "*";
+    row.impl = baseline.impl + (fwdBwd ? "-fwd+bwd" : "");
     row.status = "error";
     row.reason = "the PyTorch script failed (exit status " +
                  std::to_string(status) + ")";

@@ -27,9 +27,11 @@ bool torchAvailable(const TorchSettings &settings);
 /// Runs the family's baseline script on `cases` (with jemalloc, OpenBLAS
 /// and ATen told about this CPU) and returns its rows; merges its version
 /// line into `versions`. An error row when the script fails without rows.
+/// With `fwdBwd`, the script's --mode fwd+bwd: forward and backward under
+/// autograd.
 std::vector<Row> runTorch(const OpBench &family, const std::vector<Case> &cases,
                           const TorchSettings &settings,
-                          llvm::json::Object &versions);
+                          llvm::json::Object &versions, bool fwdBwd = false);
 
 } // namespace mixer::bench
 

@@ -1,9 +1,10 @@
 //===- mixer-bench.cpp - time mixer ops against the reference and PyTorch -===//
 //
-//   mixer-bench [--suite cpu|smoke|scans|kernels|moe|gpu|gpu-smoke|OP]
+//   mixer-bench [--suite cpu|smoke|train|scans|kernels|moe|gpu|gpu-smoke|OP]
 //               [--op NAME]
-//               [--filter SUBSTR] [--threads N] [--repeat N] [--json FILE]
-//               [--isolate] [--calibrate] [--no-calibrate] [--no-compare]
+//               [--filter SUBSTR,...] [--threads N] [--repeat N] [--json FILE]
+//               [--isolate] [--fwd-bwd] [--calibrate] [--no-calibrate]
+//               [--no-compare]
 //
 // The driver: options, suite selection, progress, and the order of the
 // work. Each op family (OpBench.h, one file per op) gives its cases; for
@@ -11,10 +12,12 @@
 // apart), runs it on random inputs, checks it against the fp64 reference,
 // times warm calls that reuse their buffers and reads the peak memory.
 // PyTorch rows of the same shapes come from the family's script in bench/
-// (Torch). The GPU suites run each case through the NVVM pipeline and the
-// CUDA runtime instead, with cuBLAS rows for the GEMM-shaped ones
-// (GpuRunner). Report writes a table to stdout and, with --json, one row
-// per case and implementation.
+// (Torch). Differentiable ops also get fwd+bwd rows (the forward, then its
+// @op_vjp; FwdBwdRunner) beside PyTorch autograd's, each PyTorch case then
+// in a process of its own. The GPU suites run each case through the NVVM
+// pipeline and the CUDA runtime instead, with cuBLAS rows for the
+// GEMM-shaped ones (GpuRunner). Report writes a table to stdout and, with
+// --json, one row per case and implementation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,7 @@
 #include "Runner.h"
 #include "Torch.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Format.h"
@@ -51,9 +55,9 @@ struct Options {
   std::string opFilter, caseFilter, jsonFile;
   int threads = 0;
   int repeat = 10;
-  bool isolate = false, calibrateOnly = false, noCalibrate = false,
-       noCompare = false, noRuntimeChecks = false, noCublas = false,
-       compileOnly = false;
+  bool isolate = false, fwdBwd = false, calibrateOnly = false,
+       noCalibrate = false, noCompare = false, noRuntimeChecks = false,
+       gradFd = false, noCublas = false, compileOnly = false;
   /// GPU suites with --compile-only: the chip to compile for.
   std::string chip = "sm_90a";
   /// Largest naive work checked against the fp64 reference (GPU suites).
@@ -67,20 +71,25 @@ struct Options {
 const char *kUsage =
     "usage: mixer-bench [options]\n"
     "  --suite NAME         cases to run: cpu (every op family that lowers),\n"
-    "                       smoke (one small case per family), scans,\n"
+    "                       smoke (one small case per family), train (the\n"
+    "                       fwd+bwd shapes of the differentiable ops), scans,\n"
     "                       kernels, moe, or an op name such as ssd;\n"
     "                       gpu (the public GPU shapes on a CUDA device,\n"
     "                       with cuBLAS for the GEMM-shaped cases) or\n"
     "                       gpu-smoke (small cases of every op on the GPU)\n"
     "  --op NAME            only the cases of this op\n"
-    "  --filter SUBSTR      only cases whose name contains SUBSTR\n"
+    "  --filter SUBSTR,...  only cases whose name contains one of SUBSTRs\n"
     "  --threads N          threads (OMP_NUM_THREADS; default: all cores)\n"
     "  --repeat N           timed calls per case (default 10)\n"
     "  --json FILE          write the results as JSON\n"
     "  --isolate            run each case in a fresh child process\n"
+    "  --fwd-bwd            add fwd+bwd rows (forward, then the op's VJP) of\n"
+    "                       differentiable ops (always in smoke and train)\n"
     "  --calibrate          measure FMA peak and triad bandwidth, then exit\n"
     "  --no-calibrate       skip that measurement before the cases\n"
     "  --no-compare         skip the PyTorch comparison rows\n"
+    "  --grad-check fd      check fwd+bwd gradients by finite differences\n"
+    "                       only (default: the fp64 reference's, if any)\n"
     "  --no-runtime-checks  compile without the run-time checks\n"
     "                       (runtime-checks=false), to measure their cost\n"
     "  --naive-max-work W   largest naive work (inner-loop iterations, e.g.\n"
@@ -147,6 +156,11 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(opts.chip);
     } else if (arg == "--isolate") {
       opts.isolate = true;
+    } else if (arg == "--grad-check") {
+      ok = next(v) && (v == "fd" || v == "reference");
+      opts.gradFd = v == "fd";
+    } else if (arg == "--fwd-bwd") {
+      opts.fwdBwd = true;
     } else if (arg == "--calibrate") {
       opts.calibrateOnly = true;
     } else if (arg == "--no-calibrate") {
@@ -188,8 +202,8 @@ std::string cpuModel() {
 /// The suites some family has cases in, for the error message.
 std::vector<std::string>
 knownSuites(const std::vector<std::unique_ptr<OpBench>> &families) {
-  std::vector<std::string> candidates = {"cpu",  "smoke", "scans", "kernels",
-                                         "moe",  "gpu",   "gpu-smoke"};
+  std::vector<std::string> candidates = {"cpu",     "smoke", "train", "scans",
+                                         "kernels", "moe",   "gpu",   "gpu-smoke"};
   for (const auto &f : families)
     candidates.push_back(f->op());
   std::vector<std::string> known;
@@ -202,7 +216,8 @@ knownSuites(const std::vector<std::unique_ptr<OpBench>> &families) {
   return known;
 }
 
-/// A family's cases in the suite that pass --op and --filter.
+/// A family's cases in the suite that pass --op and --filter (a comma-
+/// separated list of substrings, one of which the name contains).
 std::vector<Case> selectedCases(const OpBench &family, const Options &opts) {
   std::vector<Case> out;
   if (!opts.opFilter.empty() && family.op() != opts.opFilter)
@@ -211,9 +226,13 @@ std::vector<Case> selectedCases(const OpBench &family, const Options &opts) {
   std::vector<Case> cases = family.cases(opts.suite);
   if (cases.empty() && opts.suite == "gpu-smoke")
     cases = family.cases("smoke");
+  llvm::SmallVector<llvm::StringRef> alternatives;
+  llvm::StringRef(opts.caseFilter).split(alternatives, ',', -1, false);
   for (Case &c : cases)
-    if (opts.caseFilter.empty() ||
-        c.name.find(opts.caseFilter) != std::string::npos)
+    if (alternatives.empty() ||
+        llvm::any_of(alternatives, [&](llvm::StringRef a) {
+          return llvm::StringRef(c.name).contains(a);
+        }))
       out.push_back(std::move(c));
   return out;
 }
@@ -332,6 +351,7 @@ int main(int argc, char **argv) {
   run.repeat = opts.repeat;
   run.naiveMaxWork = opts.naiveMaxWork;
   run.runtimeChecks = !opts.noRuntimeChecks;
+  run.finiteDifferenceOnly = opts.gradFd;
 
   json::Object machine{{"cpu", cpuModel()},
                        {"cores", int64_t(std::thread::hardware_concurrency())}};
@@ -362,13 +382,20 @@ int main(int argc, char **argv) {
                  << "' (known: " << llvm::join(suites, ", ") << ")\n";
     return 1;
   }
+  // The train suite times mixer's forward beside fwd+bwd (no naive rows).
+  bool train = opts.suite == "train";
+  bool fwdBwd = opts.fwdBwd || train || opts.suite == "smoke";
   std::vector<Job> jobs;
   std::vector<std::pair<const OpBench *, std::vector<Case>>> perFamily;
   for (const auto &family : families) {
     std::vector<Case> cases = selectedCases(*family, opts);
-    for (const Case &c : cases)
-      for (const char *impl : {"mixer", "mixer-naive"})
-        jobs.push_back({family.get(), c, impl});
+    for (const Case &c : cases) {
+      jobs.push_back({family.get(), c, "mixer"});
+      if (!train)
+        jobs.push_back({family.get(), c, "mixer-naive"});
+      if (fwdBwd && family->differentiable())
+        jobs.push_back({family.get(), c, kFwdBwdImpl});
+    }
     if (!cases.empty())
       perFamily.push_back({family.get(), std::move(cases)});
   }
@@ -403,7 +430,17 @@ int main(int argc, char **argv) {
         if (isatty(2))
           llvm::errs() << "running the PyTorch comparison of " << family->op()
                        << "...\n";
-        for (Row &r : runTorch(*family, cases, torch, versions)) {
+        std::vector<Row> torchRows;
+        if (!fwdBwd || !family->differentiable()) {
+          torchRows = runTorch(*family, cases, torch, versions);
+        } else {
+          // One process per case and mode: each peak RSS is its case's.
+          for (const Case &c : cases)
+            for (bool backward : {false, true})
+              for (Row &r : runTorch(*family, {c}, torch, versions, backward))
+                torchRows.push_back(std::move(r));
+        }
+        for (Row &r : torchRows) {
           if (!r.peakFraction)
             setPeakFraction(r, run);
           rows.push_back(std::move(r));
@@ -432,6 +469,8 @@ int main(int argc, char **argv) {
 
   printTable(rows, llvm::outs());
   printSummary(rows, llvm::outs());
+  if (fwdBwd)
+    printFwdBwdSummary(rows, llvm::outs());
 
   if (!opts.jsonFile.empty()) {
     json::Object config{{"suite", opts.suite},
@@ -440,6 +479,8 @@ int main(int argc, char **argv) {
                         {"threads", numThreads},
                         {"repeat", opts.repeat},
                         {"isolate", opts.isolate},
+                        {"fwd_bwd", fwdBwd},
+                        {"grad_check", opts.gradFd ? "fd" : "reference"},
                         {"naive_max_work", opts.naiveMaxWork}};
     for (auto &[family, cases] : perFamily)
       config["flops_" + family->op()] = family->workFormula();

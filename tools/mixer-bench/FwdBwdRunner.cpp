@@ -1,0 +1,244 @@
+//===- FwdBwdRunner.cpp - time a case's forward and backward together -----===//
+//
+// A fwd+bwd row: the module of the case gains @op_vjp (mixer-generate-vjp),
+// which takes @op's inputs, one cotangent per result and one gradient
+// output per float input. Each timed iteration calls @op, then @op_vjp on
+// the same inputs (so the backward is timed as training runs it after the
+// forward); fwd_ms and bwd_ms are the two calls' medians apart.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+using namespace ::mixer::bench;
+namespace mc = ::mlir::mixer;
+namespace mref = ::mixer::ref;
+
+namespace {
+/// The largest relative error of a compiled gradient against the fp64
+/// reference's (the backward ops' test tolerance).
+constexpr double kGradientTolerance = 1e-4;
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// A field of /proc/self/status in MB (VmRSS, VmHWM); -1 when absent.
+double statusMb(const std::string &field) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind(field + ":", 0) == 0)
+      return std::atof(line.c_str() + field.size() + 1) / 1024.0;
+  return -1;
+}
+
+/// Resets VmHWM to the current RSS (Linux >= 4.0), so that it then holds
+/// the peak of what runs after; false where that is not allowed.
+bool resetPeakRss() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";
+  out.flush();
+  return bool(out);
+}
+
+/// sum_k <cotangent_k, output_k> in fp64.
+double loss(const std::vector<const Buffer *> &outputs,
+            const std::vector<mref::Tensor> &cotangents) {
+  double sum = 0;
+  for (size_t k = 0; k < outputs.size(); ++k)
+    for (int64_t i = 0, e = cotangents[k].numel(); i < e; ++i)
+      sum += cotangents[k][i] * outputs[k]->at(i);
+  return sum;
+}
+} // namespace
+
+namespace mixer::bench {
+
+Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
+  const OpBench &family = *job.family;
+  Row row = emptyRow(job);
+  auto fail = [&](const std::string &why) {
+    row.status = "error";
+    row.reason = why;
+    return row;
+  };
+  llvm::Expected<CompiledCase> compiled = compileCase(job, settings, true);
+  if (!compiled) {
+    std::string why = llvm::toString(compiled.takeError());
+    // An op without a backward op: said in words, not an error.
+    if (why.rfind(kNoBackward, 0) == 0) {
+      row.status = "skipped";
+      row.reason = why;
+      return row;
+    }
+    return fail(why);
+  }
+  row.compileS = compiled->compileS;
+  const mc::JitModule &jit = *compiled->jit;
+
+  mref::Rng rng(20240611);
+  Instance in = family.prepare(job.c, rng);
+  size_t numInputs = compiled->inputs.size();
+  if (in.buffers.size() <= numInputs)
+    return fail("the family's buffers do not match @" + family.op() +
+                "'s arguments");
+  // @op_vjp(inputs..., one cotangent per output..., one gradient per float
+  // input...); cotangents uniform in [-1, 1) (zero for integer outputs).
+  std::vector<void *> vjpArgs(in.args.begin(), in.args.begin() + numInputs);
+  std::vector<const Buffer *> outputs;
+  std::vector<mref::Tensor> cotangents;
+  std::vector<std::unique_ptr<Buffer>> owned;
+  for (size_t i = numInputs; i < in.buffers.size(); ++i) {
+    const Buffer &out = *in.buffers[i];
+    owned.push_back(std::make_unique<Buffer>(out.type, out.shape));
+    Buffer &cot = *owned.back();
+    if (out.type == ElementType::F32)
+      for (int64_t j = 0, e = cot.numel(); j < e; ++j)
+        cot.f32()[j] = static_cast<float>(rng.uniform(-1, 1));
+    vjpArgs.push_back(cot.desc());
+    outputs.push_back(&out);
+    cotangents.push_back(cot.toTensor());
+  }
+  std::vector<Buffer *> grads;
+  for (unsigned arg : compiled->floatInputs) {
+    const Buffer &input = *in.buffers[arg];
+    owned.push_back(std::make_unique<Buffer>(ElementType::F32, input.shape));
+    grads.push_back(owned.back().get());
+    vjpArgs.push_back(grads.back()->desc());
+  }
+  std::string fn = family.op(), vjp = fn + "_vjp";
+
+  // One forward call first (it starts the OpenMP threads), so that the RSS
+  // growth from here is the forward's and backward's working memory.
+  if (llvm::Error err = jit.call(fn, in.args))
+    return fail("call failed: " + llvm::toString(std::move(err)));
+  // Warm-up, then forward and backward timed apart, iteration by iteration.
+  double rssBefore = statusMb("VmRSS");
+  bool peakReset = resetPeakRss();
+  auto step = [&](double *fwdMs, double *bwdMs) -> llvm::Error {
+    Clock::time_point start = Clock::now();
+    if (llvm::Error err = jit.call(fn, in.args))
+      return err;
+    Clock::time_point mid = Clock::now();
+    if (llvm::Error err = jit.call(vjp, vjpArgs))
+      return err;
+    *fwdMs = std::chrono::duration<double>(mid - start).count() * 1e3;
+    *bwdMs = secondsSince(mid) * 1e3;
+    return llvm::Error::success();
+  };
+  double f, b;
+  Clock::time_point warmStart = Clock::now();
+  for (int i = 0; i < 20 && (i == 0 || secondsSince(warmStart) < 0.2); ++i)
+    if (llvm::Error err = step(&f, &b))
+      return fail("call failed: " + llvm::toString(std::move(err)));
+  std::vector<double> total, fwd, bwd;
+  for (int i = 0; i < std::max(1, settings.repeat); ++i) {
+    if (llvm::Error err = step(&f, &b))
+      return fail("call failed: " + llvm::toString(std::move(err)));
+    fwd.push_back(f);
+    bwd.push_back(b);
+    total.push_back(f + b);
+  }
+  if (peakReset && rssBefore >= 0)
+    row.workRssMb = statusMb("VmHWM") - rssBefore;
+  row.peakRssMb = peakRssMb();
+  setMedian(row, total);
+  row.fwdMs = medianOf(fwd);
+  row.bwdMs = medianOf(bwd);
+
+  // The gradients: against the reference's where it has them (the largest
+  // max |g - ref| / max |ref| over the inputs) ...
+  std::vector<mref::Tensor> expected;
+  if (!settings.finiteDifferenceOnly)
+    expected = family.referenceGradients(job.c, in, cotangents);
+  if (!expected.empty()) {
+    if (expected.size() != grads.size())
+      return fail("the reference has " + std::to_string(expected.size()) +
+                  " gradients, @" + vjp + " " + std::to_string(grads.size()));
+    double worst = 0;
+    for (size_t i = 0; i < grads.size(); ++i) {
+      if (expected[i].data.empty()) // no reference gradient (eps)
+        continue;
+      Instance one;
+      one.expect(*grads[i], std::move(expected[i]));
+      worst = std::max(worst, one.relativeError());
+    }
+    row.relError = worst;
+    row.gradCheck = "fp64 reference gradients";
+    if (!(*row.relError <= kGradientTolerance)) {
+      row.status = "inaccurate";
+      row.reason = "gradient rel_error above 1e-4";
+    }
+    return row;
+  }
+
+  // ... otherwise against a central difference of the compiled forward
+  // along a random direction v: (L(x + h v) - L(x - h v)) / 2h against
+  // sum_i <g_i, v_i>. v keeps every input's sign (log-decays stay
+  // negative, gates positive): v_j = 0 where x_j +- h v_j would cross 0.
+  // Rank-0 inputs (eps, a bandwidth: hyperparameters, some without a
+  // gradient) stay fixed.
+  const double h = 1e-2;
+  std::vector<std::vector<float>> saved, direction;
+  double predicted = 0;
+  for (size_t i = 0; i < grads.size(); ++i) {
+    Buffer &x = *in.buffers[compiled->floatInputs[i]];
+    saved.emplace_back(x.f32(), x.f32() + x.numel());
+    std::vector<float> v(x.numel());
+    for (int64_t j = 0, e = x.numel(); j < e; ++j) {
+      float vj = x.shape.empty() ? 0.0f : static_cast<float>(rng.uniform(-1, 1));
+      double lo = x.f32()[j] - h * std::fabs(vj),
+             hi = x.f32()[j] + h * std::fabs(vj);
+      v[j] = (x.f32()[j] != 0 && lo * hi <= 0) ? 0.0f : vj;
+      predicted += double(grads[i]->f32()[j]) * v[j];
+    }
+    direction.push_back(std::move(v));
+  }
+  auto lossAt = [&](double sign) -> llvm::Expected<double> {
+    for (size_t i = 0; i < grads.size(); ++i) {
+      Buffer &x = *in.buffers[compiled->floatInputs[i]];
+      for (int64_t j = 0, e = x.numel(); j < e; ++j)
+        x.f32()[j] = static_cast<float>(saved[i][j] + sign * h * direction[i][j]);
+    }
+    if (llvm::Error err = jit.call(fn, in.args))
+      return std::move(err);
+    return loss(outputs, cotangents);
+  };
+  llvm::Expected<double> plus = lossAt(1), minus = lossAt(-1);
+  if (!plus || !minus) {
+    llvm::Error err = llvm::joinErrors(plus.takeError(), minus.takeError());
+    return fail("call failed: " + llvm::toString(std::move(err)));
+  }
+  llvm::consumeError(lossAt(0).takeError()); // restores the inputs
+  double measured = (*plus - *minus) / (2 * h);
+  double scale = std::max(std::fabs(measured), std::fabs(predicted));
+  row.relError = scale > 0 ? std::fabs(measured - predicted) / scale : 0;
+  if (!std::isfinite(predicted) || !std::isfinite(measured))
+    row.relError = INFINITY;
+  char check[96];
+  std::snprintf(check, sizeof(check),
+                "directional central difference of the compiled forward, "
+                "h = %g",
+                h);
+  row.gradCheck = check;
+  // A float32 difference quotient is good to about 1e-3, not to the
+  // family's tolerance: only a larger error marks the row.
+  if (!(*row.relError <= 1e-2)) {
+    row.status = "inaccurate";
+    row.reason = "gradient differs from the finite difference by more than 1e-2";
+  }
+  return row;
+}
+
+} // namespace mixer::bench
