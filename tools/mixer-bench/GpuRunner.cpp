@@ -43,7 +43,7 @@ llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-Row emptyRow(const Job &job, const std::string &impl) {
+Row emptyRowFor(const Job &job, const std::string &impl) {
   Row row;
   row.op = job.family->op();
   row.name = job.c.name;
@@ -261,7 +261,7 @@ static OwningOpRef<ModuleOp> compileForCuda(const Job &job,
 
 Row compileGpuJob(const Job &job, const std::string &chip,
                   const GpuSettings &settings) {
-  Row row = emptyRow(job, "mixer-cuda");
+  Row row = emptyRowFor(job, "mixer-cuda");
   Clock::time_point start = Clock::now();
   DialectRegistry registry;
   mc::registerCompilerDialects(registry);
@@ -284,7 +284,7 @@ Row compileGpuJob(const Job &job, const std::string &chip,
 Row runGpuJob(const Job &job, const GpuDevice &device,
               const GpuSettings &settings) {
   const OpBench &family = *job.family;
-  Row row = emptyRow(job, "mixer-cuda");
+  Row row = emptyRowFor(job, "mixer-cuda");
   auto cudaOr = mc::CudaRuntimeLibrary::get();
   if (!cudaOr)
     return failedRow(row, "skipped", llvm::toString(cudaOr.takeError()));
@@ -418,7 +418,7 @@ constexpr int kCublasTf32TensorOpMath = 3;
 Row runCublasJob(const Job &job, const GpuDevice &device,
                  const GpuSettings &settings) {
   const OpBench &family = *job.family;
-  Row row = emptyRow(job, "cublas-tf32");
+  Row row = emptyRowFor(job, "cublas-tf32");
   std::vector<OpBench::Gemm> gemms = family.gemms(job.c);
   auto cudaOr = mc::CudaRuntimeLibrary::get();
   if (!cudaOr)
