@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/RecurrentGradients.h"
+
 #include <cmath>
 
 using namespace mixer::bench;
@@ -109,6 +111,26 @@ public:
 
   TorchBaseline torch() const override {
     return {"bench/torch_scans.py", {op()}, "torch-loop"};
+  }
+
+  /// dq, dk, dv, dg, dbeta (and dinit) for the cotangents of o and the
+  /// state.
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    bool init = c.shape.has("init");
+    std::vector<mref::Tensor> args;
+    for (size_t i = 0, e = init ? 6 : 5; i < e; ++i)
+      args.push_back(in.buffers[i]->toTensor());
+    mref::GatedDeltaRuleGrads g = mref::gatedDeltaRuleVjp(
+        args[0], args[1], args[2], args[3], args[4], init ? &args[5] : nullptr,
+        scale(c), &cot[0], &cot[1]);
+    std::vector<mref::Tensor> out = {std::move(g.q), std::move(g.k),
+                                     std::move(g.v), std::move(g.g),
+                                     std::move(g.beta)};
+    if (init)
+      out.push_back(std::move(g.init));
+    return out;
   }
 
 private:

@@ -7,6 +7,8 @@
 
 #include "OpBench.h"
 
+#include "mixer/Reference/RecurrentGradients.h"
+
 using namespace mixer::bench;
 namespace mref = ::mixer::ref;
 
@@ -104,6 +106,39 @@ public:
     if (in.wantsReference())
       expectScan(in, y, state, mref::selectiveScan(u, delta, A, b, cc, opts));
     return in;
+  }
+
+  /// du, ddelta, dA, db, dc (and dD_skip, dz, ddelta_bias with the
+  /// options, dinit with an init) for the cotangents of y and the state.
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    bool options = c.shape.has("options"), init = c.shape.has("init");
+    std::vector<mref::Tensor> args;
+    for (size_t i = 0, e = 5 + (options ? 3 : 0) + (init ? 1 : 0); i < e; ++i)
+      args.push_back(in.buffers[i]->toTensor());
+    mref::SelectiveScanOptions opts;
+    if (options) {
+      opts.dSkip = &args[5];
+      opts.z = &args[6];
+      opts.deltaBias = &args[7];
+      opts.deltaSoftplus = true;
+    }
+    if (init)
+      opts.init = &args.back();
+    mref::SelectiveScanGrads g = mref::selectiveScanVjp(
+        args[0], args[1], args[2], args[3], args[4], opts, &cot[0], &cot[1]);
+    std::vector<mref::Tensor> out = {std::move(g.u), std::move(g.delta),
+                                     std::move(g.A), std::move(g.b),
+                                     std::move(g.c)};
+    if (options) {
+      out.push_back(std::move(g.dSkip));
+      out.push_back(std::move(g.z));
+      out.push_back(std::move(g.deltaBias));
+    }
+    if (init)
+      out.push_back(std::move(g.init));
+    return out;
   }
 
   double naiveWork(const Case &c) const override {

@@ -19,6 +19,9 @@ constexpr double kEps = 0.1;
 class SinkhornBench : public OpBench {
 public:
   std::string op() const override { return "sinkhorn"; }
+  /// Differentiable through its converged potentials; its fwd+bwd rows say
+  /// that the backward is not there yet.
+  bool differentiable() const override { return true; }
 
   /// Entropic optimal transport between two clouds of points in 3
   /// dimensions with uniform weights (GeomLoss-style), squared Euclidean
