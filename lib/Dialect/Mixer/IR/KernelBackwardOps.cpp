@@ -1,4 +1,5 @@
-//===- KernelBackwardOps.cpp - verifiers and tiling of the kernel backward ops ===//
+//===- KernelBackwardOps.cpp - verifiers and tiling of the kernel backward ops
+//===//
 //
 // mixer.kernel_mv_backward and mixer.kernel_lse_backward (composites) and the
 // point-gradient sums they decompose into, which are tiled over their rows.
@@ -27,25 +28,6 @@ void KernelMvBackwardOp::build(OpBuilder &builder, OperationState &state,
         dout, outInits);
 }
 
-/// The operands of kernel_mv (x, y, v, bandwidth) and the cotangent of its
-/// result (dout [N, C] when named).
-static LogicalResult verifyKernelMvOperands(Operation *op, ShapeVerifier &v,
-                                            bool batched, KernelKind kind,
-                                            Value x, Value y, Value values,
-                                            Value bandwidth) {
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(batched, d);
-  };
-  if (failed(v.check(x, "x", dims({"N", "D"}))) ||
-      failed(v.check(y, "y", dims({"M", "D"}))) ||
-      failed(v.check(values, "v", dims({"M", "C"}))) ||
-      failed(v.checkScalar(bandwidth, "bandwidth")))
-    return failure();
-  if (kind != KernelKind::linear) // The linear kernel ignores its bandwidth.
-    v.require(bandwidth, "bandwidth", ValueRule::Positive);
-  return success();
-}
-
 LogicalResult KernelMvBackwardOp::verify() {
   KernelKind kind = getKernel();
   if (failed(verifyKernelFunction(*this, kind)))
@@ -57,8 +39,8 @@ LogicalResult KernelMvBackwardOp::verify() {
   auto dims = [&](std::initializer_list<StringRef> d) {
     return kernelDims(*batched, d);
   };
-  if (failed(verifyKernelMvOperands(*this, v, *batched, kind, getX(), getY(),
-                                    getV(), getBandwidth())) ||
+  if (failed(verifyKernelMvOperands(v, *batched, kind, getX(), getY(), getV(),
+                                    getBandwidth())) ||
       failed(v.check(getDout(), "dout", dims({"N", "C"}))) ||
       failed(verifyOutsAndResults(*this, getOuts(), 4)) ||
       failed(v.check(getOuts()[0], "dx", dims({"N", "D"}))) ||
@@ -92,8 +74,8 @@ LogicalResult KernelMvPointGradOp::verify() {
   auto dims = [&](std::initializer_list<StringRef> d) {
     return kernelDims(*batched, d);
   };
-  if (failed(verifyKernelMvOperands(*this, v, *batched, kind, getX(), getY(),
-                                    getV(), getBandwidth())) ||
+  if (failed(verifyKernelMvOperands(v, *batched, kind, getX(), getY(), getV(),
+                                    getBandwidth())) ||
       failed(v.check(getDout(), "dout", dims({"N", "C"}))) ||
       failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
       failed(v.check(getOuts()[0], "dx", dims({"N", "D"}))))

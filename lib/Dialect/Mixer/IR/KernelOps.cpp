@@ -74,8 +74,8 @@ FailureOr<bool> mlir::mixer::batchedFromX(Operation *op, Value x) {
 }
 
 LogicalResult mlir::mixer::verifyLogDomainCost(Operation *op,
-                                              StringRef attrName,
-                                              KernelKind kind) {
+                                               StringRef attrName,
+                                               KernelKind kind) {
   if (isLogDomainCost(kind))
     return success();
   return op->emitOpError() << "attribute '" << attrName
@@ -97,12 +97,30 @@ void KernelMvOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult mlir::mixer::verifyKernelFunction(Operation *op,
-                                               KernelKind kind) {
+                                                KernelKind kind) {
   if (isKernelFunction(kind))
     return success();
   return op->emitOpError() << "attribute 'kernel' " << stringifyKernelKind(kind)
                            << " is a cost, not a kernel (use it with "
                               "mixer.kernel_lse or mixer.sinkhorn)";
+}
+
+LogicalResult mlir::mixer::verifyKernelMvOperands(ShapeVerifier &v,
+                                                  bool batched, KernelKind kind,
+                                                  Value x, Value y,
+                                                  Value values,
+                                                  Value bandwidth) {
+  auto dims = [&](std::initializer_list<StringRef> d) {
+    return kernelDims(batched, d);
+  };
+  if (failed(v.check(x, "x", dims({"N", "D"}))) ||
+      failed(v.check(y, "y", dims({"M", "D"}))) ||
+      failed(v.check(values, "v", dims({"M", "C"}))) ||
+      failed(v.checkScalar(bandwidth, "bandwidth")))
+    return failure();
+  if (kind != KernelKind::linear) // The linear kernel ignores its bandwidth.
+    v.require(bandwidth, "bandwidth", ValueRule::Positive);
+  return success();
 }
 
 LogicalResult KernelMvOp::verify() {
@@ -116,14 +134,9 @@ LogicalResult KernelMvOp::verify() {
   auto dims = [&](std::initializer_list<StringRef> d) {
     return kernelDims(*batched, d);
   };
-  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
-      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
-      failed(v.check(getV(), "v", dims({"M", "C"}))) ||
-      failed(v.checkScalar(getBandwidth(), "bandwidth")))
-    return failure();
-  if (kind != KernelKind::linear) // The linear kernel ignores its bandwidth.
-    v.require(getBandwidth(), "bandwidth", ValueRule::Positive);
-  if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
+  if (failed(verifyKernelMvOperands(v, *batched, kind, getX(), getY(), getV(),
+                                    getBandwidth())) ||
+      failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
       failed(v.check(getOuts()[0], "out", dims({"N", "C"}))))
     return failure();
   return success();

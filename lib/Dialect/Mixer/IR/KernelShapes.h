@@ -14,6 +14,7 @@
 #include "mlir/IR/Operation.h"
 
 namespace mlir::mixer {
+class ShapeVerifier;
 
 /// Dimension symbols of an operand, with the batch symbol Bt in front when the
 /// op is batched.
@@ -31,6 +32,12 @@ LogicalResult verifyLogDomainCost(Operation *op, StringRef attrName,
 
 /// The check of a kernel attribute of kernel_mv and its backward ops.
 LogicalResult verifyKernelFunction(Operation *op, KernelKind kind);
+
+/// The operands kernel_mv and its backward ops share: x, y, v and the
+/// bandwidth (> 0 but for the linear kernel, which ignores it).
+LogicalResult verifyKernelMvOperands(ShapeVerifier &v, bool batched,
+                                     KernelKind kind, Value x, Value y,
+                                     Value values, Value bandwidth);
 
 } // namespace mlir::mixer
 
