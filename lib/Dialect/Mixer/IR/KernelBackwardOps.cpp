@@ -29,26 +29,16 @@ void KernelMvBackwardOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult KernelMvBackwardOp::verify() {
-  KernelKind kind = getKernel();
-  if (failed(verifyKernelFunction(*this, kind)))
-    return failure();
-  FailureOr<bool> batched = batchedFromX(*this, getX());
-  if (failed(batched))
-    return failure();
-  ShapeVerifier v(*this);
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(*batched, d);
-  };
-  if (failed(verifyKernelMvOperands(v, *batched, kind, getX(), getY(), getV(),
-                                    getBandwidth())) ||
-      failed(v.check(getDout(), "dout", dims({"N", "C"}))) ||
-      failed(verifyOutsAndResults(*this, getOuts(), 4)) ||
-      failed(v.check(getOuts()[0], "dx", dims({"N", "D"}))) ||
-      failed(v.check(getOuts()[1], "dy", dims({"M", "D"}))) ||
-      failed(v.check(getOuts()[2], "dv", dims({"M", "C"}))) ||
-      failed(v.checkScalar(getOuts()[3], "dbandwidth")))
-    return failure();
-  return success();
+  return KernelSignature::ofKernel(*this, getKernel(), getOuts())
+      .points(getX(), getY())
+      .values(getV())
+      .bandwidth(getBandwidth())
+      .input(getDout(), "dout", {"N", "C"})
+      .result("dx", {"N", "D"})
+      .result("dy", {"M", "D"})
+      .result("dv", {"M", "C"})
+      .result("dbandwidth", {})
+      .verify();
 }
 
 //===----------------------------------------------------------------------===//
@@ -63,41 +53,19 @@ void KernelMvPointGradOp::build(OpBuilder &builder, OperationState &state,
         bandwidth, ValueRange{outInit});
 }
 
-LogicalResult KernelMvPointGradOp::verify() {
-  KernelKind kind = getKernel();
-  if (failed(verifyKernelFunction(*this, kind)))
-    return failure();
-  FailureOr<bool> batched = batchedFromX(*this, getX());
-  if (failed(batched))
-    return failure();
-  ShapeVerifier v(*this);
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(*batched, d);
-  };
-  if (failed(verifyKernelMvOperands(v, *batched, kind, getX(), getY(), getV(),
-                                    getBandwidth())) ||
-      failed(v.check(getDout(), "dout", dims({"N", "C"}))) ||
-      failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
-      failed(v.check(getOuts()[0], "dx", dims({"N", "D"}))))
-    return failure();
-  return success();
-}
-
 // Loops ((Bt,) N, M, C, D): a tile is a block of rows of x, dout and dx; it
 // reads all of y and v and sums over M and C inside.
-static OpStructure structureOf(KernelMvPointGradOp op) {
-  bool batched = op.isBatched();
-  OpStructure s(op.getContext());
-  s.tiled(kernelDims(batched, {"N"})).reduction({"M", "C", "D"});
-  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
-      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
-      .operand(op.getV(), kernelDims(batched, {"M", "C"}))
-      .operand(op.getDout(), kernelDims(batched, {"N", "C"}))
-      .operand(op.getBandwidth(), {})
-      .operand(op.getOuts()[0], kernelDims(batched, {"N", "D"}));
+static KernelSignature signatureOf(KernelMvPointGradOp op) {
+  return KernelSignature::ofKernel(op, op.getKernel(), op.getOuts())
+      .points(op.getX(), op.getY())
+      .values(op.getV())
+      .input(op.getDout(), "dout", {"N", "C"})
+      .bandwidth(op.getBandwidth())
+      .result("dx", {"N", "D"})
+      .loops({"N"}, {"M", "C", "D"});
 }
 
-MIXER_STRUCTURED_OP(KernelMvPointGradOp)
+MIXER_KERNEL_OP(KernelMvPointGradOp)
 
 //===----------------------------------------------------------------------===//
 // KernelLseBackwardOp
@@ -113,30 +81,16 @@ void KernelLseBackwardOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult KernelLseBackwardOp::verify() {
-  if (failed(verifyLogDomainCost(*this, "kernel", getKernel())))
-    return failure();
-  FailureOr<bool> batched = batchedFromX(*this, getX());
-  if (failed(batched))
-    return failure();
-  ShapeVerifier v(*this);
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(*batched, d);
-  };
-  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
-      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
-      failed(v.checkScalar(getEps(), "eps")) ||
-      failed(v.check(getOut(), "out", dims({"N"}))) ||
-      failed(v.check(getDout(), "dout", dims({"N"}))))
-    return failure();
-  v.require(getEps(), "eps", ValueRule::Positive);
-  if (getG() && failed(v.check(getG(), "g", dims({"M"}))))
-    return failure();
-  if (failed(verifyOutsAndResults(*this, getOuts(), 3)) ||
-      failed(v.check(getOuts()[0], "dx", dims({"N", "D"}))) ||
-      failed(v.check(getOuts()[1], "dy", dims({"M", "D"}))) ||
-      failed(v.check(getOuts()[2], "dg", dims({"M"}))))
-    return failure();
-  return success();
+  return KernelSignature::ofCost(*this, "kernel", getKernel(), getOuts())
+      .points(getX(), getY())
+      .eps(getEps())
+      .input(getOut(), "out", {"N"})
+      .input(getDout(), "dout", {"N"})
+      .input(getG(), "g", {"M"})
+      .result("dx", {"N", "D"})
+      .result("dy", {"M", "D"})
+      .result("dg", {"M"})
+      .verify();
 }
 
 //===----------------------------------------------------------------------===//
@@ -153,45 +107,18 @@ void KernelLsePointGradOp::build(OpBuilder &builder, OperationState &state,
         colShift, colWeight, ValueRange{gradInit, sumsInit});
 }
 
-LogicalResult KernelLsePointGradOp::verify() {
-  if (failed(verifyLogDomainCost(*this, "kernel", getKernel())))
-    return failure();
-  FailureOr<bool> batched = batchedFromX(*this, getX());
-  if (failed(batched))
-    return failure();
-  ShapeVerifier v(*this);
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(*batched, d);
-  };
-  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
-      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
-      failed(v.checkScalar(getEps(), "eps")) ||
-      failed(v.check(getRowShift(), "row_shift", dims({"N"}))) ||
-      failed(v.check(getColShift(), "col_shift", dims({"M"}))) ||
-      failed(v.check(getColWeight(), "col_weight", dims({"M"}))))
-    return failure();
-  v.require(getEps(), "eps", ValueRule::Positive);
-  if (failed(verifyOutsAndResults(*this, getOuts(), 2)) ||
-      failed(v.check(getOuts()[0], "grad", dims({"N", "D"}))) ||
-      failed(v.check(getOuts()[1], "sums", dims({"N"}))))
-    return failure();
-  return success();
-}
-
 // Loops ((Bt,) N, M, D): a tile is a block of rows of x, row_shift and both
 // results; it reads all of y and the column operands.
-static OpStructure structureOf(KernelLsePointGradOp op) {
-  bool batched = op.isBatched();
-  OpStructure s(op.getContext());
-  s.tiled(kernelDims(batched, {"N"})).reduction({"M", "D"});
-  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
-      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
-      .operand(op.getEps(), {})
-      .operand(op.getRowShift(), kernelDims(batched, {"N"}))
-      .operand(op.getColShift(), kernelDims(batched, {"M"}))
-      .operand(op.getColWeight(), kernelDims(batched, {"M"}))
-      .operand(op.getOuts()[0], kernelDims(batched, {"N", "D"}))
-      .operand(op.getOuts()[1], kernelDims(batched, {"N"}));
+static KernelSignature signatureOf(KernelLsePointGradOp op) {
+  return KernelSignature::ofCost(op, "kernel", op.getKernel(), op.getOuts())
+      .points(op.getX(), op.getY())
+      .eps(op.getEps())
+      .input(op.getRowShift(), "row_shift", {"N"})
+      .input(op.getColShift(), "col_shift", {"M"})
+      .input(op.getColWeight(), "col_weight", {"M"})
+      .result("grad", {"N", "D"})
+      .result("sums", {"N"})
+      .loops({"N"}, {"M", "D"});
 }
 
-MIXER_STRUCTURED_OP(KernelLsePointGradOp)
+MIXER_KERNEL_OP(KernelLsePointGradOp)

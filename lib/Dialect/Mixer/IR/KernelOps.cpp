@@ -55,8 +55,8 @@ void mlir::mixer::printKernelKind(OpAsmPrinter &printer, Operation *,
 // Shared pieces
 //===----------------------------------------------------------------------===//
 
-SmallVector<StringRef>
-mlir::mixer::kernelDims(bool batched, std::initializer_list<StringRef> dims) {
+SmallVector<StringRef> mlir::mixer::kernelDims(bool batched,
+                                               ArrayRef<StringRef> dims) {
   SmallVector<StringRef> result;
   if (batched)
     result.push_back("Bt");
@@ -84,6 +84,122 @@ LogicalResult mlir::mixer::verifyLogDomainCost(Operation *op,
                            << stringifyKernelKind(kind);
 }
 
+LogicalResult mlir::mixer::verifyKernelFunction(Operation *op,
+                                                KernelKind kind) {
+  if (isKernelFunction(kind))
+    return success();
+  return op->emitOpError() << "attribute 'kernel' " << stringifyKernelKind(kind)
+                           << " is a cost, not a kernel (use it with "
+                              "mixer.kernel_lse or mixer.sinkhorn)";
+}
+
+//===----------------------------------------------------------------------===//
+// KernelSignature
+//===----------------------------------------------------------------------===//
+
+KernelSignature KernelSignature::ofKernel(Operation *op, KernelKind kind,
+                                          ValueRange outs) {
+  KernelSignature sig(op, outs);
+  sig.attrName = "kernel";
+  sig.kind = kind;
+  return sig;
+}
+
+KernelSignature KernelSignature::ofCost(Operation *op, StringRef attrName,
+                                        KernelKind kind, ValueRange outs) {
+  KernelSignature sig(op, outs);
+  sig.attrName = attrName;
+  sig.kind = kind;
+  sig.costAttr = true;
+  return sig;
+}
+
+KernelSignature &KernelSignature::unbatched() {
+  batchable = false;
+  return *this;
+}
+
+KernelSignature &KernelSignature::points(Value x, Value y) {
+  return input(x, "x", {"N", "D"}).input(y, "y", {"M", "D"});
+}
+
+KernelSignature &KernelSignature::values(Value v) {
+  return input(v, "v", {"M", "C"});
+}
+
+KernelSignature &KernelSignature::bandwidth(Value bandwidth) {
+  std::optional<ValueRule> rule;
+  if (kind != KernelKind::linear)
+    rule = ValueRule::Positive;
+  return input(bandwidth, "bandwidth", {}, rule);
+}
+
+KernelSignature &KernelSignature::eps(Value eps) {
+  return input(eps, "eps", {}, ValueRule::Positive);
+}
+
+KernelSignature &KernelSignature::input(Value value, StringRef name,
+                                        ArrayRef<StringRef> dims,
+                                        std::optional<ValueRule> rule) {
+  inputs.push_back({value, name, llvm::to_vector<4>(dims), rule});
+  return *this;
+}
+
+KernelSignature &KernelSignature::result(StringRef name,
+                                         ArrayRef<StringRef> dims) {
+  size_t i = results.size();
+  results.push_back(
+      {i < outs.size() ? outs[i] : Value(), name, llvm::to_vector<4>(dims)});
+  return *this;
+}
+
+KernelSignature &KernelSignature::loops(ArrayRef<StringRef> tiled,
+                                        ArrayRef<StringRef> reduction) {
+  tiledLoops.assign(tiled.begin(), tiled.end());
+  reductionLoops.assign(reduction.begin(), reduction.end());
+  return *this;
+}
+
+bool KernelSignature::isBatched() const {
+  return batchable &&
+         cast<RankedTensorType>(inputs.front().value.getType()).getRank() == 3;
+}
+
+SmallVector<NamedOperand>
+KernelSignature::withBatch(ArrayRef<NamedOperand> operands, bool batched) {
+  SmallVector<NamedOperand> result(operands);
+  for (NamedOperand &operand : result)
+    if (!operand.dims.empty())
+      operand.dims = kernelDims(batched, operand.dims);
+  return result;
+}
+
+LogicalResult KernelSignature::verify() const {
+  if (failed(costAttr ? verifyLogDomainCost(op, attrName, kind)
+                      : verifyKernelFunction(op, kind)))
+    return failure();
+  bool batched = false;
+  if (batchable) {
+    FailureOr<bool> fromX = batchedFromX(op, inputs.front().value);
+    if (failed(fromX))
+      return failure();
+    batched = *fromX;
+  }
+  ShapeVerifier v(op);
+  return verifyOperands(op, v, withBatch(inputs, batched), outs,
+                        withBatch(results, batched));
+}
+
+OpStructure KernelSignature::structure() const {
+  bool batched = isBatched();
+  OpStructure s(op->getContext());
+  s.tiled(kernelDims(batched, tiledLoops)).reduction(reductionLoops);
+  for (ArrayRef<NamedOperand> operands : {ArrayRef(inputs), ArrayRef(results)})
+    for (const NamedOperand &operand : withBatch(operands, batched))
+      s.operand(operand.value, operand.dims);
+  return s;
+}
+
 //===----------------------------------------------------------------------===//
 // KernelMvOp
 //===----------------------------------------------------------------------===//
@@ -96,66 +212,18 @@ void KernelMvOp::build(OpBuilder &builder, OperationState &state,
         ValueRange{outInit});
 }
 
-LogicalResult mlir::mixer::verifyKernelFunction(Operation *op,
-                                                KernelKind kind) {
-  if (isKernelFunction(kind))
-    return success();
-  return op->emitOpError() << "attribute 'kernel' " << stringifyKernelKind(kind)
-                           << " is a cost, not a kernel (use it with "
-                              "mixer.kernel_lse or mixer.sinkhorn)";
-}
-
-LogicalResult mlir::mixer::verifyKernelMvOperands(ShapeVerifier &v,
-                                                  bool batched, KernelKind kind,
-                                                  Value x, Value y,
-                                                  Value values,
-                                                  Value bandwidth) {
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(batched, d);
-  };
-  if (failed(v.check(x, "x", dims({"N", "D"}))) ||
-      failed(v.check(y, "y", dims({"M", "D"}))) ||
-      failed(v.check(values, "v", dims({"M", "C"}))) ||
-      failed(v.checkScalar(bandwidth, "bandwidth")))
-    return failure();
-  if (kind != KernelKind::linear) // The linear kernel ignores its bandwidth.
-    v.require(bandwidth, "bandwidth", ValueRule::Positive);
-  return success();
-}
-
-LogicalResult KernelMvOp::verify() {
-  KernelKind kind = getKernel();
-  if (failed(verifyKernelFunction(*this, kind)))
-    return failure();
-  FailureOr<bool> batched = batchedFromX(*this, getX());
-  if (failed(batched))
-    return failure();
-  ShapeVerifier v(*this);
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(*batched, d);
-  };
-  if (failed(verifyKernelMvOperands(v, *batched, kind, getX(), getY(), getV(),
-                                    getBandwidth())) ||
-      failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
-      failed(v.check(getOuts()[0], "out", dims({"N", "C"}))))
-    return failure();
-  return success();
-}
-
 // Loops ((Bt,) N, C, M, D): a tile is a block of ((Bt,) N, C); it reads its
 // rows of x, all of y and its columns of v, and sums over M and D inside.
-static OpStructure structureOf(KernelMvOp op) {
-  bool batched = op.isBatched();
-  OpStructure s(op.getContext());
-  s.tiled(kernelDims(batched, {"N", "C"})).reduction({"M", "D"});
-  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
-      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
-      .operand(op.getV(), kernelDims(batched, {"M", "C"}))
-      .operand(op.getBandwidth(), {})
-      .operand(op.getOuts()[0], kernelDims(batched, {"N", "C"}));
+static KernelSignature signatureOf(KernelMvOp op) {
+  return KernelSignature::ofKernel(op, op.getKernel(), op.getOuts())
+      .points(op.getX(), op.getY())
+      .values(op.getV())
+      .bandwidth(op.getBandwidth())
+      .result("out", {"N", "C"})
+      .loops({"N", "C"}, {"M", "D"});
 }
 
-MIXER_STRUCTURED_OP(KernelMvOp)
+MIXER_KERNEL_OP(KernelMvOp)
 
 //===----------------------------------------------------------------------===//
 // KernelLseOp
@@ -169,43 +237,18 @@ void KernelLseOp::build(OpBuilder &builder, OperationState &state,
         ValueRange{outInit});
 }
 
-LogicalResult KernelLseOp::verify() {
-  if (failed(verifyLogDomainCost(*this, "kernel", getKernel())))
-    return failure();
-  FailureOr<bool> batched = batchedFromX(*this, getX());
-  if (failed(batched))
-    return failure();
-  ShapeVerifier v(*this);
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(*batched, d);
-  };
-  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
-      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
-      failed(v.checkScalar(getEps(), "eps")))
-    return failure();
-  v.require(getEps(), "eps", ValueRule::Positive);
-  if (getG() && failed(v.check(getG(), "g", dims({"M"}))))
-    return failure();
-  if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
-      failed(v.check(getOuts()[0], "out", dims({"N"}))))
-    return failure();
-  return success();
-}
-
 // Loops ((Bt,) N, M, D): a tile is a block of ((Bt,) N); it reads its rows
 // of x and all of y and g, and the log-sum-exp over M stays inside.
-static OpStructure structureOf(KernelLseOp op) {
-  bool batched = op.isBatched();
-  OpStructure s(op.getContext());
-  s.tiled(kernelDims(batched, {"N"})).reduction({"M", "D"});
-  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
-      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
-      .operand(op.getEps(), {})
-      .operand(op.getG(), kernelDims(batched, {"M"}))
-      .operand(op.getOuts()[0], kernelDims(batched, {"N"}));
+static KernelSignature signatureOf(KernelLseOp op) {
+  return KernelSignature::ofCost(op, "kernel", op.getKernel(), op.getOuts())
+      .points(op.getX(), op.getY())
+      .eps(op.getEps())
+      .input(op.getG(), "g", {"M"})
+      .result("out", {"N"})
+      .loops({"N"}, {"M", "D"});
 }
 
-MIXER_STRUCTURED_OP(KernelLseOp)
+MIXER_KERNEL_OP(KernelLseOp)
 
 //===----------------------------------------------------------------------===//
 // TransportCostOp
@@ -219,44 +262,19 @@ void TransportCostOp::build(OpBuilder &builder, OperationState &state,
         ValueRange{outInit});
 }
 
-LogicalResult TransportCostOp::verify() {
-  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
-    return failure();
-  FailureOr<bool> batched = batchedFromX(*this, getX());
-  if (failed(batched))
-    return failure();
-  ShapeVerifier v(*this);
-  auto dims = [&](std::initializer_list<StringRef> d) {
-    return kernelDims(*batched, d);
-  };
-  if (failed(v.check(getX(), "x", dims({"N", "D"}))) ||
-      failed(v.check(getY(), "y", dims({"M", "D"}))) ||
-      failed(v.check(getLogU(), "log_u", dims({"N"}))) ||
-      failed(v.check(getLogV(), "log_v", dims({"M"}))) ||
-      failed(v.checkScalar(getEps(), "eps")))
-    return failure();
-  v.require(getEps(), "eps", ValueRule::Positive);
-  if (failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
-      failed(v.check(getOuts()[0], "out", dims({"N"}))))
-    return failure();
-  return success();
-}
-
 // Loops ((Bt,) N, M, D): a tile is a block of ((Bt,) N); it reads its rows
 // of x and log_u and all of y and log_v, and the sum over M stays inside.
-static OpStructure structureOf(TransportCostOp op) {
-  bool batched = op.isBatched();
-  OpStructure s(op.getContext());
-  s.tiled(kernelDims(batched, {"N"})).reduction({"M", "D"});
-  return s.operand(op.getX(), kernelDims(batched, {"N", "D"}))
-      .operand(op.getY(), kernelDims(batched, {"M", "D"}))
-      .operand(op.getLogU(), kernelDims(batched, {"N"}))
-      .operand(op.getLogV(), kernelDims(batched, {"M"}))
-      .operand(op.getEps(), {})
-      .operand(op.getOuts()[0], kernelDims(batched, {"N"}));
+static KernelSignature signatureOf(TransportCostOp op) {
+  return KernelSignature::ofCost(op, "cost", op.getCost(), op.getOuts())
+      .points(op.getX(), op.getY())
+      .input(op.getLogU(), "log_u", {"N"})
+      .input(op.getLogV(), "log_v", {"M"})
+      .eps(op.getEps())
+      .result("out", {"N"})
+      .loops({"N"}, {"M", "D"});
 }
 
-MIXER_STRUCTURED_OP(TransportCostOp)
+MIXER_KERNEL_OP(TransportCostOp)
 
 //===----------------------------------------------------------------------===//
 // SinkhornOp
@@ -274,23 +292,17 @@ void SinkhornOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult SinkhornOp::verify() {
-  if (failed(verifyLogDomainCost(*this, "cost", getCost())))
-    return failure();
   if (getIterations() <= 0)
     return emitOpError() << "attribute 'iterations' must be positive, got "
                          << getIterations();
-  ShapeVerifier v(*this);
-  if (failed(v.check(getX(), "x", {"N", "D"})) ||
-      failed(v.check(getY(), "y", {"M", "D"})) ||
-      failed(v.check(getLogA(), "log_a", {"N"})) ||
-      failed(v.check(getLogB(), "log_b", {"M"})) ||
-      failed(v.checkScalar(getEps(), "eps")))
-    return failure();
-  v.require(getEps(), "eps", ValueRule::Positive);
-  if (failed(verifyOutsAndResults(*this, getOuts(), 3)) ||
-      failed(v.check(getOuts()[0], "f", {"N"})) ||
-      failed(v.check(getOuts()[1], "g", {"M"})) ||
-      failed(v.checkScalar(getOuts()[2], "transport_cost")))
-    return failure();
-  return success();
+  return KernelSignature::ofCost(*this, "cost", getCost(), getOuts())
+      .unbatched()
+      .points(getX(), getY())
+      .input(getLogA(), "log_a", {"N"})
+      .input(getLogB(), "log_b", {"M"})
+      .eps(getEps())
+      .result("f", {"N"})
+      .result("g", {"M"})
+      .result("transport_cost", {})
+      .verify();
 }

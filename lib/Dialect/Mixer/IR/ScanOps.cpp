@@ -24,15 +24,7 @@ using namespace mlir::mixer;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// An operand or result of a scan as the op description states it.
-struct ScanOperand {
-  /// Null for an absent optional operand.
-  Value value;
-  StringRef name;
-  SmallVector<StringRef, 4> dims;
-  /// What its values must satisfy when the code runs (log-decays <= 0).
-  std::optional<ValueRule> rule = std::nullopt;
-};
+using ScanOperand = NamedOperand;
 
 /// What a scan declares once, for its verifier and for its tiling.
 struct ScanSignature {
@@ -75,18 +67,9 @@ static LogicalResult verifyChunkSize(Operation *op, int64_t chunkSize) {
 /// binding the dimension symbols in `v`.
 static LogicalResult verifyScan(Operation *op, const ScanSignature &sig,
                                 ShapeVerifier &v) {
-  for (const ScanOperand &in : sig.inputs) {
-    if (in.value && failed(v.check(in.value, in.name, in.dims)))
-      return failure();
-    if (in.rule)
-      v.require(in.value, in.name, *in.rule);
-  }
   auto dps = cast<DestinationStyleOpInterface>(op);
-  if (failed(verifyOutsAndResults(op, dps.getDpsInits(), sig.results.size())))
+  if (failed(verifyOperands(op, v, sig.inputs, dps.getDpsInits(), sig.results)))
     return failure();
-  for (const ScanOperand &out : sig.results)
-    if (failed(v.check(out.value, out.name, out.dims)))
-      return failure();
   if (sig.groups.empty())
     return success();
 

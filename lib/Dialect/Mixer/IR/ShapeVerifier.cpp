@@ -156,3 +156,23 @@ LogicalResult mlir::mixer::verifyOutsAndResults(Operation *op, ValueRange outs,
   }
   return success();
 }
+
+LogicalResult mlir::mixer::verifyOperands(Operation *op, ShapeVerifier &v,
+                                          ArrayRef<NamedOperand> inputs,
+                                          ValueRange outs,
+                                          ArrayRef<NamedOperand> results) {
+  for (const NamedOperand &in : inputs) {
+    if (!in.value)
+      continue;
+    if (failed(v.check(in.value, in.name, in.dims)))
+      return failure();
+    if (in.rule)
+      v.require(in.value, in.name, *in.rule);
+  }
+  if (failed(verifyOutsAndResults(op, outs, results.size())))
+    return failure();
+  for (auto [out, result] : llvm::zip(outs, results))
+    if (failed(v.check(out, result.name, result.dims)))
+      return failure();
+  return success();
+}

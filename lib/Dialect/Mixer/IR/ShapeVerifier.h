@@ -75,6 +75,24 @@ private:
 LogicalResult verifyOutsAndResults(Operation *op, ValueRange outs,
                                    size_t count);
 
+/// An operand or result of an op as its signature states it: its name and
+/// dims as in the op description ("x [B, L, H, P]").
+struct NamedOperand {
+  /// Null for an absent optional operand.
+  Value value;
+  StringRef name;
+  SmallVector<StringRef, 4> dims;
+  /// What its values must satisfy when the code runs (log-decays <= 0).
+  std::optional<ValueRule> rule = std::nullopt;
+};
+
+/// Checks every present input of `inputs` (stating its rule), then that
+/// `outs` has one operand per entry of `results` and each result against
+/// its entry, binding the dimension symbols in `v`.
+LogicalResult verifyOperands(Operation *op, ShapeVerifier &v,
+                             ArrayRef<NamedOperand> inputs, ValueRange outs,
+                             ArrayRef<NamedOperand> results);
+
 } // namespace mlir::mixer
 
 #endif // MIXER_LIB_DIALECT_MIXER_IR_SHAPEVERIFIER_H
