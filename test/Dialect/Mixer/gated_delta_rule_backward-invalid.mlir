@@ -10,7 +10,7 @@ func.func @gdrb_chunk_size(%q: tensor<2x8x3x4xf32>, %k: tensor<2x8x3x4xf32>, %v:
 // -----
 
 func.func @gdrb_outs_count(%q: tensor<2x8x3x4xf32>, %k: tensor<2x8x3x4xf32>, %v: tensor<2x8x3x5xf32>, %g: tensor<2x8x3xf32>, %beta: tensor<2x8x3xf32>, %h: tensor<2x3x4x5xf32>, %o0: tensor<2x8x3x4xf32>, %o1: tensor<2x8x3x4xf32>, %o2: tensor<2x8x3x5xf32>, %o3: tensor<2x8x3xf32>, %o4: tensor<2x8x3xf32>) {
-  // expected-error @+1 {{expects 6 'outs' (dq, dk, dv, dg, dbeta and dinit with an init), got 5}}
+  // expected-error @+1 {{expects 6 'outs', one per gradient (dq, dk, dv, dg, dbeta, dinit), got 5}}
   %r0, %r1, %r2, %r3, %r4 = mixer.gated_delta_rule_backward chunk_size(4) ins(%q, %k, %v, %g, %beta : tensor<2x8x3x4xf32>, tensor<2x8x3x4xf32>, tensor<2x8x3x5xf32>, tensor<2x8x3xf32>, tensor<2x8x3xf32>) init(%h : tensor<2x3x4x5xf32>) outs(%o0, %o1, %o2, %o3, %o4 : tensor<2x8x3x4xf32>, tensor<2x8x3x4xf32>, tensor<2x8x3x5xf32>, tensor<2x8x3xf32>, tensor<2x8x3xf32>) -> tensor<2x8x3x4xf32>, tensor<2x8x3x4xf32>, tensor<2x8x3x5xf32>, tensor<2x8x3xf32>, tensor<2x8x3xf32>
   return
 }

@@ -43,7 +43,7 @@ func.func @ssd_backward_db_shape(%x: tensor<1x8x2x4xf32>, %la: tensor<1x8x2xf32>
 // -----
 
 func.func @ssd_backward_missing_dinit(%x: tensor<1x8x2x4xf32>, %la: tensor<1x8x2xf32>, %b: tensor<1x8x1x4xf32>, %s: tensor<1x2x4x4xf32>) {
-  // expected-error @+1 {{expects 5 outs operands (one per result), got 4}}
+  // expected-error @+1 {{expects 5 'outs', one per gradient (dx, dlog_a, db, dc, dinit), got 4}}
   %g:4 = mixer.ssd_backward chunk_size(4) ins(%x, %la, %b, %b : tensor<1x8x2x4xf32>, tensor<1x8x2xf32>, tensor<1x8x1x4xf32>, tensor<1x8x1x4xf32>) init(%s : tensor<1x2x4x4xf32>) final_state(%s : tensor<1x2x4x4xf32>) outs(%x, %la, %b, %b : tensor<1x8x2x4xf32>, tensor<1x8x2xf32>, tensor<1x8x1x4xf32>, tensor<1x8x1x4xf32>) -> tensor<1x8x2x4xf32>, tensor<1x8x2xf32>, tensor<1x8x1x4xf32>, tensor<1x8x1x4xf32>
   return
 }

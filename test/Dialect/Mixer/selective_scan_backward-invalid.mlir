@@ -10,7 +10,7 @@ func.func @ssb_chunk_size(%u: tensor<2x8x4xf32>, %dt: tensor<2x8x4xf32>, %A: ten
 // -----
 
 func.func @ssb_outs_count(%u: tensor<2x8x4xf32>, %dt: tensor<2x8x4xf32>, %A: tensor<4x3xf32>, %b: tensor<2x8x2x3xf32>, %c: tensor<2x8x2x3xf32>, %h: tensor<2x4x3xf32>, %g0: tensor<2x8x4xf32>, %g1: tensor<2x8x4xf32>, %g2: tensor<2x4x3xf32>, %g3: tensor<2x8x2x3xf32>, %g4: tensor<2x8x2x3xf32>) {
-  // expected-error @+1 {{expects 6 'outs' (du, ddelta, dA, db, dc and one per optional operand of the forward), got 5}}
+  // expected-error @+1 {{expects 6 'outs', one per gradient (du, ddelta, dA, db, dc, dinit), got 5}}
   %r0, %r1, %r2, %r3, %r4 = mixer.selective_scan_backward chunk_size(4) ins(%u, %dt, %A, %b, %c : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<4x3xf32>, tensor<2x8x2x3xf32>, tensor<2x8x2x3xf32>) init(%h : tensor<2x4x3xf32>) outs(%g0, %g1, %g2, %g3, %g4 : tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<2x4x3xf32>, tensor<2x8x2x3xf32>, tensor<2x8x2x3xf32>) -> tensor<2x8x4xf32>, tensor<2x8x4xf32>, tensor<2x4x3xf32>, tensor<2x8x2x3xf32>, tensor<2x8x2x3xf32>
   return
 }

@@ -42,6 +42,14 @@ struct ScanSignature {
   /// dimension `groups` of other operands; `membersWord` names the members
   /// in messages. Empty for an ungrouped scan.
   StringRef members, groups, membersWord, membersOf;
+
+  void groupBy(StringRef memberDim, StringRef groupDim, StringRef word,
+               StringRef of) {
+    members = memberDim;
+    groups = groupDim;
+    membersWord = word;
+    membersOf = of;
+  }
 };
 } // namespace
 
@@ -54,6 +62,23 @@ scanResults(ValueRange outs,
     entries.push_back({i < outs.size() ? outs[i] : Value(), result.first,
                        llvm::to_vector<4>(result.second)});
   return entries;
+}
+
+/// Completes the signature of a forward scan from its inputs: the results
+/// `output` with `outputDims` and the final state (with the dims of the
+/// input "init"), and the loops.
+static ScanSignature forwardScan(ScanSignature sig, ValueRange outs,
+                                 StringRef output,
+                                 ArrayRef<StringRef> outputDims,
+                                 ArrayRef<StringRef> loops,
+                                 ArrayRef<StringRef> sequential) {
+  const ScanOperand *init = llvm::find_if(
+      sig.inputs, [](const ScanOperand &in) { return in.name == "init"; });
+  sig.results =
+      scanResults(outs, {{output, outputDims}, {"final_state", init->dims}});
+  sig.loops.assign(loops.begin(), loops.end());
+  sig.sequential.assign(sequential.begin(), sequential.end());
+  return sig;
 }
 
 static LogicalResult verifyChunkSize(Operation *op, int64_t chunkSize) {
@@ -176,25 +201,24 @@ static LogicalResult checkScanTile(Operation *op, const ScanSignature &sig,
 // SsdOp
 //===----------------------------------------------------------------------===//
 
-// Loops (B, H, P; L, N): B, H, P tiled. Each head reads its group's b and
-// c, so a head tile maps to a group tile.
-static ScanSignature signatureOf(SsdOp op) {
+/// The inputs of ssd and the grouping of its heads, which ssd_backward
+/// shares.
+template <typename OpTy> static ScanSignature ssdInputs(OpTy op) {
   ScanSignature sig;
   sig.inputs = {{op.getX(), "x", {"B", "L", "H", "P"}},
                 {op.getLogA(), "log_a", {"B", "L", "H"}, ValueRule::NonPositive},
                 {op.getB(), "b", {"B", "L", "G", "N"}},
                 {op.getC(), "c", {"B", "L", "G", "N"}},
                 {op.getInit(), "init", {"B", "H", "P", "N"}}};
-  sig.results =
-      scanResults(op.getOuts(), {{"y", {"B", "L", "H", "P"}},
-                                 {"final_state", {"B", "H", "P", "N"}}});
-  sig.loops = {"B", "H", "P"};
-  sig.sequential = {"L", "N"};
-  sig.members = "H";
-  sig.groups = "G";
-  sig.membersWord = "heads";
-  sig.membersOf = "x";
+  sig.groupBy("H", "G", "heads", "x");
   return sig;
+}
+
+// Loops (B, H, P; L, N): B, H, P tiled. Each head reads its group's b and
+// c, so a head tile maps to a group tile.
+static ScanSignature signatureOf(SsdOp op) {
+  return forwardScan(ssdInputs(op), op.getOuts(), "y", {"B", "L", "H", "P"},
+                     {"B", "H", "P"}, {"L", "N"});
 }
 
 void SsdOp::build(OpBuilder &builder, OperationState &state, Value x,
@@ -218,9 +242,9 @@ MIXER_GROUPED_SCAN_STRUCTURE(SsdOp)
 // SelectiveScanOp
 //===----------------------------------------------------------------------===//
 
-// Loops (B, D; L, N): B, D tiled. Each channel reads its group's b and c,
-// so a channel tile maps to a group tile.
-static ScanSignature signatureOf(SelectiveScanOp op) {
+/// The inputs of selective_scan and the grouping of its channels, which
+/// selective_scan_backward shares.
+template <typename OpTy> static ScanSignature selectiveScanInputs(OpTy op) {
   ScanSignature sig;
   sig.inputs = {{op.getU(), "u", {"B", "L", "D"}},
                 {op.getDelta(), "delta", {"B", "L", "D"}},
@@ -231,15 +255,15 @@ static ScanSignature signatureOf(SelectiveScanOp op) {
                 {op.getZ(), "z", {"B", "L", "D"}},
                 {op.getDeltaBias(), "delta_bias", {"D"}},
                 {op.getInit(), "init", {"B", "D", "N"}}};
-  sig.results = scanResults(
-      op.getOuts(), {{"y", {"B", "L", "D"}}, {"final_state", {"B", "D", "N"}}});
-  sig.loops = {"B", "D"};
-  sig.sequential = {"L", "N"};
-  sig.members = "D";
-  sig.groups = "G";
-  sig.membersWord = "channels";
-  sig.membersOf = "u";
+  sig.groupBy("D", "G", "channels", "u");
   return sig;
+}
+
+// Loops (B, D; L, N): B, D tiled. Each channel reads its group's b and c,
+// so a channel tile maps to a group tile.
+static ScanSignature signatureOf(SelectiveScanOp op) {
+  return forwardScan(selectiveScanInputs(op), op.getOuts(), "y",
+                     {"B", "L", "D"}, {"B", "D"}, {"L", "N"});
 }
 
 void SelectiveScanOp::build(OpBuilder &builder, OperationState &state, Value u,
@@ -262,21 +286,23 @@ MIXER_GROUPED_SCAN_STRUCTURE(SelectiveScanOp)
 // LinearAttentionOp
 //===----------------------------------------------------------------------===//
 
+/// The inputs of linear_attention, which linear_attention_backward shares.
+template <typename OpTy> static ScanSignature linearAttentionInputs(OpTy op) {
+  ScanSignature sig;
+  sig.inputs = {
+      {op.getQ(), "q", {"B", "L", "H", "Dk"}},
+      {op.getK(), "k", {"B", "L", "H", "Dk"}},
+      {op.getV(), "v", {"B", "L", "H", "Dv"}},
+      {op.getLogDecay(), "log_decay", {"B", "L", "H"}, ValueRule::NonPositive},
+      {op.getInit(), "init", {"B", "H", "Dk", "Dv"}}};
+  return sig;
+}
+
 // Loops (B, H, Dv; L, Dk): B, H, Dv tiled: the Dv columns of the state
 // evolve independently.
 static ScanSignature signatureOf(LinearAttentionOp op) {
-  ScanSignature sig;
-  sig.inputs = {{op.getQ(), "q", {"B", "L", "H", "Dk"}},
-                {op.getK(), "k", {"B", "L", "H", "Dk"}},
-                {op.getV(), "v", {"B", "L", "H", "Dv"}},
-                {op.getLogDecay(), "log_decay", {"B", "L", "H"}, ValueRule::NonPositive},
-                {op.getInit(), "init", {"B", "H", "Dk", "Dv"}}};
-  sig.results =
-      scanResults(op.getOuts(), {{"o", {"B", "L", "H", "Dv"}},
-                                 {"final_state", {"B", "H", "Dk", "Dv"}}});
-  sig.loops = {"B", "H", "Dv"};
-  sig.sequential = {"L", "Dk"};
-  return sig;
+  return forwardScan(linearAttentionInputs(op), op.getOuts(), "o",
+                     {"B", "L", "H", "Dv"}, {"B", "H", "Dv"}, {"L", "Dk"});
 }
 
 void LinearAttentionOp::build(OpBuilder &builder, OperationState &state,
@@ -305,9 +331,8 @@ MIXER_SCAN_STRUCTURE(LinearAttentionOp)
 // GatedDeltaRuleOp
 //===----------------------------------------------------------------------===//
 
-// Loops (B, H, Dv; L, Dk): B, H, Dv tiled: the delta-rule update
-// (I - beta k k^T) S acts on each Dv column of the state alone.
-static ScanSignature signatureOf(GatedDeltaRuleOp op) {
+/// The inputs of gated_delta_rule, which gated_delta_rule_backward shares.
+template <typename OpTy> static ScanSignature gatedDeltaRuleInputs(OpTy op) {
   ScanSignature sig;
   sig.inputs = {{op.getQ(), "q", {"B", "L", "H", "Dk"}},
                 {op.getK(), "k", {"B", "L", "H", "Dk"}},
@@ -315,12 +340,14 @@ static ScanSignature signatureOf(GatedDeltaRuleOp op) {
                 {op.getG(), "g", {"B", "L", "H"}, ValueRule::NonPositive},
                 {op.getBeta(), "beta", {"B", "L", "H"}},
                 {op.getInit(), "init", {"B", "H", "Dk", "Dv"}}};
-  sig.results =
-      scanResults(op.getOuts(), {{"o", {"B", "L", "H", "Dv"}},
-                                 {"final_state", {"B", "H", "Dk", "Dv"}}});
-  sig.loops = {"B", "H", "Dv"};
-  sig.sequential = {"L", "Dk"};
   return sig;
+}
+
+// Loops (B, H, Dv; L, Dk): B, H, Dv tiled: the delta-rule update
+// (I - beta k k^T) S acts on each Dv column of the state alone.
+static ScanSignature signatureOf(GatedDeltaRuleOp op) {
+  return forwardScan(gatedDeltaRuleInputs(op), op.getOuts(), "o",
+                     {"B", "L", "H", "Dv"}, {"B", "H", "Dv"}, {"L", "Dk"});
 }
 
 void GatedDeltaRuleOp::build(OpBuilder &builder, OperationState &state, Value q,
@@ -342,11 +369,70 @@ LogicalResult GatedDeltaRuleOp::verify() {
 MIXER_SCAN_STRUCTURE(GatedDeltaRuleOp)
 
 //===----------------------------------------------------------------------===//
-// SsdBackwardOp and LinearAttentionBackwardOp
+// The backward scans
 //===----------------------------------------------------------------------===//
+//
+// A backward scan takes the inputs of its forward, then the residuals and
+// the cotangents of the forward's results, and returns one gradient per
+// input of the forward that is present, in order.
 
-/// Fails for a head tile of a backward op that does not cover whole groups:
-/// the gradients of b and c sum over the heads of a group.
+/// Completes the signature of a backward scan from the inputs of its forward
+/// in `sig`: one result per present input, taking the next `outs` operand,
+/// named "d" and the input's name, with its dims and the batch dim B in front
+/// where the input has none (the gradients of A, D_skip and delta_bias are
+/// summed per batch entry); then the residuals and cotangents
+/// `extraInputs`, and the loops.
+static ScanSignature backwardScan(MLIRContext *context, ScanSignature sig,
+                                  ValueRange outs,
+                                  ArrayRef<ScanOperand> extraInputs,
+                                  ArrayRef<StringRef> loops,
+                                  ArrayRef<StringRef> sequential) {
+  for (const ScanOperand &in : sig.inputs) {
+    if (!in.value)
+      continue;
+    size_t i = sig.results.size();
+    ScanOperand grad{i < outs.size() ? outs[i] : Value(),
+                     StringAttr::get(context, "d" + in.name).getValue(),
+                     in.dims};
+    if (grad.dims.front() != "B")
+      grad.dims.insert(grad.dims.begin(), "B");
+    sig.results.push_back(grad);
+  }
+  sig.inputs.append(extraInputs.begin(), extraInputs.end());
+  sig.loops.assign(loops.begin(), loops.end());
+  sig.sequential.assign(sequential.begin(), sequential.end());
+  return sig;
+}
+
+/// Verifies a backward scan: its chunk size, one `outs` operand per
+/// gradient, its signature and, when it takes them, the rows of
+/// `chunkStates` (row j is the state before token j * chunk_size).
+static LogicalResult verifyScanBackward(Operation *op, const ScanSignature &sig,
+                                        int64_t chunkSize,
+                                        Value chunkStates = Value()) {
+  if (failed(verifyChunkSize(op, chunkSize)))
+    return failure();
+  ValueRange outs = cast<DestinationStyleOpInterface>(op).getDpsInits();
+  if (outs.size() != sig.results.size()) {
+    InFlightDiagnostic diag = op->emitOpError();
+    diag << "expects " << sig.results.size() << " 'outs', one per gradient (";
+    llvm::interleaveComma(sig.results, diag,
+                          [&](const ScanOperand &grad) { diag << grad.name; });
+    return diag << "), got " << outs.size();
+  }
+  ShapeVerifier v(op);
+  if (failed(verifyScan(op, sig, v)))
+    return failure();
+  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
+  if (chunkStates && length && rows && *rows != *length / chunkSize + 1)
+    return op->emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
+                                "chunk_size + 1 = "
+                             << *length / chunkSize + 1 << ", got " << *rows;
+  return success();
+}
+
+/// Fails for a member tile of a backward op that does not cover whole
+/// groups: the gradients of b and c sum over the members of a group.
 static LogicalResult checkWholeGroupTile(Operation *op,
                                          const ScanSignature &sig,
                                          ArrayRef<OpFoldResult> sizes) {
@@ -357,50 +443,37 @@ static LogicalResult checkWholeGroupTile(Operation *op,
                              << sig.membersWord << " or groups";
   int64_t perGroup = *members / *groups;
   size_t memberLoop = llvm::find(sig.loops, sig.members) - sig.loops.begin();
-  std::optional<int64_t> size = getConstantIntValue(sizes[memberLoop]);
-  if (size && *size % perGroup == 0)
+  std::optional<int64_t> tile = getConstantIntValue(sizes[memberLoop]);
+  if (tile && *tile % perGroup == 0)
     return success();
-  return op->emitOpError() << "cannot tile heads by a size that is not a "
-                           << "multiple of the heads per group (" << perGroup
-                           << "): the gradients of 'b' and 'c' sum over the "
-                           << "heads of a group";
+  return op->emitOpError()
+         << "cannot tile " << sig.membersWord << " by "
+         << (tile ? std::to_string(*tile) : "a dynamic size")
+         << ": the gradients of 'b' and 'c' sum over a group, so a tile must "
+            "cover whole groups ("
+         << perGroup << " " << sig.membersWord << " each)";
 }
 
-/// Appends the result `name` with `dims` to `sig`, taking the next `outs`
-/// operand (null when there are too few, which the verifier reports).
-static void addResult(ScanSignature &sig, ValueRange outs, StringRef name,
-                      ArrayRef<StringRef> dims) {
-  size_t i = sig.results.size();
-  sig.results.push_back(
-      {i < outs.size() ? outs[i] : Value(), name, llvm::to_vector<4>(dims)});
-}
+/// The MixerStructuredOpInterface methods of a backward scan, with the
+/// check of member tiles for a grouped one.
+#define MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(OpTy)                            \
+  MIXER_SCAN_STRUCTURE(OpTy)                                                   \
+  LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
+    return checkWholeGroupTile(*this, signatureOf(*this), sizes);              \
+  }
+
+//===----------------------------------------------------------------------===//
+// SsdBackwardOp
+//===----------------------------------------------------------------------===//
 
 // Loops (B, H; L, P, N): B, H tiled, a head tile covering whole groups.
 static ScanSignature signatureOf(SsdBackwardOp op) {
-  ScanSignature sig;
-  sig.inputs = {
-      {op.getX(), "x", {"B", "L", "H", "P"}},
-      {op.getLogA(), "log_a", {"B", "L", "H"}, ValueRule::NonPositive},
-      {op.getB(), "b", {"B", "L", "G", "N"}},
-      {op.getC(), "c", {"B", "L", "G", "N"}},
-      {op.getInit(), "init", {"B", "H", "P", "N"}},
-      {op.getFinalState(), "final_state", {"B", "H", "P", "N"}},
-      {op.getDy(), "dy", {"B", "L", "H", "P"}},
-      {op.getDFinalState(), "d_final_state", {"B", "H", "P", "N"}}};
-  ValueRange outs = op.getOuts();
-  addResult(sig, outs, "dx", {"B", "L", "H", "P"});
-  addResult(sig, outs, "dlog_a", {"B", "L", "H"});
-  addResult(sig, outs, "db", {"B", "L", "G", "N"});
-  addResult(sig, outs, "dc", {"B", "L", "G", "N"});
-  if (op.getInit())
-    addResult(sig, outs, "dinit", {"B", "H", "P", "N"});
-  sig.loops = {"B", "H"};
-  sig.sequential = {"L", "P", "N"};
-  sig.members = "H";
-  sig.groups = "G";
-  sig.membersWord = "heads";
-  sig.membersOf = "x";
-  return sig;
+  return backwardScan(
+      op.getContext(), ssdInputs(op), op.getOuts(),
+      {{op.getFinalState(), "final_state", {"B", "H", "P", "N"}},
+       {op.getDy(), "dy", {"B", "L", "H", "P"}},
+       {op.getDFinalState(), "d_final_state", {"B", "H", "P", "N"}}},
+      {"B", "H"}, {"L", "P", "N"});
 }
 
 void SsdBackwardOp::build(OpBuilder &builder, OperationState &state, Value x,
@@ -412,41 +485,24 @@ void SsdBackwardOp::build(OpBuilder &builder, OperationState &state, Value x,
 }
 
 LogicalResult SsdBackwardOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
-    return failure();
-  ShapeVerifier v(*this);
-  return verifyScan(*this, signatureOf(*this), v);
+  return verifyScanBackward(*this, signatureOf(*this),
+                            getChunkSizeAttr().getInt());
 }
 
-MIXER_SCAN_STRUCTURE(SsdBackwardOp)
+MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(SsdBackwardOp)
 
-LogicalResult SsdBackwardOp::checkTile(ArrayRef<OpFoldResult> sizes) {
-  return checkWholeGroupTile(*this, signatureOf(*this), sizes);
-}
+//===----------------------------------------------------------------------===//
+// LinearAttentionBackwardOp
+//===----------------------------------------------------------------------===//
 
 // Loops (B, H; L, Dk, Dv): B, H tiled (one group per head).
 static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
-  ScanSignature sig;
-  sig.inputs = {
-      {op.getQ(), "q", {"B", "L", "H", "Dk"}},
-      {op.getK(), "k", {"B", "L", "H", "Dk"}},
-      {op.getV(), "v", {"B", "L", "H", "Dv"}},
-      {op.getLogDecay(), "log_decay", {"B", "L", "H"}, ValueRule::NonPositive},
-      {op.getInit(), "init", {"B", "H", "Dk", "Dv"}},
-      {op.getFinalState(), "final_state", {"B", "H", "Dk", "Dv"}},
-      {op.getDout(), "dout", {"B", "L", "H", "Dv"}},
-      {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}}};
-  ValueRange outs = op.getOuts();
-  addResult(sig, outs, "dq", {"B", "L", "H", "Dk"});
-  addResult(sig, outs, "dk", {"B", "L", "H", "Dk"});
-  addResult(sig, outs, "dv", {"B", "L", "H", "Dv"});
-  if (op.getLogDecay())
-    addResult(sig, outs, "dlog_decay", {"B", "L", "H"});
-  if (op.getInit())
-    addResult(sig, outs, "dinit", {"B", "H", "Dk", "Dv"});
-  sig.loops = {"B", "H"};
-  sig.sequential = {"L", "Dk", "Dv"};
-  return sig;
+  return backwardScan(
+      op.getContext(), linearAttentionInputs(op), op.getOuts(),
+      {{op.getFinalState(), "final_state", {"B", "H", "Dk", "Dv"}},
+       {op.getDout(), "dout", {"B", "L", "H", "Dv"}},
+       {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}}},
+      {"B", "H"}, {"L", "Dk", "Dv"});
 }
 
 void LinearAttentionBackwardOp::build(OpBuilder &builder,
@@ -462,13 +518,11 @@ void LinearAttentionBackwardOp::build(OpBuilder &builder,
 }
 
 LogicalResult LinearAttentionBackwardOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
-    return failure();
   if (getWindowAttr().getInt() < 0)
     return emitOpError() << "attribute 'window' must be non-negative, got "
                          << getWindowAttr().getInt();
-  ShapeVerifier v(*this);
-  return verifyScan(*this, signatureOf(*this), v);
+  return verifyScanBackward(*this, signatureOf(*this),
+                            getChunkSizeAttr().getInt());
 }
 
 MIXER_SCAN_STRUCTURE(LinearAttentionBackwardOp)
@@ -480,41 +534,12 @@ MIXER_SCAN_STRUCTURE(LinearAttentionBackwardOp)
 // Loops (B, D; L, N, C): B, D tiled. The gradients of b and c sum over the
 // channels of a group, so a channel tile covers whole groups (checkTile).
 static ScanSignature signatureOf(SelectiveScanBackwardOp op) {
-  ScanSignature sig;
-  sig.inputs = {{op.getU(), "u", {"B", "L", "D"}},
-                {op.getDelta(), "delta", {"B", "L", "D"}},
-                {op.getA(), "A", {"D", "N"}},
-                {op.getB(), "b", {"B", "L", "G", "N"}},
-                {op.getC(), "c", {"B", "L", "G", "N"}},
-                {op.getDSkip(), "D_skip", {"D"}},
-                {op.getZ(), "z", {"B", "L", "D"}},
-                {op.getDeltaBias(), "delta_bias", {"D"}},
-                {op.getInit(), "init", {"B", "D", "N"}},
-                {op.getDy(), "dy", {"B", "L", "D"}},
-                {op.getDFinalState(), "d_final_state", {"B", "D", "N"}},
-                {op.getChunkStates(), "chunk_states", {"B", "D", "C", "N"}}};
-  SmallVector<std::pair<StringRef, ArrayRef<StringRef>>> grads;
-  static const StringRef seq[] = {"B", "L", "D"}, perBatch[] = {"B", "D"},
-                         state[] = {"B", "D", "N"},
-                         grouped[] = {"B", "L", "G", "N"};
-  grads = {{"du", seq}, {"ddelta", seq}, {"dA", state}, {"db", grouped},
-           {"dc", grouped}};
-  if (op.getDSkip())
-    grads.push_back({"dD_skip", perBatch});
-  if (op.getZ())
-    grads.push_back({"dz", seq});
-  if (op.getDeltaBias())
-    grads.push_back({"ddelta_bias", perBatch});
-  if (op.getInit())
-    grads.push_back({"dinit", state});
-  sig.results = scanResults(op.getOuts(), grads);
-  sig.loops = {"B", "D"};
-  sig.sequential = {"L", "N", "C"};
-  sig.members = "D";
-  sig.groups = "G";
-  sig.membersWord = "channels";
-  sig.membersOf = "u";
-  return sig;
+  return backwardScan(
+      op.getContext(), selectiveScanInputs(op), op.getOuts(),
+      {{op.getDy(), "dy", {"B", "L", "D"}},
+       {op.getDFinalState(), "d_final_state", {"B", "D", "N"}},
+       {op.getChunkStates(), "chunk_states", {"B", "D", "C", "N"}}},
+      {"B", "D"}, {"L", "N", "C"});
 }
 
 void SelectiveScanBackwardOp::build(
@@ -529,42 +554,11 @@ void SelectiveScanBackwardOp::build(
 }
 
 LogicalResult SelectiveScanBackwardOp::verify() {
-  int64_t chunkSize = getChunkSizeAttr().getInt();
-  if (failed(verifyChunkSize(*this, chunkSize)))
-    return failure();
-  if (getOuts().size() != getNumGradients())
-    return emitOpError() << "expects " << getNumGradients()
-                         << " 'outs' (du, ddelta, dA, db, dc and one per "
-                            "optional operand of the forward), got "
-                         << getOuts().size();
-  ShapeVerifier v(*this);
-  if (failed(verifyScan(*this, signatureOf(*this), v)))
-    return failure();
-  // Row j of chunk_states is the state before token j * chunk_size.
-  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
-  if (getChunkStates() && length && rows && *rows != *length / chunkSize + 1)
-    return emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
-                            "chunk_size + 1 = "
-                         << *length / chunkSize + 1 << ", got " << *rows;
-  return success();
+  return verifyScanBackward(*this, signatureOf(*this),
+                            getChunkSizeAttr().getInt(), getChunkStates());
 }
 
-MIXER_SCAN_STRUCTURE(SelectiveScanBackwardOp)
-
-LogicalResult
-SelectiveScanBackwardOp::checkTile(ArrayRef<OpFoldResult> sizes) {
-  ScanSignature sig = signatureOf(*this);
-  std::optional<int64_t> channels = staticSize(sig, "D");
-  std::optional<int64_t> groups = staticSize(sig, "G");
-  std::optional<int64_t> tile = getConstantIntValue(sizes[1]);
-  if (!channels || !groups || *groups == 0 || !tile ||
-      *tile % (*channels / *groups) != 0)
-    return emitOpError() << "cannot tile channels by "
-                         << (tile ? std::to_string(*tile) : "a dynamic size")
-                         << ": the gradients of 'b' and 'c' sum over a group, "
-                            "so a tile must cover whole groups";
-  return success();
-}
+MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(SelectiveScanBackwardOp)
 
 //===----------------------------------------------------------------------===//
 // GatedDeltaRuleBackwardOp
@@ -573,30 +567,12 @@ SelectiveScanBackwardOp::checkTile(ArrayRef<OpFoldResult> sizes) {
 // Loops (B, H; L, Dk, Dv, C): B, H tiled. dq, dk, dg and dbeta sum over the
 // Dv columns, so unlike the forward Dv stays whole.
 static ScanSignature signatureOf(GatedDeltaRuleBackwardOp op) {
-  ScanSignature sig;
-  sig.inputs = {
-      {op.getQ(), "q", {"B", "L", "H", "Dk"}},
-      {op.getK(), "k", {"B", "L", "H", "Dk"}},
-      {op.getV(), "v", {"B", "L", "H", "Dv"}},
-      {op.getG(), "g", {"B", "L", "H"}, ValueRule::NonPositive},
-      {op.getBeta(), "beta", {"B", "L", "H"}},
-      {op.getInit(), "init", {"B", "H", "Dk", "Dv"}},
-      {op.getDO(), "d_o", {"B", "L", "H", "Dv"}},
-      {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}},
-      {op.getChunkStates(), "chunk_states", {"B", "H", "C", "Dk", "Dv"}}};
-  static const StringRef key[] = {"B", "L", "H", "Dk"},
-                         value[] = {"B", "L", "H", "Dv"},
-                         scalar[] = {"B", "L", "H"},
-                         state[] = {"B", "H", "Dk", "Dv"};
-  SmallVector<std::pair<StringRef, ArrayRef<StringRef>>> grads = {
-      {"dq", key}, {"dk", key}, {"dv", value}, {"dg", scalar},
-      {"dbeta", scalar}};
-  if (op.getInit())
-    grads.push_back({"dinit", state});
-  sig.results = scanResults(op.getOuts(), grads);
-  sig.loops = {"B", "H"};
-  sig.sequential = {"L", "Dk", "Dv", "C"};
-  return sig;
+  return backwardScan(
+      op.getContext(), gatedDeltaRuleInputs(op), op.getOuts(),
+      {{op.getDO(), "d_o", {"B", "L", "H", "Dv"}},
+       {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}},
+       {op.getChunkStates(), "chunk_states", {"B", "H", "C", "Dk", "Dv"}}},
+      {"B", "H"}, {"L", "Dk", "Dv", "C"});
 }
 
 void GatedDeltaRuleBackwardOp::build(OpBuilder &builder, OperationState &state,
@@ -611,23 +587,8 @@ void GatedDeltaRuleBackwardOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult GatedDeltaRuleBackwardOp::verify() {
-  int64_t chunkSize = getChunkSizeAttr().getInt();
-  if (failed(verifyChunkSize(*this, chunkSize)))
-    return failure();
-  if (getOuts().size() != getNumGradients())
-    return emitOpError() << "expects " << getNumGradients()
-                         << " 'outs' (dq, dk, dv, dg, dbeta and dinit with "
-                            "an init), got "
-                         << getOuts().size();
-  ShapeVerifier v(*this);
-  if (failed(verifyScan(*this, signatureOf(*this), v)))
-    return failure();
-  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
-  if (getChunkStates() && length && rows && *rows != *length / chunkSize + 1)
-    return emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
-                            "chunk_size + 1 = "
-                         << *length / chunkSize + 1 << ", got " << *rows;
-  return success();
+  return verifyScanBackward(*this, signatureOf(*this),
+                            getChunkSizeAttr().getInt(), getChunkStates());
 }
 
 MIXER_SCAN_STRUCTURE(GatedDeltaRuleBackwardOp)
