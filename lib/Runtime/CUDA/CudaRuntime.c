@@ -162,6 +162,35 @@ static void leaveContext(void) {
   cuCtxPopCurrent(&previous);
 }
 
+/* Enters the context for `doing` if the handles it needs are `present`;
+ * one left null by an earlier failure is recorded as `what` being null. */
+static int enterWith(int present, const char *what, const char *doing) {
+  if (present)
+    return enterContext(doing);
+  recordMissingHandle(what, doing);
+  return 0;
+}
+
+/* Leaves the context entered for a call and passes on whether it
+ * succeeded. */
+static int leaveAfter(int succeeded) {
+  leaveContext();
+  return succeeded;
+}
+
+/* One checked driver call in the context entered for it, which it leaves;
+ * yields whether it succeeded. */
+#define CALL_AND_LEAVE(call, doing) leaveAfter(CHECK(call, doing))
+
+/* An event with `flags`, or null with the failure recorded. */
+static void *createEvent(unsigned flags, const char *doing) {
+  CUevent event = NULL;
+  if (!enterContext(doing) ||
+      !CALL_AND_LEAVE(cuEventCreate(&event, flags), doing))
+    return NULL;
+  return event;
+}
+
 const char *mixerCudaGetDeviceError(void) {
   const char *failure = NULL;
   return getContext(&failure) ? NULL : failure;
@@ -211,23 +240,13 @@ int mixerCudaGetDeviceInfo(MixerCudaDeviceInfo *info) {
 }
 
 void *mixerCudaEventCreateTimed(void) {
-  const char *doing = "creating a timing event";
-  if (!enterContext(doing))
-    return NULL;
-  CUevent event = NULL;
-  if (!CHECK(cuEventCreate(&event, CU_EVENT_DEFAULT), doing))
-    event = NULL;
-  leaveContext();
-  return event;
+  return createEvent(CU_EVENT_DEFAULT, "creating a timing event");
 }
 
 float mixerCudaEventElapsedMs(void *start, void *end) {
   const char *doing = "reading the time between two events";
-  if (!start || !end) {
-    recordMissingHandle(start ? "the end event" : "the start event", doing);
-    return -1.0f;
-  }
-  if (!enterContext(doing))
+  if (!enterWith(start && end, start ? "the end event" : "the start event",
+                 doing))
     return -1.0f;
   float ms = -1.0f;
   if (!CHECK(cuEventSynchronize((CUevent)end), doing) ||
@@ -239,10 +258,8 @@ float mixerCudaEventElapsedMs(void *start, void *end) {
 
 void mixerCudaSynchronize(void) {
   const char *doing = "waiting for all work of the device";
-  if (!enterContext(doing))
-    return;
-  CHECK(cuCtxSynchronize(), doing);
-  leaveContext();
+  if (enterContext(doing))
+    CALL_AND_LEAVE(cuCtxSynchronize(), doing);
 }
 
 void mgpuSetDefaultDevice(int32_t device) {
@@ -303,25 +320,19 @@ void *mgpuModuleLoadJIT(void *data, int optLevel) {
 }
 
 void mgpuModuleUnload(void *module) {
-  if (module && enterContext("unloading a kernel module")) {
-    CHECK(cuModuleUnload((CUmodule)module), "unloading a kernel module");
-    leaveContext();
-  }
+  const char *doing = "unloading a kernel module";
+  if (module && enterContext(doing))
+    CALL_AND_LEAVE(cuModuleUnload((CUmodule)module), doing);
 }
 
 void *mgpuModuleGetFunction(void *module, const char *name) {
   char doing[256];
   snprintf(doing, sizeof(doing), "looking up kernel '%s'", name);
-  if (!module) {
-    recordMissingHandle("the kernels' module", doing);
-    return NULL;
-  }
-  if (!enterContext(doing))
-    return NULL;
   CUfunction function = NULL;
-  if (!CHECK(cuModuleGetFunction(&function, (CUmodule)module, name), doing))
-    function = NULL;
-  leaveContext();
+  if (!enterWith(module != NULL, "the kernels' module", doing) ||
+      !CALL_AND_LEAVE(cuModuleGetFunction(&function, (CUmodule)module, name),
+                      doing))
+    return NULL;
   return function;
 }
 
@@ -405,87 +416,54 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
 
 void *mgpuStreamCreate(void) {
   const char *doing = "creating a stream";
-  if (!enterContext(doing))
-    return NULL;
   CUstream stream = NULL;
-  if (!CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), doing))
-    stream = NULL;
-  leaveContext();
+  if (!enterContext(doing) ||
+      !CALL_AND_LEAVE(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING), doing))
+    return NULL;
   return stream;
-}
-
-void mgpuStreamDestroy(void *stream) {
-  if (stream && enterContext("destroying a stream")) {
-    CHECK(cuStreamDestroy((CUstream)stream), "destroying a stream");
-    leaveContext();
-  }
 }
 
 /* Kernels fail asynchronously: their errors surface here. */
 void mgpuStreamSynchronize(void *stream) {
-  if (!stream) {
-    recordMissingHandle("the stream", "synchronizing");
-    return;
-  }
   const char *doing = "waiting for the work of a stream (copies and kernels)";
-  if (!enterContext(doing))
-    return;
-  CHECK(cuStreamSynchronize((CUstream)stream), doing);
-  leaveContext();
+  if (enterWith(stream != NULL, "the stream", doing))
+    CALL_AND_LEAVE(cuStreamSynchronize((CUstream)stream), doing);
 }
 
 void mgpuStreamWaitEvent(void *stream, void *event) {
-  if (!stream || !event) {
-    recordMissingHandle(stream ? "the event" : "the stream",
-                        "making a stream wait for an event");
-    return;
-  }
   const char *doing = "making a stream wait for an event";
-  if (!enterContext(doing))
-    return;
-  CHECK(cuStreamWaitEvent((CUstream)stream, (CUevent)event, 0), doing);
-  leaveContext();
+  if (enterWith(stream && event, stream ? "the event" : "the stream", doing))
+    CALL_AND_LEAVE(cuStreamWaitEvent((CUstream)stream, (CUevent)event, 0),
+                   doing);
+}
+
+void mgpuStreamDestroy(void *stream) {
+  const char *doing = "destroying a stream";
+  if (stream && enterContext(doing))
+    CALL_AND_LEAVE(cuStreamDestroy((CUstream)stream), doing);
 }
 
 void *mgpuEventCreate(void) {
-  const char *doing = "creating an event";
-  if (!enterContext(doing))
-    return NULL;
-  CUevent event = NULL;
-  if (!CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING), doing))
-    event = NULL;
-  leaveContext();
-  return event;
-}
-
-void mgpuEventDestroy(void *event) {
-  if (event && enterContext("destroying an event")) {
-    CHECK(cuEventDestroy((CUevent)event), "destroying an event");
-    leaveContext();
-  }
-}
-
-void mgpuEventSynchronize(void *event) {
-  if (!event) {
-    recordMissingHandle("the event", "waiting for an event");
-    return;
-  }
-  if (!enterContext("waiting for an event"))
-    return;
-  CHECK(cuEventSynchronize((CUevent)event), "waiting for an event");
-  leaveContext();
+  return createEvent(CU_EVENT_DISABLE_TIMING, "creating an event");
 }
 
 void mgpuEventRecord(void *event, void *stream) {
   /* A null stream is the default stream. */
-  if (!event) {
-    recordMissingHandle("the event", "recording an event");
-    return;
-  }
-  if (!enterContext("recording an event"))
-    return;
-  CHECK(cuEventRecord((CUevent)event, (CUstream)stream), "recording an event");
-  leaveContext();
+  const char *doing = "recording an event";
+  if (enterWith(event != NULL, "the event", doing))
+    CALL_AND_LEAVE(cuEventRecord((CUevent)event, (CUstream)stream), doing);
+}
+
+void mgpuEventSynchronize(void *event) {
+  const char *doing = "waiting for an event";
+  if (enterWith(event != NULL, "the event", doing))
+    CALL_AND_LEAVE(cuEventSynchronize((CUevent)event), doing);
+}
+
+void mgpuEventDestroy(void *event) {
+  const char *doing = "destroying an event";
+  if (event && enterContext(doing))
+    CALL_AND_LEAVE(cuEventDestroy((CUevent)event), doing);
 }
 
 /*===----------------------------------------------------------------------===*/
@@ -533,67 +511,51 @@ void mgpuMemFree(void *pointer, void *stream) {
 }
 
 void mgpuMemcpy(void *destination, void *source, size_t bytes, void *stream) {
-  if (bytes == 0)
-    return;
   const char *doing = "copying between host and device";
-  if (!destination || !source) {
-    recordMissingHandle(destination ? "the source" : "the destination", doing);
+  if (bytes && enterWith(destination && source,
+                         destination ? "the source" : "the destination", doing))
+    CALL_AND_LEAVE(cuMemcpyAsync((CUdeviceptr)destination, (CUdeviceptr)source,
+                                 bytes, (CUstream)stream),
+                   doing);
+}
+
+/* Fills `count` elements of `elementBytes` (2 or 4) bytes with `value`. */
+static void fill(void *destination, uint32_t value, int elementBytes,
+                 size_t count, void *stream) {
+  const char *doing = "filling device memory";
+  if (!count || !enterWith(destination != NULL, "the destination", doing))
     return;
-  }
-  if (!enterContext(doing))
-    return;
-  CHECK(cuMemcpyAsync((CUdeviceptr)destination, (CUdeviceptr)source, bytes,
-                      (CUstream)stream),
+  CUdeviceptr begin = (CUdeviceptr)destination;
+  if (elementBytes == 4)
+    CHECK(cuMemsetD32Async(begin, value, count, (CUstream)stream), doing);
+  else
+    CHECK(
+        cuMemsetD16Async(begin, (unsigned short)value, count, (CUstream)stream),
         doing);
   leaveContext();
 }
 
 void mgpuMemset32(void *destination, uint32_t value, size_t count,
                   void *stream) {
-  if (count == 0)
-    return;
-  if (!destination) {
-    recordMissingHandle("the destination", "filling device memory");
-    return;
-  }
-  if (!enterContext("filling device memory"))
-    return;
-  CHECK(cuMemsetD32Async((CUdeviceptr)destination, value, count,
-                         (CUstream)stream),
-        "filling device memory");
-  leaveContext();
+  fill(destination, value, 4, count, stream);
 }
 
 void mgpuMemset16(void *destination, uint16_t value, size_t count,
                   void *stream) {
-  if (count == 0)
-    return;
-  if (!destination) {
-    recordMissingHandle("the destination", "filling device memory");
-    return;
-  }
-  if (!enterContext("filling device memory"))
-    return;
-  CHECK(cuMemsetD16Async((CUdeviceptr)destination, value, count,
-                         (CUstream)stream),
-        "filling device memory");
-  leaveContext();
+  fill(destination, value, 2, count, stream);
 }
 
 void mgpuMemHostRegister(void *pointer, uint64_t bytes) {
   const char *doing = "registering host memory with the device";
-  if (!pointer || bytes == 0 || !enterContext(doing))
-    return;
-  CHECK(cuMemHostRegister(pointer, bytes, CU_MEMHOSTREGISTER_PORTABLE), doing);
-  leaveContext();
+  if (pointer && bytes && enterContext(doing))
+    CALL_AND_LEAVE(
+        cuMemHostRegister(pointer, bytes, CU_MEMHOSTREGISTER_PORTABLE), doing);
 }
 
 void mgpuMemHostUnregister(void *pointer) {
   const char *doing = "unregistering host memory";
-  if (!pointer || !enterContext(doing))
-    return;
-  CHECK(cuMemHostUnregister(pointer), doing);
-  leaveContext();
+  if (pointer && enterContext(doing))
+    CALL_AND_LEAVE(cuMemHostUnregister(pointer), doing);
 }
 
 /* The first byte and the byte span of a strided memref. */
