@@ -13,6 +13,7 @@
 #ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_KERNELBLOCKS_H
 #define MIXER_LIB_CONVERSION_MIXERTOLINALG_KERNELBLOCKS_H
 
+#include "MixerToLinalgPatterns.h"
 #include "mixer/Target/TargetDescription.h"
 #include "mixer/Utils/KernelMath.h"
 #include "mixer/Utils/LinalgBuilder.h"
@@ -21,6 +22,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 #include <limits>
@@ -382,6 +384,199 @@ struct BlockLoops {
 /// The D of x (and y), static after getLinalgLoweringBlocker.
 inline int64_t pointDim(Value x, bool batched) {
   return cast<RankedTensorType>(x.getType()).getDimSize(batched ? 2 : 1);
+}
+
+/// The columns C of the values v [(Bt,) M, C] of kernel_mv.
+inline int64_t valueColumns(Value v, bool batched) {
+  return cast<RankedTensorType>(v.getType()).getDimSize(batched ? 2 : 1);
+}
+
+/// The run-time coefficient of kernel_mv's kernel as a function of r^2,
+/// from its bandwidth; null for the linear kernel, which has none.
+inline Value kernelMvCoefficient(ImplicitLocOpBuilder &b, KernelKind kind,
+                                 Value bandwidth) {
+  if (!isDistanceBased(kind))
+    return Value();
+  Value h = tensor::ExtractOp::create(b, bandwidth, ValueRange{});
+  return kernelCoefficient(b, b.getLoc(), kind, h);
+}
+
+/// One block of rows in BlockedKernel::overRows: rows [r0, r0 + rows) of
+/// batch entry `batch`, `rowCount` of them as an OpFoldResult (a constant
+/// when no block is ragged).
+struct RowBlock {
+  KernelBlocks blk;
+  Value batch, r0, rows;
+  OpFoldResult rowCount;
+  bool ragged;
+
+  LinalgBuilder &lb() { return blk.lb; }
+  ImplicitLocOpBuilder &b() { return blk.b(); }
+
+  /// The rows of x as a static [R, D] block (centred when expanded) and,
+  /// when expanded, their squared norms (else null).
+  std::pair<Value, Value> xRows() {
+    Value xb = blk.xRows(batch, r0, rows, ragged);
+    return {xb,
+            blk.centre ? squaredNorms(lb(), xb, /*reducedDim=*/1) : Value()};
+  }
+  /// x_blk^T [D, R] and, when expanded, the squared norms of its columns.
+  std::pair<Value, Value> xRowsTransposed() {
+    return blk.xRowsTransposed(batch, r0, rows, ragged);
+  }
+  /// The block's rows of a [(Bt,) N, width] operand as a static [R, width]
+  /// block, `pad` past the valid rows.
+  Value rowsOf(Value src, int64_t width, double pad) {
+    return blk.packRows(src, batch, r0, rows, blk.R, width, ragged, pad);
+  }
+  /// The block's entries of a [(Bt,) N] operand as a static [R] block.
+  Value entriesOf(Value src, double pad) {
+    return blk.packVector(src, batch, r0, rows, blk.R, ragged, pad);
+  }
+  /// A zero [R, trailing...] accumulator of the block's results: its rows
+  /// of `out` when the block is whole (they are contiguous), else a local
+  /// block whose valid rows `write` copies out once.
+  Value zeros(Value out, ArrayRef<int64_t> trailing) {
+    if (!ragged)
+      return lb().fill(blk.outRows(out, batch, r0, trailing), 0.0);
+    SmallVector<OpFoldResult> sizes = {blk.c(blk.R)};
+    for (int64_t t : trailing)
+      sizes.push_back(blk.c(t));
+    return lb().filled(sizes, b().getF32Type(), 0.0);
+  }
+  /// Where a [R, trailing...] result of the block is computed: its rows of
+  /// `out` when whole, else a local block.
+  Value resultInit(Value out, ArrayRef<int64_t> trailing) {
+    if (!ragged)
+      return blk.outRows(out, batch, r0, trailing);
+    SmallVector<OpFoldResult> sizes = {blk.c(blk.R)};
+    for (int64_t t : trailing)
+      sizes.push_back(blk.c(t));
+    return lb().empty(sizes, b().getF32Type());
+  }
+  /// `out` with the block's result `block` [R, trailing...] in its rows.
+  Value write(Value block, Value out, ArrayRef<int64_t> trailing) {
+    if (!ragged)
+      return blk.insertRows(block, out, batch, r0, trailing);
+    return blk.writeRaggedRows(block, out, batch, r0, rowCount, trailing);
+  }
+};
+
+/// One block of columns in BlockedKernel::overColumns: rows [j0, j0 +
+/// count) of y, padded to Cb when `ragged`.
+struct ColumnBlock {
+  KernelBlocks blk;
+  Value batch, j0, count;
+  bool ragged;
+
+  LinalgBuilder &lb() { return blk.lb; }
+  ImplicitLocOpBuilder &b() { return blk.b(); }
+
+  /// The rows of y as a static [Cb, D] block, centred when expanded.
+  Value yRows() { return blk.yRows(batch, j0, count, ragged); }
+  /// The block's rows of a [(Bt,) M, width] operand as a static [Cb, width]
+  /// block, `pad` past `count`.
+  Value rowsOf(Value src, int64_t width, double pad) {
+    return blk.packRows(src, batch, j0, count, blk.Cb, width, ragged, pad);
+  }
+  /// The block's entries of a [(Bt,) M] operand as a static [Cb] block.
+  Value entriesOf(Value src, double pad) {
+    return blk.packVector(src, batch, j0, count, blk.Cb, ragged, pad);
+  }
+};
+
+/// What every blocked kernel lowering sets up from its points x and y: the
+/// block sizes, the centres of y when r^2 is expanded, and the loops over
+/// batch entries, row blocks and column blocks.
+struct BlockedKernel {
+  /// `centred`: whether r^2 may be expanded about the centres (not for the
+  /// linear kernel, which forms no distances).
+  BlockedKernel(ImplicitLocOpBuilder &b, Operation *op, KernelKind kind,
+                Value x, Value y, bool batched, bool centred = true)
+      : x(x), y(y), batched(batched), D(pointDim(x, batched)),
+        R(rowBlockSize(x, batched ? 1 : 0)),
+        Cb(lookupTargetDescription(op).kernelColumnBlock),
+        centres(centred ? pointCentres(b, op, kind, y, batched, D) : Value()),
+        loops(b, x, y, batched, R, Cb) {}
+
+  /// step(row, outs) -> outs for every block of rows.
+  using RowStep = function_ref<SmallVector<Value>(RowBlock &, ValueRange)>;
+  SmallVector<Value> overRows(ImplicitLocOpBuilder &b, ValueRange outs,
+                              RowStep step) {
+    return loops.overRows(
+        b, outs,
+        [&](LinalgBuilder &lb, Value batch, Value r0, Value rows,
+            OpFoldResult rowCount, ValueRange acc) -> SmallVector<Value> {
+          Value centre = centreOf(lb, centres, batch, D);
+          RowBlock row{KernelBlocks{lb, x, y, batched, D, R, Cb, centre},
+                       batch,
+                       r0,
+                       rows,
+                       rowCount,
+                       loops.raggedRows};
+          return step(row, acc);
+        });
+  }
+
+  /// step(column, state) -> state over the column blocks of `row`.
+  using ColumnStep =
+      function_ref<SmallVector<Value>(ColumnBlock &, ValueRange)>;
+  SmallVector<Value> overColumns(RowBlock &row, ValueRange state,
+                                 ColumnStep step) {
+    return loops.overColumns(
+        row.b(), state,
+        [&](LinalgBuilder &lb, Value j0, Value count, bool ragged,
+            ValueRange acc) -> SmallVector<Value> {
+          ColumnBlock column{
+              KernelBlocks{lb, x, y, batched, D, R, Cb, row.blk.centre},
+              row.batch, j0, count, ragged};
+          return step(column, acc);
+        });
+  }
+
+  Value x, y;
+  bool batched;
+  int64_t D, R, Cb;
+  Value centres;
+  BlockLoops loops;
+};
+
+/// A pattern lowering a kernel op that getLinalgLoweringBlocker accepts
+/// with `lower`, which returns the values that replace its results.
+template <typename OpTy,
+          SmallVector<Value> (*lower)(OpTy, ImplicitLocOpBuilder &)>
+struct BlockedKernelPattern : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+      return rewriter.notifyMatchFailure(op, *blocker);
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOp(op, lower(op, b));
+    return success();
+  }
+};
+
+/// acc[p] = combine(block entry, acc[p]) over the dim `reducedDim` of a
+/// static 2-d `block`, p running over its other dim.
+inline Value
+reduceBlock(LinalgBuilder &lb, Value block, Value acc, unsigned reducedDim,
+            function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  using utils::IteratorType;
+  SmallVector<IteratorType> iterators(2, IteratorType::parallel);
+  iterators[reducedDim] = IteratorType::reduction;
+  return linalg::GenericOp::create(
+             lb.builder(), TypeRange{acc.getType()}, ValueRange{block},
+             ValueRange{acc},
+             ArrayRef<AffineMap>{lb.dims(2, {0, 1}),
+                                 lb.dims(2, {1 - reducedDim})},
+             iterators,
+             [&](OpBuilder &nb, Location loc, ValueRange args) {
+               linalg::YieldOp::create(nb, loc,
+                                       combine(nb, loc, args[0], args[1]));
+             })
+      .getResult(0);
 }
 
 } // namespace mlir::mixer

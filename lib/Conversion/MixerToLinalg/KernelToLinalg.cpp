@@ -54,384 +54,290 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-namespace {
-
-
 //===----------------------------------------------------------------------===//
 // kernel_lse
 //===----------------------------------------------------------------------===//
 
-struct KernelLseToLinalg : public OpRewritePattern<KernelLseOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerKernelLse(KernelLseOp op,
+                                         ImplicitLocOpBuilder &b) {
+  Type f32 = b.getF32Type();
+  KernelKind kind = op.getKernel();
+  Value g = op.getG();
 
-  LogicalResult matchAndRewrite(KernelLseOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    bool batched = op.isBatched();
-    int64_t D = pointDim(op.getX(), batched);
+  // s = -c(r^2) / eps + g = coef * (r^2 or r) + g.
+  Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
+  Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
+  BlockedKernel k(b, op, kind, op.getX(), op.getY(), op.isBatched());
+  int64_t R = k.R, Cb = k.Cb;
 
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0),
-            Cb = lookupTargetDescription(op).kernelColumnBlock;
-    Type f32 = b.getF32Type();
-    KernelKind kind = op.getKernel();
-    Value x = op.getX(), y = op.getY(), g = op.getG();
-
-    // s = -c(r^2) / eps + g = coef * (r^2 or r) + g.
-    Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
-    Value coef = negCostCoefficient(b, b.getLoc(), kind, eps);
-    Value centres = pointCentres(b, op, kind, y, batched, D);
-    BlockLoops loops(b, x, y, batched, R, Cb);
-
-    // One block of columns: updates the running max m and sum of every row.
-    // The block is formed transposed, s^T [Cb, R] = y_blk x_blk^T, so that
-    // the reductions over the columns j run over its outer dim: vectors of
-    // R rows accumulated across j, not horizontal reductions.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
-                          Value xT, Value xn, Value j0, Value count,
-                          bool ragged, ValueRange state) -> SmallVector<Value> {
-      ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R, Cb, centre};
-      Value m = state[0], sum = state[1];
-      // Padded columns are zero points with g = -inf: their terms vanish.
-      Value yb = blk.yRows(batch, j0, count, ragged);
-      Value gb;
-      if (g)
-        gb = blk.packVector(g, batch, j0, count, Cb, ragged, -kInf);
-      else if (ragged)
-        gb = clb.map({}, {}, clb.empty({cb.getIndexAttr(Cb)}, f32),
-                     [&](ImplicitLocOpBuilder &ib, ValueRange) {
-                       Value j = linalg::IndexOp::create(ib, 0);
-                       Value valid = arith::CmpIOp::create(
-                           ib, arith::CmpIPredicate::ult, j, count);
-                       return arith::SelectOp::create(ib, valid,
-                                                      f32Const(ib, 0.0),
-                                                      f32Const(ib, -kInf))
-                           .getResult();
-                     });
-      // s^T[j, i], computed in place of the distance block [Cb, R].
-      DistanceBlock dist = blk.distances(yb, xT, Value(), xn);
-      SmallVector<Value> ins;
-      SmallVector<AffineMap> maps;
-      dist.addNormInputs(clb, ins, maps);
-      unsigned norms = dist.numNormInputs();
-      if (gb) {
-        ins.push_back(gb);
-        maps.push_back(clb.dims(2, {0}));
-      }
-      Value s = clb.map(
-          ins, maps, dist.values,
-          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-            Value r2 = dist.r2(ib, args.back(), args.take_front(norms));
-            Value v = negScaledCost(ib, ib.getLoc(), kind, coef, r2);
-            return gb ? arith::AddFOp::create(ib, v, args[norms]).getResult()
-                      : v;
-          });
-      SmallVector<utils::IteratorType> overColumns = {
-          utils::IteratorType::reduction, utils::IteratorType::parallel};
-      // Block maximum of each row.
-      Value blockMax =
-          linalg::GenericOp::create(
-              cb, TypeRange{RankedTensorType::get({R}, f32)}, ValueRange{s},
-              ValueRange{clb.filled({cb.getIndexAttr(R)}, f32, -kInf)},
-              ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1})},
+  // One block of columns: updates the running max m and sum of every row.
+  // The block is formed transposed, s^T [Cb, R] = y_blk x_blk^T, so that
+  // the reductions over the columns j run over its outer dim: vectors of
+  // R rows accumulated across j, not horizontal reductions.
+  auto columnStep = [&](ColumnBlock &col, Value xT, Value xn,
+                        ValueRange state) -> SmallVector<Value> {
+    LinalgBuilder &clb = col.lb();
+    ImplicitLocOpBuilder &cb = col.b();
+    Value m = state[0], sum = state[1], count = col.count;
+    // Padded columns are zero points with g = -inf: their terms vanish.
+    Value yb = col.yRows();
+    Value gb;
+    if (g)
+      gb = col.entriesOf(g, -kInf);
+    else if (col.ragged)
+      gb =
+          clb.map({}, {}, clb.empty({cb.getIndexAttr(Cb)}, f32),
+                  [&](ImplicitLocOpBuilder &ib, ValueRange) {
+                    Value j = linalg::IndexOp::create(ib, 0);
+                    Value valid = arith::CmpIOp::create(
+                        ib, arith::CmpIPredicate::ult, j, count);
+                    return arith::SelectOp::create(ib, valid, f32Const(ib, 0.0),
+                                                   f32Const(ib, -kInf))
+                        .getResult();
+                  });
+    // s^T[j, i], computed in place of the distance block [Cb, R].
+    DistanceBlock dist = col.blk.distances(yb, xT, Value(), xn);
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> maps;
+    dist.addNormInputs(clb, ins, maps);
+    unsigned norms = dist.numNormInputs();
+    if (gb) {
+      ins.push_back(gb);
+      maps.push_back(clb.dims(2, {0}));
+    }
+    Value s = clb.map(
+        ins, maps, dist.values, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          Value r2 = dist.r2(ib, args.back(), args.take_front(norms));
+          Value v = negScaledCost(ib, ib.getLoc(), kind, coef, r2);
+          return gb ? arith::AddFOp::create(ib, v, args[norms]).getResult() : v;
+        });
+    SmallVector<utils::IteratorType> overColumns = {
+        utils::IteratorType::reduction, utils::IteratorType::parallel};
+    // Block maximum of each row.
+    Value blockMax = reduceBlock(
+        clb, s, clb.filled({cb.getIndexAttr(R)}, f32, -kInf),
+        /*reducedDim=*/0,
+        [](OpBuilder &nb, Location loc, Value x, Value acc) -> Value {
+          return arith::MaximumFOp::create(nb, loc, x, acc);
+        });
+    // Rescale the running sum to the new maximum, then raise the maximum
+    // (both in place).
+    sum = clb.map(
+        {m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
+        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          Value mNew = arith::MaximumFOp::create(ib, args[0], args[1]);
+          Value shift = logSumExpShift(ib, ib.getLoc(), mNew);
+          Value scale = expOfNonPositive(
+              ib, ib.getLoc(), arith::SubFOp::create(ib, args[0], shift));
+          return arith::MulFOp::create(ib, args[2], scale).getResult();
+        });
+    m = clb.map(
+        {blockMax}, {clb.dims(1, {0})}, m,
+        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          return arith::MaximumFOp::create(ib, args[1], args[0]).getResult();
+        });
+    // sum[i] += sum_j exp(s^T[j, i] - m[i]).
+    sum = linalg::GenericOp::create(
+              cb, TypeRange{sum.getType()}, ValueRange{s, m}, ValueRange{sum},
+              ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1}),
+                                  clb.dims(2, {1})},
               overColumns,
-              [](OpBuilder &nb, Location loc, ValueRange args) {
+              [&](OpBuilder &nb, Location loc, ValueRange args) {
+                ImplicitLocOpBuilder ib(loc, nb);
+                Value e = expOfNonPositive(
+                    ib, loc,
+                    arith::SubFOp::create(ib, args[0],
+                                          logSumExpShift(ib, loc, args[1])));
                 linalg::YieldOp::create(
-                    nb, loc,
-                    arith::MaximumFOp::create(nb, loc, args[0], args[1])
-                        .getResult());
+                    ib, arith::AddFOp::create(ib, args[2], e).getResult());
               })
               .getResult(0);
-      // Rescale the running sum to the new maximum, then raise the maximum
-      // (both in place).
-      sum = clb.map(
-          {m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
-          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-            Value mNew = arith::MaximumFOp::create(ib, args[0], args[1]);
-            Value shift = logSumExpShift(ib, ib.getLoc(), mNew);
-            Value scale = expOfNonPositive(
-                ib, ib.getLoc(), arith::SubFOp::create(ib, args[0], shift));
-            return arith::MulFOp::create(ib, args[2], scale).getResult();
-          });
-      m = clb.map(
-          {blockMax}, {clb.dims(1, {0})}, m,
-          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-            return arith::MaximumFOp::create(ib, args[1], args[0]).getResult();
-          });
-      // sum[i] += sum_j exp(s^T[j, i] - m[i]).
-      sum = linalg::GenericOp::create(
-                cb, TypeRange{sum.getType()}, ValueRange{s, m}, ValueRange{sum},
-                ArrayRef<AffineMap>{clb.dims(2, {0, 1}), clb.dims(2, {1}),
-                                    clb.dims(2, {1})},
-                overColumns,
-                [&](OpBuilder &nb, Location loc, ValueRange args) {
-                  ImplicitLocOpBuilder ib(loc, nb);
-                  Value e = expOfNonPositive(
-                      ib, loc,
-                      arith::SubFOp::create(
-                          ib, args[0], logSumExpShift(ib, loc, args[1])));
-                  linalg::YieldOp::create(
-                      ib, arith::AddFOp::create(ib, args[2], e).getResult());
-                })
-                .getResult(0);
-      return {m, sum};
-    };
+    return {m, sum};
+  };
 
-    // One block of rows: returns `out` with the block's results inserted.
-    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
-                       OpFoldResult rowCount, Value out) -> Value {
-      ImplicitLocOpBuilder &rb = rlb.builder();
-      Value centre = centreOf(rlb, centres, batch, D);
-      KernelBlocks blk{rlb, x, y, batched, D, R, Cb, centre};
-      // x_blk^T [D, R]: the right-hand side of every block's distances.
-      Value xT, xn;
-      std::tie(xT, xn) =
-          blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
-      Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
-      Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
-      SmallVector<Value> state =
-          loops.overColumns(rb, {m, sum},
-                            [&](LinalgBuilder &clb, Value j0, Value count,
-                                bool ragged, ValueRange acc) {
-                              return columnStep(clb, batch, centre, xT, xn, j0,
-                                                count, ragged, acc);
-                            });
-      // out = m + log(sum): -inf for an empty or all -inf row. Computed
-      // straight into the rows of `out`, so that a loop-carried `out` (as in
-      // sinkhorn) stays in place whatever canonicalization folds later (a
-      // vectorized copy into a whole tensor folds to its source).
-      auto lseOf = [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        return arith::AddFOp::create(ib, args[0],
-                                     math::LogOp::create(ib, args[1]))
-            .getResult();
-      };
-      if (!loops.raggedRows) {
-        Value res = rlb.map(state, {rlb.dims(1, {0}), rlb.dims(1, {0})},
-                            blk.outRows(out, batch, r0, {}), lseOf);
-        return blk.insertRows(res, out, batch, r0, {});
-      }
-      SmallVector<Value> valid;
-      for (Value v : state)
-        valid.push_back(rlb.slice(v, {rb.getIndexAttr(0)}, {rowCount},
-                                  {ShapedType::kDynamic}));
-      auto [offsets, sizes] = blk.rowsOf(batch, r0, rowCount, {});
-      Value res = rlb.map(
-          valid, {rlb.dims(1, {0}), rlb.dims(1, {0})},
-          rlb.slice(out, offsets, sizes, {ShapedType::kDynamic}), lseOf);
-      return rlb.insert(res, out, offsets, sizes);
+  // One block of rows: returns `out` with the block's results inserted.
+  auto rowStep = [&](RowBlock &row, ValueRange outs) -> SmallVector<Value> {
+    LinalgBuilder &rlb = row.lb();
+    ImplicitLocOpBuilder &rb = row.b();
+    Value out = outs[0];
+    // x_blk^T [D, R]: the right-hand side of every block's distances.
+    Value xT, xn;
+    std::tie(xT, xn) = row.xRowsTransposed();
+    Value m = rlb.filled({rb.getIndexAttr(R)}, f32, -kInf);
+    Value sum = rlb.filled({rb.getIndexAttr(R)}, f32, 0.0);
+    SmallVector<Value> state =
+        k.overColumns(row, {m, sum}, [&](ColumnBlock &col, ValueRange acc) {
+          return columnStep(col, xT, xn, acc);
+        });
+    // out = m + log(sum): -inf for an empty or all -inf row. Computed
+    // straight into the rows of `out`, so that a loop-carried `out` (as in
+    // sinkhorn) stays in place whatever canonicalization folds later (a
+    // vectorized copy into a whole tensor folds to its source).
+    auto lseOf = [](ImplicitLocOpBuilder &ib, ValueRange args) {
+      return arith::AddFOp::create(ib, args[0],
+                                   math::LogOp::create(ib, args[1]))
+          .getResult();
     };
+    if (!row.ragged) {
+      Value res = rlb.map(state, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+                          row.resultInit(out, {}), lseOf);
+      return {row.write(res, out, {})};
+    }
+    SmallVector<Value> valid;
+    for (Value v : state)
+      valid.push_back(rlb.slice(v, {rb.getIndexAttr(0)}, {row.rowCount},
+                                {ShapedType::kDynamic}));
+    auto [offsets, sizes] = row.blk.rowsOf(row.batch, row.r0, row.rowCount, {});
+    Value res =
+        rlb.map(valid, {rlb.dims(1, {0}), rlb.dims(1, {0})},
+                rlb.slice(out, offsets, sizes, {ShapedType::kDynamic}), lseOf);
+    return {rlb.insert(res, out, offsets, sizes)};
+  };
 
-    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
-    return success();
-  }
-};
+  return k.overRows(b, op.getOuts(), rowStep);
+}
 
 //===----------------------------------------------------------------------===//
 // kernel_mv
 //===----------------------------------------------------------------------===//
 
-struct KernelMvToLinalg : public OpRewritePattern<KernelMvOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerKernelMv(KernelMvOp op,
+                                        ImplicitLocOpBuilder &b) {
+  Type f32 = b.getF32Type();
+  KernelKind kind = op.getKernel();
+  Value v = op.getV();
+  bool distance = isDistanceBased(kind);
+  Value coef = kernelMvCoefficient(b, kind, op.getBandwidth());
+  BlockedKernel k(b, op, kind, op.getX(), op.getY(), op.isBatched(),
+                  /*centred=*/distance);
+  int64_t R = k.R, Cb = k.Cb, C = valueColumns(v, k.batched);
 
-  LogicalResult matchAndRewrite(KernelMvOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    bool batched = op.isBatched();
-    int64_t D = pointDim(op.getX(), batched);
-    int64_t C =
-        cast<RankedTensorType>(op.getV().getType()).getDimSize(batched ? 2 : 1);
-
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0),
-            Cb = lookupTargetDescription(op).kernelColumnBlock;
-    Type f32 = b.getF32Type();
-    KernelKind kind = op.getKernel();
-    Value x = op.getX(), y = op.getY(), v = op.getV();
-    bool distance = isDistanceBased(kind);
-
-    // The kernel as a function of r^2 with one run-time coefficient.
-    Value coef;
-    if (distance) {
-      Value h = tensor::ExtractOp::create(b, op.getBandwidth(), ValueRange{});
-      coef = kernelCoefficient(b, b.getLoc(), kind, h);
+  // One block of columns: acc += K v[block], K the R x Cb kernel block.
+  auto columnStep = [&](ColumnBlock &col, Value xb, Value xn,
+                        ValueRange state) -> SmallVector<Value> {
+    LinalgBuilder &clb = col.lb();
+    ImplicitLocOpBuilder &cb = col.b();
+    KernelBlocks &blk = col.blk;
+    Value yT = blk.centredIfExpanded(
+        blk.packColumnsT(col.batch, col.j0, col.count, col.ragged),
+        /*pointDim=*/0);
+    // Padded rows of v are zero: the (finite) kernel values of the padded
+    // columns add nothing.
+    Value vb;
+    if (col.ragged) {
+      vb = col.rowsOf(v, C, 0.0);
+    } else {
+      vb = clb.slice(
+          v, blk.withBatch(col.batch, {col.j0, cb.getIndexAttr(0)}, false),
+          blk.withBatch(col.batch, {cb.getIndexAttr(Cb), cb.getIndexAttr(C)},
+                        true),
+          {Cb, C});
     }
-    Value centres =
-        distance ? pointCentres(b, op, kind, y, batched, D) : Value();
-    BlockLoops loops(b, x, y, batched, R, Cb);
+    Value K;
+    if (distance) {
+      DistanceBlock dist = blk.distances(xb, yT, xn, Value());
+      SmallVector<Value> ins;
+      SmallVector<AffineMap> maps;
+      dist.addNormInputs(clb, ins, maps);
+      K = clb.map(ins, maps, dist.values,
+                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    Value r2 = dist.r2(ib, args.back(), args.drop_back());
+                    return kernelOfSquaredDistance(ib, ib.getLoc(), kind, coef,
+                                                   r2);
+                  });
+    } else {
+      K = clb.contract(
+          xb, yT,
+          clb.filled({cb.getIndexAttr(R), cb.getIndexAttr(Cb)}, f32, 0.0),
+          Lhs::RowMajor);
+    }
+    return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
+  };
 
-    // One block of columns: acc += K v[block], K the R x Cb kernel block.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
-                          Value xb, Value xn, Value j0, Value count,
-                          bool ragged, ValueRange state) -> SmallVector<Value> {
-      ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R, Cb, centre};
-      Value yT = blk.centredIfExpanded(
-          blk.packColumnsT(batch, j0, count, ragged), /*pointDim=*/0);
-      // Padded rows of v are zero: the (finite) kernel values of the padded
-      // columns add nothing.
-      Value vb;
-      if (ragged) {
-        vb = blk.packRows(v, batch, j0, count, Cb, C, /*ragged=*/true, 0.0);
-      } else {
-        vb = clb.slice(v, blk.withBatch(batch, {j0, cb.getIndexAttr(0)}, false),
-                       blk.withBatch(batch,
-                                     {cb.getIndexAttr(Cb), cb.getIndexAttr(C)},
-                                     true),
-                       {Cb, C});
-      }
-      Value K;
-      if (distance) {
-        DistanceBlock dist = blk.distances(xb, yT, xn, Value());
-        SmallVector<Value> ins;
-        SmallVector<AffineMap> maps;
-        dist.addNormInputs(clb, ins, maps);
-        K = clb.map(ins, maps, dist.values,
-                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      Value r2 = dist.r2(ib, args.back(), args.drop_back());
-                      return kernelOfSquaredDistance(ib, ib.getLoc(), kind,
-                                                     coef, r2);
-                    });
-      } else {
-        K = clb.contract(
-            xb, yT,
-            clb.filled({cb.getIndexAttr(R), cb.getIndexAttr(Cb)}, f32, 0.0),
-            Lhs::RowMajor);
-      }
-      return {clb.contract(K, vb, state[0], Lhs::RowMajor)};
-    };
-
-    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
-                       OpFoldResult rowCount, Value out) -> Value {
-      ImplicitLocOpBuilder &rb = rlb.builder();
-      Value centre = centreOf(rlb, centres, batch, D);
-      KernelBlocks blk{rlb, x, y, batched, D, R, Cb, centre};
-      Value xb = blk.xRows(batch, r0, rows, loops.raggedRows);
-      Value xn = centre ? squaredNorms(rlb, xb, /*reducedDim=*/1) : Value();
-      // The output block accumulates in place in `out` when the block is
-      // whole (its rows are contiguous), else in a local buffer whose valid
-      // rows are copied out once.
-      Value acc =
-          loops.raggedRows
-              ? rlb.filled({rb.getIndexAttr(R), rb.getIndexAttr(C)}, f32, 0.0)
-              : rlb.fill(blk.outRows(out, batch, r0, {C}), 0.0);
-      acc = loops.overColumns(rb, {acc},
-                              [&](LinalgBuilder &clb, Value j0, Value count,
-                                  bool ragged, ValueRange state) {
-                                return columnStep(clb, batch, centre, xb, xn,
-                                                  j0, count, ragged, state);
+  auto rowStep = [&](RowBlock &row, ValueRange outs) -> SmallVector<Value> {
+    Value xb, xn;
+    std::tie(xb, xn) = row.xRows();
+    // The output block accumulates in place in `out` when the block is
+    // whole, else in a local buffer whose valid rows are copied out once.
+    Value acc = k.overColumns(row, {row.zeros(outs[0], {C})},
+                              [&](ColumnBlock &col, ValueRange state) {
+                                return columnStep(col, xb, xn, state);
                               })[0];
-      if (!loops.raggedRows)
-        return blk.insertRows(acc, out, batch, r0, {C});
-      return blk.writeRaggedRows(acc, out, batch, r0, rowCount, {C});
-    };
+    return {row.write(acc, outs[0], {C})};
+  };
 
-    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
-    return success();
-  }
-};
+  return k.overRows(b, op.getOuts(), rowStep);
+}
 
 //===----------------------------------------------------------------------===//
 // transport_cost
 //===----------------------------------------------------------------------===//
 
-struct TransportCostToLinalg : public OpRewritePattern<TransportCostOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerTransportCost(TransportCostOp op,
+                                             ImplicitLocOpBuilder &b) {
+  KernelKind kind = op.getCost();
+  Value logU = op.getLogU(), logV = op.getLogV();
+  Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
+  Value invEps = arith::DivFOp::create(b, f32Const(b, 1.0), eps);
+  BlockedKernel k(b, op, kind, op.getX(), op.getY(), op.isBatched());
 
-  LogicalResult matchAndRewrite(TransportCostOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    bool batched = op.isBatched();
-    int64_t D = pointDim(op.getX(), batched);
+  // One block of columns: acc[i] += sum_j exp(u_i + v_j - C_ij / eps) C_ij.
+  // As in kernel_lse the block is formed transposed, [Cb, R], so that the
+  // sum over the columns j runs over its outer dim.
+  auto columnStep = [&](ColumnBlock &col, Value xT, Value xn, Value ub,
+                        ValueRange state) -> SmallVector<Value> {
+    LinalgBuilder &clb = col.lb();
+    ImplicitLocOpBuilder &cb = col.b();
+    // Padded columns are zero points with log_v = -inf: their terms vanish.
+    Value yb = col.yRows();
+    Value vb = col.entriesOf(logV, -kInf);
+    DistanceBlock dist = col.blk.distances(yb, xT, Value(), xn);
+    SmallVector<Value> ins = {dist.values, vb, ub};
+    SmallVector<AffineMap> maps = {clb.dims(2, {0, 1}), clb.dims(2, {0}),
+                                   clb.dims(2, {1})};
+    dist.addNormInputs(clb, ins, maps);
+    Value acc = state[0];
+    maps.push_back(clb.dims(2, {1}));
+    return {
+        linalg::GenericOp::create(
+            cb, acc.getType(), ins, ValueRange{acc}, maps,
+            ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
+                                          utils::IteratorType::parallel},
+            [&](OpBuilder &nb, Location loc, ValueRange a) {
+              ImplicitLocOpBuilder ib(loc, nb);
+              Value r2 = dist.r2(ib, a[0], a.slice(3, a.size() - 4));
+              Value c = costOfSquaredDistance(ib, loc, kind, r2);
+              Value arg = arith::SubFOp::create(
+                  ib, arith::AddFOp::create(ib, a[2], a[1]),
+                  arith::MulFOp::create(ib, c, invEps));
+              Value term =
+                  arith::MulFOp::create(ib, math::ExpOp::create(ib, arg), c);
+              linalg::YieldOp::create(
+                  ib, arith::AddFOp::create(ib, a.back(), term).getResult());
+            })
+            .getResult(0)};
+  };
 
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    int64_t R = rowBlockSize(op.getX(), batched ? 1 : 0),
-            Cb = lookupTargetDescription(op).kernelColumnBlock;
-    Type f32 = b.getF32Type();
-    KernelKind kind = op.getCost();
-    Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
-          logV = op.getLogV();
-    Value eps = tensor::ExtractOp::create(b, op.getEps(), ValueRange{});
-    Value invEps = arith::DivFOp::create(b, f32Const(b, 1.0), eps);
-    Value centres = pointCentres(b, op, kind, y, batched, D);
-    BlockLoops loops(b, x, y, batched, R, Cb);
-
-    // One block of columns: acc[i] += sum_j exp(u_i + v_j - C_ij / eps) C_ij.
-    // As in kernel_lse the block is formed transposed, [Cb, R], so that the
-    // sum over the columns j runs over its outer dim.
-    auto columnStep = [&](LinalgBuilder &clb, Value batch, Value centre,
-                          Value xT, Value xn, Value ub, Value j0, Value count,
-                          bool ragged, ValueRange state) -> SmallVector<Value> {
-      ImplicitLocOpBuilder &cb = clb.builder();
-      KernelBlocks blk{clb, x, y, batched, D, R, Cb, centre};
-      // Padded columns are zero points with log_v = -inf: their terms vanish.
-      Value yb = blk.yRows(batch, j0, count, ragged);
-      Value vb = blk.packVector(logV, batch, j0, count, Cb, ragged, -kInf);
-      DistanceBlock dist = blk.distances(yb, xT, Value(), xn);
-      SmallVector<Value> ins = {dist.values, vb, ub};
-      SmallVector<AffineMap> maps = {clb.dims(2, {0, 1}), clb.dims(2, {0}),
-                                     clb.dims(2, {1})};
-      dist.addNormInputs(clb, ins, maps);
-      Value acc = state[0];
-      maps.push_back(clb.dims(2, {1}));
-      return {linalg::GenericOp::create(
-                  cb, acc.getType(), ins, ValueRange{acc}, maps,
-                  ArrayRef<utils::IteratorType>{utils::IteratorType::reduction,
-                                                utils::IteratorType::parallel},
-                  [&](OpBuilder &nb, Location loc, ValueRange a) {
-                    ImplicitLocOpBuilder ib(loc, nb);
-                    Value r2 = dist.r2(ib, a[0], a.slice(3, a.size() - 4));
-                    Value c = costOfSquaredDistance(ib, loc, kind, r2);
-                    Value arg = arith::SubFOp::create(
-                        ib, arith::AddFOp::create(ib, a[2], a[1]),
-                        arith::MulFOp::create(ib, c, invEps));
-                    Value term = arith::MulFOp::create(
-                        ib, math::ExpOp::create(ib, arg), c);
-                    linalg::YieldOp::create(
-                        ib,
-                        arith::AddFOp::create(ib, a.back(), term).getResult());
-                  })
-                  .getResult(0)};
-    };
-
-    auto rowStep = [&](LinalgBuilder &rlb, Value batch, Value r0, Value rows,
-                       OpFoldResult rowCount, Value out) -> Value {
-      ImplicitLocOpBuilder &rb = rlb.builder();
-      Value centre = centreOf(rlb, centres, batch, D);
-      KernelBlocks blk{rlb, x, y, batched, D, R, Cb, centre};
-      Value xT, xn;
-      std::tie(xT, xn) =
-          blk.xRowsTransposed(batch, r0, rows, loops.raggedRows);
-      // Padded rows get log_u = -inf: their terms vanish.
-      Value ub =
-          blk.packVector(logU, batch, r0, rows, R, loops.raggedRows, -kInf);
-      // Accumulated in place in `out` when the block is whole, else in a
-      // local block whose valid rows are copied out once.
-      Value acc = loops.raggedRows
-                      ? rlb.filled({rb.getIndexAttr(R)}, f32, 0.0)
-                      : rlb.fill(blk.outRows(out, batch, r0, {}), 0.0);
-      acc = loops.overColumns(rb, {acc},
-                              [&](LinalgBuilder &clb, Value j0, Value count,
-                                  bool ragged, ValueRange state) {
-                                return columnStep(clb, batch, centre, xT, xn,
-                                                  ub, j0, count, ragged, state);
+  auto rowStep = [&](RowBlock &row, ValueRange outs) -> SmallVector<Value> {
+    Value xT, xn;
+    std::tie(xT, xn) = row.xRowsTransposed();
+    // Padded rows get log_u = -inf: their terms vanish.
+    Value ub = row.entriesOf(logU, -kInf);
+    // Accumulated in place in `out` when the block is whole, else in a
+    // local block whose valid rows are copied out once.
+    Value acc = k.overColumns(row, {row.zeros(outs[0], {})},
+                              [&](ColumnBlock &col, ValueRange state) {
+                                return columnStep(col, xT, xn, ub, state);
                               })[0];
-      if (!loops.raggedRows)
-        return blk.insertRows(acc, out, batch, r0, {});
-      return blk.writeRaggedRows(acc, out, batch, r0, rowCount, {});
-    };
+    return {row.write(acc, outs[0], {})};
+  };
 
-    rewriter.replaceOp(op, loops.overRows(b, op.getOuts()[0], rowStep));
-    return success();
-  }
-};
-
-} // namespace
+  return k.overRows(b, op.getOuts(), rowStep);
+}
 
 void mlir::mixer::populateKernelToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<KernelLseToLinalg, KernelMvToLinalg, TransportCostToLinalg>(
+  patterns.add<BlockedKernelPattern<KernelLseOp, lowerKernelLse>,
+               BlockedKernelPattern<KernelMvOp, lowerKernelMv>,
+               BlockedKernelPattern<TransportCostOp, lowerTransportCost>>(
       patterns.getContext());
 }
