@@ -25,35 +25,20 @@ void GroupedMatmulBackwardOp::build(OpBuilder &builder, OperationState &state,
         rhs, groupSizes, dout, ValueRange{dlhsInit, drhsInit});
 }
 
-LogicalResult GroupedMatmulBackwardOp::verify() {
-  ShapeVerifier v(*this);
-  if (failed(v.check(getLhs(), "lhs", {"T", "K"})) ||
-      failed(v.check(getRhs(), "rhs", {"E", "K", "N"})) ||
-      failed(v.checkInts(getGroupSizes(), "group_sizes", {"E"})) ||
-      failed(v.check(getDout(), "dout", {"T", "N"})) ||
-      failed(verifyOutsAndResults(*this, getOuts(), 2)) ||
-      failed(v.check(getOuts()[0], "dlhs", {"T", "K"})) ||
-      failed(v.check(getOuts()[1], "drhs", {"E", "K", "N"})))
-    return failure();
-  v.require(getGroupSizes(), "group_sizes", ValueRule::CountsWithin, "T");
-  return success();
-}
-
 // Loops (K, T, E, N): a tile is a block of K, the columns of lhs and dlhs
 // and the rows of rhs[e] and drhs[e]. Rows are tied to groups by run-time
 // sizes; dout and group_sizes are read whole by every tile.
-static OpStructure structureOf(GroupedMatmulBackwardOp op) {
-  OpStructure s(op.getContext());
-  s.tiled({"K"}).whole({"T"}).reduction({"E", "N"});
-  return s.operand(op.getLhs(), {"T", "K"})
-      .operand(op.getRhs(), {"E", "K", "N"})
-      .operand(op.getGroupSizes(), {"E"})
-      .operand(op.getDout(), {"T", "N"})
-      .operand(op.getOuts()[0], {"T", "K"})
-      .operand(op.getOuts()[1], {"E", "K", "N"});
+static GroupedSignature signatureOf(GroupedMatmulBackwardOp op) {
+  SmallVector<NamedOperand> inputs = groupedMatmulInputs(op);
+  inputs.push_back({op.getDout(), "dout", {"T", "N"}});
+  return {"K",
+          {"E", "N"},
+          inputs,
+          namedResults(op.getOuts(),
+                       {{"dlhs", {"T", "K"}}, {"drhs", {"E", "K", "N"}}})};
 }
 
-MIXER_STRUCTURED_OP(GroupedMatmulBackwardOp)
+MIXER_GROUPED_OP(GroupedMatmulBackwardOp)
 
 //===----------------------------------------------------------------------===//
 // GroupedSwigluBackwardOp
@@ -67,20 +52,15 @@ void GroupedSwigluBackwardOp::build(OpBuilder &builder, OperationState &state,
         outInits);
 }
 
+// Not tiled: dx sums over F, which dw_gate and dw_up could be tiled by.
 LogicalResult GroupedSwigluBackwardOp::verify() {
-  ShapeVerifier v(*this);
-  if (failed(v.check(getX(), "x", {"T", "K"})) ||
-      failed(v.check(getWGate(), "w_gate", {"E", "K", "F"})) ||
-      failed(v.check(getWUp(), "w_up", {"E", "K", "F"})) ||
-      failed(v.checkInts(getGroupSizes(), "group_sizes", {"E"})) ||
-      failed(v.check(getDout(), "dout", {"T", "F"})) ||
-      failed(verifyOutsAndResults(*this, getOuts(), 3)) ||
-      failed(v.check(getOuts()[0], "dx", {"T", "K"})) ||
-      failed(v.check(getOuts()[1], "dw_gate", {"E", "K", "F"})) ||
-      failed(v.check(getOuts()[2], "dw_up", {"E", "K", "F"})))
-    return failure();
-  v.require(getGroupSizes(), "group_sizes", ValueRule::CountsWithin, "T");
-  return success();
+  GroupedSignature sig;
+  sig.inputs = groupedSwigluInputs(*this);
+  sig.inputs.push_back({getDout(), "dout", {"T", "F"}});
+  sig.results = namedResults(getOuts(), {{"dx", {"T", "K"}},
+                                         {"dw_gate", {"E", "K", "F"}},
+                                         {"dw_up", {"E", "K", "F"}}});
+  return sig.verify(*this);
 }
 
 //===----------------------------------------------------------------------===//
@@ -98,21 +78,12 @@ void MoeCombineBackwardOp::build(OpBuilder &builder, OperationState &state,
 
 LogicalResult MoeCombineBackwardOp::verify() {
   ShapeVerifier v(*this);
-  // The weights fix T and k first, so the T*k rows are checked against them.
-  if (failed(v.check(getWeights(), "weights", {"T", "k"})))
-    return failure();
-  (void)bindSlots(v); // Nothing else has bound "T*k" yet.
-  if (failed(v.check(getExpertOut(), "expert_out", {"T*k", "N"})) ||
-      failed(
-          checkIntsOfWidth(v, getPermutation(), "permutation", {"T*k"}, 32)) ||
+  if (failed(checkCombineInputs(v, getExpertOut(), getPermutation(),
+                                getWeights())) ||
       failed(v.check(getDout(), "dout", {"T", "N"})) ||
       failed(verifyOutsAndResults(*this, getOuts(), 2)) ||
       failed(v.check(getOuts()[0], "d_expert_out", {"T*k", "N"})) ||
       failed(v.check(getOuts()[1], "d_weights", {"T", "k"})))
     return failure();
-  if (failed(bindSlots(v)) ||
-      failed(checkSlotRows(v, "'expert_out' and 'permutation'", "weights")))
-    return failure();
-  v.require(getPermutation(), "permutation", ValueRule::IndexBelow, "T*k");
-  return checkSlots(v);
+  return checkCombineSlots(v, getPermutation());
 }

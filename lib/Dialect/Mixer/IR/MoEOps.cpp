@@ -69,6 +69,27 @@ LogicalResult mlir::mixer::checkSlots(ShapeVerifier &v) {
                    << " slots with i32 elements";
 }
 
+NamedOperand mlir::mixer::groupSizesOperand(Value groupSizes) {
+  return {groupSizes,   "group_sizes", {"E"}, ValueRule::CountsWithin, "T",
+          /*ints=*/true};
+}
+
+LogicalResult GroupedSignature::verify(Operation *op) const {
+  ShapeVerifier v(op);
+  return verifyOperands(op, v, inputs,
+                        cast<DestinationStyleOpInterface>(op).getDpsInits(),
+                        results);
+}
+
+OpStructure GroupedSignature::structure(MLIRContext *context) const {
+  OpStructure s(context);
+  s.tiled({tiled}).whole({"T"}).reduction(reduction);
+  for (ArrayRef<NamedOperand> operands : {ArrayRef(inputs), ArrayRef(results)})
+    for (const NamedOperand &operand : operands)
+      s.operand(operand.value, operand.dims);
+  return s;
+}
+
 //===----------------------------------------------------------------------===//
 // GroupedMatmulOp
 //===----------------------------------------------------------------------===//
@@ -80,31 +101,17 @@ void GroupedMatmulOp::build(OpBuilder &builder, OperationState &state,
         ValueRange{outInit});
 }
 
-LogicalResult GroupedMatmulOp::verify() {
-  ShapeVerifier v(*this);
-  if (failed(v.check(getLhs(), "lhs", {"T", "K"})) ||
-      failed(v.check(getRhs(), "rhs", {"E", "K", "N"})) ||
-      failed(v.checkInts(getGroupSizes(), "group_sizes", {"E"})) ||
-      failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
-      failed(v.check(getOuts()[0], "out", {"T", "N"})))
-    return failure();
-  v.require(getGroupSizes(), "group_sizes", ValueRule::CountsWithin, "T");
-  return success();
-}
-
 // Loops (N, T, E, K): a tile is a block of columns N of rhs and out. The rows
 // T are tied to the groups E by run-time sizes, so they stay whole; lhs and
 // group_sizes are read whole by every tile.
-static OpStructure structureOf(GroupedMatmulOp op) {
-  OpStructure s(op.getContext());
-  s.tiled({"N"}).whole({"T"}).reduction({"E", "K"});
-  return s.operand(op.getLhs(), {"T", "K"})
-      .operand(op.getRhs(), {"E", "K", "N"})
-      .operand(op.getGroupSizes(), {"E"})
-      .operand(op.getOuts()[0], {"T", "N"});
+static GroupedSignature signatureOf(GroupedMatmulOp op) {
+  return {"N",
+          {"E", "K"},
+          groupedMatmulInputs(op),
+          namedResults(op.getOuts(), {{"out", {"T", "N"}}})};
 }
 
-MIXER_STRUCTURED_OP(GroupedMatmulOp)
+MIXER_GROUPED_OP(GroupedMatmulOp)
 
 //===----------------------------------------------------------------------===//
 // GroupedSwigluOp
@@ -117,32 +124,16 @@ void GroupedSwigluOp::build(OpBuilder &builder, OperationState &state, Value x,
         ValueRange{outInit});
 }
 
-LogicalResult GroupedSwigluOp::verify() {
-  ShapeVerifier v(*this);
-  if (failed(v.check(getX(), "x", {"T", "K"})) ||
-      failed(v.check(getWGate(), "w_gate", {"E", "K", "F"})) ||
-      failed(v.check(getWUp(), "w_up", {"E", "K", "F"})) ||
-      failed(v.checkInts(getGroupSizes(), "group_sizes", {"E"})) ||
-      failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
-      failed(v.check(getOuts()[0], "out", {"T", "F"})))
-    return failure();
-  v.require(getGroupSizes(), "group_sizes", ValueRule::CountsWithin, "T");
-  return success();
-}
-
 // Loops (F, T, E, K), as for grouped_matmul: the gate and up columns of a
 // tile pair up elementwise, so both weights take the same column tile.
-static OpStructure structureOf(GroupedSwigluOp op) {
-  OpStructure s(op.getContext());
-  s.tiled({"F"}).whole({"T"}).reduction({"E", "K"});
-  return s.operand(op.getX(), {"T", "K"})
-      .operand(op.getWGate(), {"E", "K", "F"})
-      .operand(op.getWUp(), {"E", "K", "F"})
-      .operand(op.getGroupSizes(), {"E"})
-      .operand(op.getOuts()[0], {"T", "F"});
+static GroupedSignature signatureOf(GroupedSwigluOp op) {
+  return {"F",
+          {"E", "K"},
+          groupedSwigluInputs(op),
+          namedResults(op.getOuts(), {{"out", {"T", "F"}}})};
 }
 
-MIXER_STRUCTURED_OP(GroupedSwigluOp)
+MIXER_GROUPED_OP(GroupedSwigluOp)
 
 //===----------------------------------------------------------------------===//
 // TopkRouterOp
@@ -235,25 +226,37 @@ void MoeCombineOp::build(OpBuilder &builder, OperationState &state,
         weights, ValueRange{outInit});
 }
 
-LogicalResult MoeCombineOp::verify() {
-  ShapeVerifier v(*this);
-  // The weights fix T and k first, so the T*k rows are checked against them.
-  if (failed(v.check(getWeights(), "weights", {"T", "k"})))
+LogicalResult mlir::mixer::checkCombineInputs(ShapeVerifier &v, Value expertOut,
+                                              Value permutation,
+                                              Value weights) {
+  if (failed(v.check(weights, "weights", {"T", "k"})))
     return failure();
   (void)bindSlots(v); // Nothing else has bound "T*k" yet.
-  if (failed(v.check(getExpertOut(), "expert_out", {"T*k", "N"})) ||
-      failed(
-          checkIntsOfWidth(v, getPermutation(), "permutation", {"T*k"}, 32)) ||
+  if (failed(v.check(expertOut, "expert_out", {"T*k", "N"})) ||
+      failed(checkIntsOfWidth(v, permutation, "permutation", {"T*k"}, 32)))
+    return failure();
+  return success();
+}
+
+LogicalResult mlir::mixer::checkCombineSlots(ShapeVerifier &v,
+                                             Value permutation) {
+  // A static T of an operand other than 'weights' (T of 'weights' dynamic)
+  // is checked only now.
+  if (failed(bindSlots(v)) ||
+      failed(checkSlotRows(v, "'expert_out' and 'permutation'", "weights")))
+    return failure();
+  v.require(permutation, "permutation", ValueRule::IndexBelow, "T*k");
+  return checkSlots(v);
+}
+
+LogicalResult MoeCombineOp::verify() {
+  ShapeVerifier v(*this);
+  if (failed(checkCombineInputs(v, getExpertOut(), getPermutation(),
+                                getWeights())) ||
       failed(verifyOutsAndResults(*this, getOuts(), 1)) ||
       failed(v.check(getOuts()[0], "out", {"T", "N"})))
     return failure();
-  // A static T of 'out' alone (T of 'weights' dynamic) is checked only now.
-  if (failed(bindSlots(v)))
-    return failure();
-  if (failed(checkSlotRows(v, "'expert_out' and 'permutation'", "weights")))
-    return failure();
-  v.require(getPermutation(), "permutation", ValueRule::IndexBelow, "T*k");
-  return checkSlots(v);
+  return checkCombineSlots(v, getPermutation());
 }
 
 // Loops (N, T, k, S): a tile is a block of columns N. The rows of a token

@@ -53,17 +53,6 @@ struct ScanSignature {
 };
 } // namespace
 
-/// Builds a signature's result entries from the `outs` operands.
-static SmallVector<ScanOperand, 2>
-scanResults(ValueRange outs,
-            ArrayRef<std::pair<StringRef, ArrayRef<StringRef>>> results) {
-  SmallVector<ScanOperand, 2> entries;
-  for (auto [i, result] : llvm::enumerate(results))
-    entries.push_back({i < outs.size() ? outs[i] : Value(), result.first,
-                       llvm::to_vector<4>(result.second)});
-  return entries;
-}
-
 /// Completes the signature of a forward scan from its inputs: the results
 /// `output` with `outputDims` and the final state (with the dims of the
 /// input "init"), and the loops.
@@ -75,7 +64,7 @@ static ScanSignature forwardScan(ScanSignature sig, ValueRange outs,
   const ScanOperand *init = llvm::find_if(
       sig.inputs, [](const ScanOperand &in) { return in.name == "init"; });
   sig.results =
-      scanResults(outs, {{output, outputDims}, {"final_state", init->dims}});
+      namedResults(outs, {{output, outputDims}, {"final_state", init->dims}});
   sig.loops.assign(loops.begin(), loops.end());
   sig.sequential.assign(sequential.begin(), sequential.end());
   return sig;

@@ -161,18 +161,32 @@ LogicalResult mlir::mixer::verifyOperands(Operation *op, ShapeVerifier &v,
                                           ArrayRef<NamedOperand> inputs,
                                           ValueRange outs,
                                           ArrayRef<NamedOperand> results) {
+  auto check = [&](Value value, const NamedOperand &operand) {
+    return operand.ints ? v.checkInts(value, operand.name, operand.dims)
+                        : v.check(value, operand.name, operand.dims);
+  };
   for (const NamedOperand &in : inputs) {
     if (!in.value)
       continue;
-    if (failed(v.check(in.value, in.name, in.dims)))
+    if (failed(check(in.value, in)))
       return failure();
     if (in.rule)
-      v.require(in.value, in.name, *in.rule);
+      v.require(in.value, in.name, *in.rule, in.ruleBound);
   }
   if (failed(verifyOutsAndResults(op, outs, results.size())))
     return failure();
   for (auto [out, result] : llvm::zip(outs, results))
-    if (failed(v.check(out, result.name, result.dims)))
+    if (failed(check(out, result)))
       return failure();
   return success();
+}
+
+SmallVector<NamedOperand, 2> mlir::mixer::namedResults(
+    ValueRange outs,
+    ArrayRef<std::pair<StringRef, ArrayRef<StringRef>>> results) {
+  SmallVector<NamedOperand, 2> entries;
+  for (auto [i, result] : llvm::enumerate(results))
+    entries.push_back({i < outs.size() ? outs[i] : Value(), result.first,
+                       llvm::to_vector<4>(result.second)});
+  return entries;
 }

@@ -84,7 +84,17 @@ struct NamedOperand {
   SmallVector<StringRef, 4> dims;
   /// What its values must satisfy when the code runs (log-decays <= 0).
   std::optional<ValueRule> rule = std::nullopt;
+  /// The bound of an IndexBelow or CountsWithin rule.
+  StringRef ruleBound = {};
+  /// An integer operand (i32 or i64 elements) rather than an f32 one.
+  bool ints = false;
 };
+
+/// The entries of results named and shaped as in `results`, each with its
+/// `outs` operand (null when there are too few, which the verifier reports).
+SmallVector<NamedOperand, 2>
+namedResults(ValueRange outs,
+             ArrayRef<std::pair<StringRef, ArrayRef<StringRef>>> results);
 
 /// Checks every present input of `inputs` (stating its rule), then that
 /// `outs` has one operand per entry of `results` and each result against
