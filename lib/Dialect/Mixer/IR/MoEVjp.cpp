@@ -13,67 +13,49 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-namespace {
+static FailureOr<SmallVector<Value>>
+groupedMatmulVjp(GroupedMatmulOp mm, OpBuilder &b, ArrayRef<Value> cotangents) {
+  Location loc = mm.getLoc();
+  Value dout = cotangentOrZeros(b, loc, cotangents[0], mm.getOut());
+  auto grad = GroupedMatmulBackwardOp::create(
+      b, loc, mm.getLhs(), mm.getRhs(), mm.getGroupSizes(), dout,
+      emptyLike(b, loc, mm.getLhs()), emptyLike(b, loc, mm.getRhs()));
+  // Operands: lhs, rhs, group_sizes, outs.
+  return SmallVector<Value>{grad.getDlhs(), grad.getDrhs(), Value(), Value()};
+}
 
-struct GroupedMatmulVjp
-    : public DifferentiableOpInterface::ExternalModel<GroupedMatmulVjp,
-                                                      GroupedMatmulOp> {
-  FailureOr<SmallVector<Value>> buildVjp(Operation *op, OpBuilder &b,
-                                         ArrayRef<Value> cotangents) const {
-    auto mm = cast<GroupedMatmulOp>(op);
-    Location loc = mm.getLoc();
-    Value dout = cotangentOrZeros(b, loc, cotangents[0], mm.getOut());
-    auto grad = GroupedMatmulBackwardOp::create(
-        b, loc, mm.getLhs(), mm.getRhs(), mm.getGroupSizes(), dout,
-        emptyLike(b, loc, mm.getLhs()), emptyLike(b, loc, mm.getRhs()));
-    // Operands: lhs, rhs, group_sizes, outs.
-    return SmallVector<Value>{grad.getDlhs(), grad.getDrhs(), Value(),
-                              Value()};
-  }
-};
+static FailureOr<SmallVector<Value>>
+groupedSwigluVjp(GroupedSwigluOp sw, OpBuilder &b, ArrayRef<Value> cotangents) {
+  Location loc = sw.getLoc();
+  Value dout = cotangentOrZeros(b, loc, cotangents[0], sw.getOut());
+  SmallVector<Value> inits = {emptyLike(b, loc, sw.getX()),
+                              emptyLike(b, loc, sw.getWGate()),
+                              emptyLike(b, loc, sw.getWUp())};
+  auto grad = GroupedSwigluBackwardOp::create(b, loc, sw.getX(), sw.getWGate(),
+                                              sw.getWUp(), sw.getGroupSizes(),
+                                              dout, inits);
+  // Operands: x, w_gate, w_up, group_sizes, outs.
+  return SmallVector<Value>{grad.getDx(), grad.getDwGate(), grad.getDwUp(),
+                            Value(), Value()};
+}
 
-struct GroupedSwigluVjp
-    : public DifferentiableOpInterface::ExternalModel<GroupedSwigluVjp,
-                                                      GroupedSwigluOp> {
-  FailureOr<SmallVector<Value>> buildVjp(Operation *op, OpBuilder &b,
-                                         ArrayRef<Value> cotangents) const {
-    auto sw = cast<GroupedSwigluOp>(op);
-    Location loc = sw.getLoc();
-    Value dout = cotangentOrZeros(b, loc, cotangents[0], sw.getOut());
-    SmallVector<Value> inits = {emptyLike(b, loc, sw.getX()),
-                                emptyLike(b, loc, sw.getWGate()),
-                                emptyLike(b, loc, sw.getWUp())};
-    auto grad = GroupedSwigluBackwardOp::create(b, loc, sw.getX(),
-                                                sw.getWGate(), sw.getWUp(),
-                                                sw.getGroupSizes(), dout, inits);
-    // Operands: x, w_gate, w_up, group_sizes, outs.
-    return SmallVector<Value>{grad.getDx(), grad.getDwGate(), grad.getDwUp(),
-                              Value(), Value()};
-  }
-};
-
-struct MoeCombineVjp
-    : public DifferentiableOpInterface::ExternalModel<MoeCombineVjp,
-                                                      MoeCombineOp> {
-  FailureOr<SmallVector<Value>> buildVjp(Operation *op, OpBuilder &b,
-                                         ArrayRef<Value> cotangents) const {
-    auto combine = cast<MoeCombineOp>(op);
-    Location loc = combine.getLoc();
-    Value dout = cotangentOrZeros(b, loc, cotangents[0], combine.getOut());
-    auto grad = MoeCombineBackwardOp::create(
-        b, loc, combine.getExpertOut(), combine.getPermutation(),
-        combine.getWeights(), dout, emptyLike(b, loc, combine.getExpertOut()),
-        emptyLike(b, loc, combine.getWeights()));
-    // Operands: expert_out, permutation, weights, outs.
-    return SmallVector<Value>{grad.getDExpertOut(), Value(),
-                              grad.getDWeights(), Value()};
-  }
-};
-
-} // namespace
+static FailureOr<SmallVector<Value>>
+moeCombineVjp(MoeCombineOp combine, OpBuilder &b, ArrayRef<Value> cotangents) {
+  Location loc = combine.getLoc();
+  Value dout = cotangentOrZeros(b, loc, cotangents[0], combine.getOut());
+  auto grad = MoeCombineBackwardOp::create(
+      b, loc, combine.getExpertOut(), combine.getPermutation(),
+      combine.getWeights(), dout, emptyLike(b, loc, combine.getExpertOut()),
+      emptyLike(b, loc, combine.getWeights()));
+  // Operands: expert_out, permutation, weights, outs.
+  return SmallVector<Value>{grad.getDExpertOut(), Value(), grad.getDWeights(),
+                            Value()};
+}
 
 void mlir::mixer::attachMoEVjpModels(MLIRContext &context) {
-  GroupedMatmulOp::attachInterface<GroupedMatmulVjp>(context);
-  GroupedSwigluOp::attachInterface<GroupedSwigluVjp>(context);
-  MoeCombineOp::attachInterface<MoeCombineVjp>(context);
+  GroupedMatmulOp::attachInterface<VjpModel<GroupedMatmulOp, groupedMatmulVjp>>(
+      context);
+  GroupedSwigluOp::attachInterface<VjpModel<GroupedSwigluOp, groupedSwigluVjp>>(
+      context);
+  MoeCombineOp::attachInterface<VjpModel<MoeCombineOp, moeCombineVjp>>(context);
 }

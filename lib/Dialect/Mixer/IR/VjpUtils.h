@@ -3,6 +3,8 @@
 #ifndef MIXER_LIB_DIALECT_MIXER_IR_VJPUTILS_H
 #define MIXER_LIB_DIALECT_MIXER_IR_VJPUTILS_H
 
+#include "mixer/Dialect/Mixer/IR/MixerInterfaces.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -27,6 +29,19 @@ inline Value cotangentOrZeros(OpBuilder &b, Location loc, Value cotangent,
   return tensor::SplatOp::create(b, loc, zero,
                                  tensor::getMixedSizes(b, loc, result));
 }
+
+/// The DifferentiableOpInterface model of `OpTy` whose product is built by
+/// `vjp(op, builder, cotangents)`.
+template <typename OpTy, FailureOr<SmallVector<Value>> (*vjp)(OpTy, OpBuilder &,
+                                                              ArrayRef<Value>)>
+struct VjpModel
+    : public DifferentiableOpInterface::ExternalModel<VjpModel<OpTy, vjp>,
+                                                      OpTy> {
+  FailureOr<SmallVector<Value>> buildVjp(Operation *op, OpBuilder &b,
+                                         ArrayRef<Value> cotangents) const {
+    return vjp(cast<OpTy>(op), b, cotangents);
+  }
+};
 
 } // namespace mlir::mixer
 
