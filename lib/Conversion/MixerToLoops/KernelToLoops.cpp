@@ -66,182 +66,175 @@ struct PointLoopSizes {
   }
   SmallVector<Value> rows;
   Value M, dims;
+
+  /// out = body(b, loc, bi, i, out) for every row i of x (of batch entry
+  /// bi, null when unbatched).
+  SmallVector<Value>
+  overRows(OpBuilder &builder, Location loc, bool batched, Value out,
+           function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
+                                           ValueRange)>
+               body) {
+    return buildLoopNest(builder, loc, rows, out,
+                         [&](OpBuilder &b, Location loc, ValueRange ivs,
+                             ValueRange outer) -> SmallVector<Value> {
+                           return body(b, loc, batched ? ivs[0] : Value(),
+                                       ivs.back(), outer);
+                         });
+  }
 };
 } // namespace
 
-namespace {
+static SmallVector<Value> kernelLseLoops(KernelLseOp op,
+                                         PatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  bool batched = op.isBatched();
+  Value x = op.getX(), y = op.getY(), g = op.getG();
+  Type f32 = rewriter.getF32Type();
+  KernelKind kind = op.getKernel();
 
-struct KernelLseToLoops : public OpRewritePattern<KernelLseOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ScalarBuilder s(rewriter, loc);
+  Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+  Value coef = negCostCoefficient(rewriter, loc, kind, eps);
+  Value zero = s.constant(0.0, f32);
+  Value negInf = s.constant(-std::numeric_limits<double>::infinity(), f32);
+  PointLoopSizes sizes(rewriter, loc, batched, x, y);
+  Value M = sizes.M, dims = sizes.dims;
 
-  LogicalResult matchAndRewrite(KernelLseOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    bool batched = op.isBatched();
-    Value x = op.getX(), y = op.getY(), g = op.getG();
-    Type f32 = rewriter.getF32Type();
-    KernelKind kind = op.getKernel();
-
-    ScalarBuilder s(rewriter, loc);
-    Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
-    Value coef = negCostCoefficient(rewriter, loc, kind, eps);
-    Value zero = s.constant(0.0, f32);
-    Value negInf = s.constant(-std::numeric_limits<double>::infinity(), f32);
-    PointLoopSizes sizes(rewriter, loc, batched, x, y);
-    Value M = sizes.M, dims = sizes.dims;
-
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, sizes.rows, op.getOuts()[0],
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outer) -> SmallVector<Value> {
-          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
-          // for j: carries the running max and sum.
-          SmallVector<Value> lse = buildLoopNest(
-              b, loc, M, {negInf, zero},
-              [&](OpBuilder &b, Location loc, ValueRange jv,
-                  ValueRange acc) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value j = jv[0];
-                Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
-                                           dims, zero);
-                Value a = negScaledCost(b, loc, kind, coef, r2);
-                if (g)
-                  a = s.add(a, load(b, loc, g, at(batched, bi, {j})));
-                Value m = s.max(acc[0], a);
-                Value shift = logSumExpShift(b, loc, m);
-                Value sum = s.add(s.mul(acc[1], s.exp(s.sub(acc[0], shift))),
-                                  s.exp(s.sub(a, shift)));
-                return {m, sum};
-              });
-          ScalarBuilder s(b, loc);
-          Value value = s.add(lse[0], s.log(lse[1]));
-          return {store(b, loc, value, outer[0], at(batched, bi, {i}))};
-        });
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
-struct KernelMvToLoops : public OpRewritePattern<KernelMvOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(KernelMvOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    bool batched = op.isBatched();
-    unsigned rowDim = batched ? 1 : 0;
-    Value x = op.getX(), y = op.getY(), v = op.getV();
-    Type f32 = rewriter.getF32Type();
-    KernelKind kind = op.getKernel();
-
-    ScalarBuilder s(rewriter, loc);
-    Value coef;
-    if (isDistanceBased(kind))
-      coef = kernelCoefficient(rewriter, loc, kind,
-                               load(rewriter, loc, op.getBandwidth(),
-                                    ValueRange{}));
-    Value zero = s.constant(0.0, f32);
-    PointLoopSizes sizes(rewriter, loc, batched, x, y);
-    Value M = sizes.M, dims = sizes.dims;
-    Value channels = dimSize(rewriter, loc, v, rowDim + 1);
-
-    // k(x_i, y_j).
-    auto kernel = [&](OpBuilder &b, Location loc, Value bi, Value i,
-                      Value j) -> Value {
-      if (kind == KernelKind::linear)
-        return buildSum(
-            b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
+  SmallVector<Value> results = sizes.overRows(
+      rewriter, loc, batched, op.getOuts()[0],
+      [&](OpBuilder &b, Location loc, Value bi, Value i,
+          ValueRange outer) -> SmallVector<Value> {
+        // for j: carries the running max and sum.
+        SmallVector<Value> lse = buildLoopNest(
+            b, loc, M, {negInf, zero},
+            [&](OpBuilder &b, Location loc, ValueRange jv,
+                ValueRange acc) -> SmallVector<Value> {
               ScalarBuilder s(b, loc);
-              return s.mul(load(b, loc, x, at(batched, bi, {i, d})),
-                           load(b, loc, y, at(batched, bi, {j, d})));
+              Value j = jv[0];
+              Value r2 =
+                  squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
+              Value a = negScaledCost(b, loc, kind, coef, r2);
+              if (g)
+                a = s.add(a, load(b, loc, g, at(batched, bi, {j})));
+              Value m = s.max(acc[0], a);
+              Value shift = logSumExpShift(b, loc, m);
+              Value sum = s.add(s.mul(acc[1], s.exp(s.sub(acc[0], shift))),
+                                s.exp(s.sub(a, shift)));
+              return {m, sum};
             });
-      Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
-      return kernelOfSquaredDistance(b, loc, kind, coef, r2);
-    };
+        ScalarBuilder s(b, loc);
+        Value value = s.add(lse[0], s.log(lse[1]));
+        return {store(b, loc, value, outer[0], at(batched, bi, {i}))};
+      });
+  return results;
+}
 
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, sizes.rows, op.getOuts()[0],
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outer) -> SmallVector<Value> {
-          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
-          // out[b, i, :] = 0.
-          Value out =
-              buildLoopNest(b, loc, channels, outer[0],
-                            [&](OpBuilder &b, Location loc, ValueRange cv,
-                                ValueRange acc) -> SmallVector<Value> {
-                              return {store(b, loc, zero, acc[0],
-                                            at(batched, bi, {i, cv[0]}))};
-                            })[0];
-          // for j: out[b, i, :] += k(x_i, y_j) v[b, j, :].
-          return buildLoopNest(
-              b, loc, M, out,
-              [&](OpBuilder &b, Location loc, ValueRange jv,
-                  ValueRange acc) -> SmallVector<Value> {
-                Value j = jv[0];
-                Value k = kernel(b, loc, bi, i, j);
-                return buildLoopNest(
-                    b, loc, channels, acc[0],
-                    [&](OpBuilder &b, Location loc, ValueRange cv,
-                        ValueRange acc) -> SmallVector<Value> {
-                      ScalarBuilder s(b, loc);
-                      SmallVector<Value> outAt = at(batched, bi, {i, cv[0]});
-                      Value term = s.mul(
-                          k, load(b, loc, v, at(batched, bi, {j, cv[0]})));
-                      return {store(b, loc,
-                                    s.add(load(b, loc, acc[0], outAt), term),
-                                    acc[0], outAt)};
-                    });
-              });
-        });
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
+static SmallVector<Value> kernelMvLoops(KernelMvOp op,
+                                        PatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  bool batched = op.isBatched();
+  unsigned rowDim = batched ? 1 : 0;
+  Value x = op.getX(), y = op.getY(), v = op.getV();
+  Type f32 = rewriter.getF32Type();
+  KernelKind kind = op.getKernel();
 
-struct TransportCostToLoops : public OpRewritePattern<TransportCostOp> {
-  using OpRewritePattern::OpRewritePattern;
+  ScalarBuilder s(rewriter, loc);
+  Value coef;
+  if (isDistanceBased(kind))
+    coef =
+        kernelCoefficient(rewriter, loc, kind,
+                          load(rewriter, loc, op.getBandwidth(), ValueRange{}));
+  Value zero = s.constant(0.0, f32);
+  PointLoopSizes sizes(rewriter, loc, batched, x, y);
+  Value M = sizes.M, dims = sizes.dims;
+  Value channels = dimSize(rewriter, loc, v, rowDim + 1);
 
-  LogicalResult matchAndRewrite(TransportCostOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    bool batched = op.isBatched();
-    Value x = op.getX(), y = op.getY(), logU = op.getLogU(),
-          logV = op.getLogV();
-    KernelKind kind = op.getCost();
+  // k(x_i, y_j).
+  auto kernel = [&](OpBuilder &b, Location loc, Value bi, Value i,
+                    Value j) -> Value {
+    if (kind == KernelKind::linear)
+      return buildSum(b, loc, dims, zero,
+                      [&](OpBuilder &b, Location loc, Value d) {
+                        ScalarBuilder s(b, loc);
+                        return s.mul(load(b, loc, x, at(batched, bi, {i, d})),
+                                     load(b, loc, y, at(batched, bi, {j, d})));
+                      });
+    Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
+    return kernelOfSquaredDistance(b, loc, kind, coef, r2);
+  };
 
-    ScalarBuilder s(rewriter, loc);
-    Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
-    Value zero = s.constant(0.0, rewriter.getF32Type());
-    PointLoopSizes sizes(rewriter, loc, batched, x, y);
-    Value M = sizes.M, dims = sizes.dims;
+  SmallVector<Value> results = sizes.overRows(
+      rewriter, loc, batched, op.getOuts()[0],
+      [&](OpBuilder &b, Location loc, Value bi, Value i,
+          ValueRange outer) -> SmallVector<Value> {
+        // out[b, i, :] = 0.
+        Value out = buildLoopNest(
+            b, loc, channels, outer[0],
+            [&](OpBuilder &b, Location loc, ValueRange cv,
+                ValueRange acc) -> SmallVector<Value> {
+              return {store(b, loc, zero, acc[0], at(batched, bi, {i, cv[0]}))};
+            })[0];
+        // for j: out[b, i, :] += k(x_i, y_j) v[b, j, :].
+        return buildLoopNest(
+            b, loc, M, out,
+            [&](OpBuilder &b, Location loc, ValueRange jv,
+                ValueRange acc) -> SmallVector<Value> {
+              Value j = jv[0];
+              Value k = kernel(b, loc, bi, i, j);
+              return buildLoopNest(
+                  b, loc, channels, acc[0],
+                  [&](OpBuilder &b, Location loc, ValueRange cv,
+                      ValueRange acc) -> SmallVector<Value> {
+                    ScalarBuilder s(b, loc);
+                    SmallVector<Value> outAt = at(batched, bi, {i, cv[0]});
+                    Value term =
+                        s.mul(k, load(b, loc, v, at(batched, bi, {j, cv[0]})));
+                    return {store(b, loc,
+                                  s.add(load(b, loc, acc[0], outAt), term),
+                                  acc[0], outAt)};
+                  });
+            });
+      });
+  return results;
+}
 
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, sizes.rows, op.getOuts()[0],
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outer) -> SmallVector<Value> {
-          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
-          Value ui = load(b, loc, logU, at(batched, bi, {i}));
-          // sum_j exp(u_i + v_j - C_ij / eps) C_ij.
-          Value sum = buildSum(
-              b, loc, M, zero, [&](OpBuilder &b, Location loc, Value j) {
-                ScalarBuilder s(b, loc);
-                Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
-                                           dims, zero);
-                Value c = costOfSquaredDistance(b, loc, kind, r2);
-                Value vj = load(b, loc, logV, at(batched, bi, {j}));
-                Value plan = s.exp(s.sub(s.add(ui, vj), s.div(c, eps)));
-                return s.mul(plan, c);
-              });
-          return {store(b, loc, sum, outer[0], at(batched, bi, {i}))};
-        });
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
+static SmallVector<Value> transportCostLoops(TransportCostOp op,
+                                             PatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  bool batched = op.isBatched();
+  Value x = op.getX(), y = op.getY(), logU = op.getLogU(), logV = op.getLogV();
+  KernelKind kind = op.getCost();
 
-} // namespace
+  ScalarBuilder s(rewriter, loc);
+  Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+  Value zero = s.constant(0.0, rewriter.getF32Type());
+  PointLoopSizes sizes(rewriter, loc, batched, x, y);
+  Value M = sizes.M, dims = sizes.dims;
+
+  SmallVector<Value> results = sizes.overRows(
+      rewriter, loc, batched, op.getOuts()[0],
+      [&](OpBuilder &b, Location loc, Value bi, Value i,
+          ValueRange outer) -> SmallVector<Value> {
+        Value ui = load(b, loc, logU, at(batched, bi, {i}));
+        // sum_j exp(u_i + v_j - C_ij / eps) C_ij.
+        Value sum =
+            buildSum(b, loc, M, zero, [&](OpBuilder &b, Location loc, Value j) {
+              ScalarBuilder s(b, loc);
+              Value r2 =
+                  squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
+              Value c = costOfSquaredDistance(b, loc, kind, r2);
+              Value vj = load(b, loc, logV, at(batched, bi, {j}));
+              Value plan = s.exp(s.sub(s.add(ui, vj), s.div(c, eps)));
+              return s.mul(plan, c);
+            });
+        return {store(b, loc, sum, outer[0], at(batched, bi, {i}))};
+      });
+  return results;
+}
 
 void mlir::mixer::populateKernelToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<KernelLseToLoops, KernelMvToLoops, TransportCostToLoops>(
+  patterns.add<LoopsPattern<KernelLseOp, kernelLseLoops>,
+               LoopsPattern<KernelMvOp, kernelMvLoops>,
+               LoopsPattern<TransportCostOp, transportCostLoops>>(
       patterns.getContext());
 }

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::mixer::loops {
 
@@ -189,6 +190,19 @@ struct ScalarBuilder {
 
   OpBuilder &b;
   Location loc;
+};
+
+/// A pattern replacing `OpTy` by its definition as scalar loops, which
+/// `lower(op, rewriter)` builds and returns (one value per result).
+template <typename OpTy, SmallVector<Value> (*lower)(OpTy, PatternRewriter &)>
+struct LoopsPattern : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, lower(op, rewriter));
+    return success();
+  }
 };
 
 } // namespace mlir::mixer::loops
