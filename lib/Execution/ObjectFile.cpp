@@ -71,8 +71,12 @@ mlir::mixer::translateAndOptimize(ModuleOp module,
   return llvmModule;
 }
 
-llvm::Error mlir::mixer::emitLLVMIR(ModuleOp module, llvm::raw_ostream &os,
-                                    const ObjectFileOptions &options) {
+/// Translates `module` to LLVM IR optimized for the host and hands it, with
+/// the host's target machine, to `emit`.
+static llvm::Error withHostModule(
+    ModuleOp module, const ObjectFileOptions &options,
+    llvm::function_ref<llvm::Error(llvm::Module &, llvm::TargetMachine &)>
+        emit) {
   auto tm = createHostTargetMachine(options);
   if (!tm)
     return tm.takeError();
@@ -81,35 +85,40 @@ llvm::Error mlir::mixer::emitLLVMIR(ModuleOp module, llvm::raw_ostream &os,
       translateAndOptimize(module, llvmContext, **tm, options.optLevel);
   if (!llvmModule)
     return llvmModule.takeError();
-  (*llvmModule)->print(os, nullptr);
-  return llvm::Error::success();
+  return emit(**llvmModule, **tm);
+}
+
+llvm::Error mlir::mixer::emitLLVMIR(ModuleOp module, llvm::raw_ostream &os,
+                                    const ObjectFileOptions &options) {
+  return withHostModule(
+      module, options,
+      [&](llvm::Module &llvmModule, llvm::TargetMachine &) -> llvm::Error {
+        llvmModule.print(os, nullptr);
+        return llvm::Error::success();
+      });
 }
 
 llvm::Error mlir::mixer::emitObjectFile(ModuleOp module, StringRef path,
                                         const ObjectFileOptions &options) {
-  auto tm = createHostTargetMachine(options);
-  if (!tm)
-    return tm.takeError();
-  llvm::LLVMContext llvmContext;
-  auto llvmModule =
-      translateAndOptimize(module, llvmContext, **tm, options.optLevel);
-  if (!llvmModule)
-    return llvmModule.takeError();
-
-  std::error_code ec;
-  llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return makeError("cannot open '" + path + "' for writing: " + ec.message());
-  llvm::legacy::PassManager codegen;
-  if ((*tm)->addPassesToEmitFile(codegen, out.os(), nullptr,
-                                 llvm::CodeGenFileType::ObjectFile))
-    return makeError("the target cannot emit object files");
-  codegen.run(**llvmModule);
-  out.os().flush();
-  if (out.os().has_error()) {
-    out.os().clear_error();
-    return makeError("cannot write '" + path + "'");
-  }
-  out.keep();
-  return llvm::Error::success();
+  return withHostModule(
+      module, options,
+      [&](llvm::Module &llvmModule, llvm::TargetMachine &tm) -> llvm::Error {
+        std::error_code ec;
+        llvm::ToolOutputFile out(path, ec, llvm::sys::fs::OF_None);
+        if (ec)
+          return makeError("cannot open '" + path +
+                           "' for writing: " + ec.message());
+        llvm::legacy::PassManager codegen;
+        if (tm.addPassesToEmitFile(codegen, out.os(), nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+          return makeError("the target cannot emit object files");
+        codegen.run(llvmModule);
+        out.os().flush();
+        if (out.os().has_error()) {
+          out.os().clear_error();
+          return makeError("cannot write '" + path + "'");
+        }
+        out.keep();
+        return llvm::Error::success();
+      });
 }

@@ -353,11 +353,7 @@ void mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY,
                       void **params, void **extra, size_t paramCount) {
   (void)paramCount;
   const char *doing = "launching a kernel";
-  if (!function) {
-    recordMissingHandle("the kernel", doing);
-    return;
-  }
-  if (!enterContext(doing))
+  if (!enterWith(function != NULL, "the kernel", doing))
     return;
   CUfunction f = (CUfunction)function;
   if (allowSharedMemory(f, sharedMemoryBytes, doing))
@@ -377,11 +373,7 @@ void mgpuLaunchClusterKernel(void *function, intptr_t clusterX,
                              void **params, void **extra, size_t paramCount) {
   (void)paramCount;
   const char *doing = "launching a kernel with thread-block clusters";
-  if (!function) {
-    recordMissingHandle("the kernel", doing);
-    return;
-  }
-  if (!enterContext(doing))
+  if (!enterWith(function != NULL, "the kernel", doing))
     return;
   CUfunction f = (CUfunction)function;
   CUlaunchAttribute cluster;
