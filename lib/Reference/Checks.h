@@ -40,6 +40,16 @@ inline void check(bool condition, const char *function,
     fail(function, message);
 }
 
+/// The sizes of ssd's operands x [B, L, H, P], log_a [B, L, H], b and c
+/// [B, L, G, N] and init [B, H, P, N], which ssd and its gradients check
+/// alike.
+struct SsdSizes {
+  int64_t B, L, H, P, G, N;
+};
+SsdSizes checkSsdOperands(const char *function, const Tensor &x,
+                          const Tensor &logA, const Tensor &b, const Tensor &c,
+                          const Tensor *init);
+
 } // namespace mixer::ref::detail
 
 #endif // MIXER_LIB_REFERENCE_CHECKS_H

@@ -30,13 +30,9 @@ static std::vector<double> initialState(const Tensor *init, int64_t offset,
                              init->data.begin() + offset + size);
 }
 
-//===----------------------------------------------------------------------===//
-// ssd
-//===----------------------------------------------------------------------===//
-
-ScanResult mixer::ref::ssd(const Tensor &x, const Tensor &logA, const Tensor &b,
-                           const Tensor &c, const Tensor *init) {
-  const char *fn = "ssd";
+detail::SsdSizes detail::checkSsdOperands(const char *fn, const Tensor &x,
+                                          const Tensor &logA, const Tensor &b,
+                                          const Tensor &c, const Tensor *init) {
   checkRank(fn, "x", x, 4);
   checkRank(fn, "b", b, 4);
   int64_t B = x.dim(0), L = x.dim(1), H = x.dim(2), P = x.dim(3);
@@ -49,6 +45,18 @@ ScanResult mixer::ref::ssd(const Tensor &x, const Tensor &logA, const Tensor &b,
             std::to_string(G) + ")");
   if (init)
     checkShape(fn, "init", *init, {B, H, P, N});
+  return {B, L, H, P, G, N};
+}
+
+//===----------------------------------------------------------------------===//
+// ssd
+//===----------------------------------------------------------------------===//
+
+ScanResult mixer::ref::ssd(const Tensor &x, const Tensor &logA, const Tensor &b,
+                           const Tensor &c, const Tensor *init) {
+  detail::SsdSizes sizes = detail::checkSsdOperands("ssd", x, logA, b, c, init);
+  int64_t B = sizes.B, L = sizes.L, H = sizes.H, P = sizes.P, G = sizes.G,
+          N = sizes.N;
 
   ScanResult result{Tensor({B, L, H, P}), Tensor({B, H, P, N})};
   for (int64_t bi = 0; bi < B; ++bi) {

@@ -35,15 +35,9 @@ SsdGradients mixer::ref::ssdGradients(const Tensor &x, const Tensor &logA,
                                       const Tensor *init, const Tensor *dy,
                                       const Tensor *dFinalState) {
   const char *fn = "ssdGradients";
-  checkRank(fn, "x", x, 4);
-  checkRank(fn, "b", b, 4);
-  int64_t B = x.dim(0), L = x.dim(1), H = x.dim(2), P = x.dim(3);
-  int64_t G = b.dim(2), N = b.dim(3);
-  checkShape(fn, "log_a", logA, {B, L, H});
-  checkShape(fn, "c", c, {B, L, G, N});
-  check(G > 0 && H % G == 0, fn, "heads not a multiple of groups");
-  if (init)
-    checkShape(fn, "init", *init, {B, H, P, N});
+  detail::SsdSizes sizes = detail::checkSsdOperands(fn, x, logA, b, c, init);
+  int64_t B = sizes.B, L = sizes.L, H = sizes.H, P = sizes.P, G = sizes.G,
+          N = sizes.N;
   if (dy)
     checkShape(fn, "dy", *dy, {B, L, H, P});
   if (dFinalState)
