@@ -50,6 +50,12 @@ SsdSizes checkSsdOperands(const char *function, const Tensor &x,
                           const Tensor &logA, const Tensor &b, const Tensor &c,
                           const Tensor *init);
 
+/// Checks the q, k, v [B, L, H, Dk|Dv] and init [B, H, Dk, Dv] operands
+/// shared by linear_attention, gated_delta_rule and their gradients.
+void checkAttentionOperands(const char *function, const Tensor &q,
+                            const Tensor &k, const Tensor &v,
+                            const Tensor *init);
+
 } // namespace mixer::ref::detail
 
 #endif // MIXER_LIB_REFERENCE_CHECKS_H

@@ -154,11 +154,9 @@ ScanResult mixer::ref::selectiveScan(const Tensor &u, const Tensor &delta,
 // linear_attention
 //===----------------------------------------------------------------------===//
 
-/// Checks the q, k, v [B,L,H,Dk|Dv] and init [B,H,Dk,Dv] operands shared by
-/// linear_attention and gated_delta_rule.
-static void checkAttentionOperands(const char *fn, const Tensor &q,
-                                   const Tensor &k, const Tensor &v,
-                                   const Tensor *init) {
+void detail::checkAttentionOperands(const char *fn, const Tensor &q,
+                                    const Tensor &k, const Tensor &v,
+                                    const Tensor *init) {
   checkRank(fn, "q", q, 4);
   checkRank(fn, "v", v, 4);
   int64_t B = q.dim(0), L = q.dim(1), H = q.dim(2), Dk = q.dim(3);
@@ -194,7 +192,7 @@ ScanResult mixer::ref::linearAttention(const Tensor &q, const Tensor &k,
                                        const Tensor *init, int64_t window,
                                        double scale) {
   const char *fn = "linearAttention";
-  checkAttentionOperands(fn, q, k, v, init);
+  detail::checkAttentionOperands(fn, q, k, v, init);
   int64_t B = q.dim(0), L = q.dim(1), H = q.dim(2), Dk = q.dim(3);
   int64_t Dv = v.dim(3);
   if (logDecay)
@@ -245,7 +243,7 @@ ScanResult mixer::ref::gatedDeltaRule(const Tensor &q, const Tensor &k,
                                       const Tensor &beta, const Tensor *init,
                                       double scale) {
   const char *fn = "gatedDeltaRule";
-  checkAttentionOperands(fn, q, k, v, init);
+  detail::checkAttentionOperands(fn, q, k, v, init);
   int64_t B = q.dim(0), L = q.dim(1), H = q.dim(2), Dk = q.dim(3);
   int64_t Dv = v.dim(3);
   checkShape(fn, "g", g, {B, L, H});

@@ -114,17 +114,12 @@ LinearAttentionGradients mixer::ref::linearAttentionGradients(
     const Tensor *init, int64_t window, double scale, const Tensor *dout,
     const Tensor *dFinalState) {
   const char *fn = "linearAttentionGradients";
-  checkRank(fn, "q", q, 4);
-  checkRank(fn, "v", v, 4);
+  detail::checkAttentionOperands(fn, q, k, v, init);
   int64_t B = q.dim(0), L = q.dim(1), H = q.dim(2), Dk = q.dim(3);
   int64_t Dv = v.dim(3);
-  checkShape(fn, "k", k, {B, L, H, Dk});
-  checkShape(fn, "v", v, {B, L, H, Dv});
   check(window >= 0, fn, "window must be non-negative");
   if (logDecay)
     checkShape(fn, "log_decay", *logDecay, {B, L, H});
-  if (init)
-    checkShape(fn, "init", *init, {B, H, Dk, Dv});
   if (dout)
     checkShape(fn, "dout", *dout, {B, L, H, Dv});
   if (dFinalState)
