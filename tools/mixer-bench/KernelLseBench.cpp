@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpBench.h"
+#include "KernelSumBench.h"
 
 #include "mixer/Reference/KernelMoEGradients.h"
 
@@ -15,7 +15,7 @@ namespace mref = ::mixer::ref;
 namespace {
 constexpr double kEps = 0.1;
 
-class KernelLseBench : public OpBench {
+class KernelLseBench : public KernelSumBench {
 public:
   std::string op() const override { return "kernel_lse"; }
 
@@ -23,22 +23,18 @@ public:
   /// points in 3 and 16 dimensions, squared Euclidean cost with a dual
   /// potential g (one Sinkhorn half-step).
   std::vector<Case> cases(const std::string &suite) const override {
-    if (suite == "smoke")
-      return {make("lse-smoke", 100, 200, 3)};
-    // The public GPU shapes: D 8.
-    if (suite == "gpu")
-      return {make("lse-gpu-N65536-D8", 65536, 65536, 8)};
-    if (suite == "gpu-smoke")
-      return {make("lse-gpu-smoke", 100, 200, 8)};
-    // fwd+bwd at the public training shape: D 8.
-    if (suite == "train")
-      return {make("lse-train-N4096-D8", 4096, 4096, 8)};
-    if (suite != "cpu" && suite != "kernels" && suite != op())
-      return {};
-    return {make("lse-N1024-D3", 1024, 1024, 3),
-            make("lse-N1024-D16", 1024, 1024, 16),
-            make("lse-N4096-D3", 4096, 4096, 3),
-            make("lse-N4096-D16", 4096, 4096, 16)};
+    return casesOf(suite,
+                   {/*smoke=*/{make("lse-smoke", 100, 200, 3)},
+                    // The public GPU shapes: D 8.
+                    /*gpu=*/{make("lse-gpu-N65536-D8", 65536, 65536, 8)},
+                    /*gpuSmoke=*/{make("lse-gpu-smoke", 100, 200, 8)},
+                    // fwd+bwd at the public training shape: D 8.
+                    /*train=*/{make("lse-train-N4096-D8", 4096, 4096, 8)},
+                    /*cpu=*/
+                    {make("lse-N1024-D3", 1024, 1024, 3),
+                     make("lse-N1024-D16", 1024, 1024, 16),
+                     make("lse-N4096-D3", 4096, 4096, 3),
+                     make("lse-N4096-D16", 4096, 4096, 16)}});
   }
 
   std::string module(const Case &c) const override {
@@ -69,10 +65,9 @@ public:
   /// Points uniform in the unit cube, g in [-1, 1), eps 0.1.
   Instance prepare(const Case &c, mref::Rng &rng) const override {
     const Shape &s = c.shape;
-    int64_t N = s["N"], M = s["M"], D = s["D"];
+    int64_t N = s["N"], M = s["M"];
     Instance in;
-    mref::Tensor x = in.uniform({N, D}, rng, 0, 1);
-    mref::Tensor y = in.uniform({M, D}, rng, 0, 1);
+    auto [x, y] = uniformPoints(in, s, rng);
     in.arg({}).f32()[0] = float(kEps);
     mref::Tensor g = in.uniform({M}, rng, -1, 1);
     Buffer &out = in.arg({N});
@@ -81,19 +76,8 @@ public:
                                      double(float(kEps))));
     return in;
   }
-  double tolerance() const override { return 1e-5; }
-  std::string toleranceName() const override { return "kernel sums"; }
 
   bool usesTensorCores() const override { return true; }
-
-  double naiveWork(const Case &c) const override {
-    const Shape &s = c.shape;
-    return double(s["N"]) * s["M"] * s["D"];
-  }
-
-  TorchBaseline torch() const override {
-    return {"bench/torch_kernels.py", {op()}, "torch-dense"};
-  }
 
   bool differentiable() const override { return true; }
   /// dx, dy, none for eps, dg.

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpBench.h"
+#include "KernelSumBench.h"
 
 #include "mixer/Reference/KernelMoEGradients.h"
 
@@ -15,28 +15,25 @@ namespace mref = ::mixer::ref;
 namespace {
 constexpr double kBandwidth = 0.5;
 
-class KernelMvBench : public OpBench {
+class KernelMvBench : public KernelSumBench {
 public:
   std::string op() const override { return "kernel_mv"; }
 
   /// KeOps' Gaussian convolution benchmark scaled to 2 cores: N = M in
   /// {1024, 4096} points in 3 dimensions, 16 channels.
   std::vector<Case> cases(const std::string &suite) const override {
-    if (suite == "smoke")
-      return {make("kmv-smoke", 100, 200, 3, 4)};
-    // The public GPU shapes: D 8, 16 columns, N = M up to 1M.
-    if (suite == "gpu")
-      return {make("kmv-gpu-N65536-D8", 65536, 65536, 8, 16),
-              make("kmv-gpu-N1M-D8", 1 << 20, 1 << 20, 8, 16)};
-    if (suite == "gpu-smoke")
-      return {make("kmv-gpu-smoke", 100, 200, 8, 4)};
-    // fwd+bwd at the public training shape: D 8, 16 columns.
-    if (suite == "train")
-      return {make("kmv-train-N4096-D8", 4096, 4096, 8, 16)};
-    if (suite != "cpu" && suite != "kernels" && suite != op())
-      return {};
-    return {make("kmv-N1024-D3", 1024, 1024, 3, 16),
-            make("kmv-N4096-D3", 4096, 4096, 3, 16)};
+    return casesOf(suite,
+                   {/*smoke=*/{make("kmv-smoke", 100, 200, 3, 4)},
+                    // The public GPU shapes: D 8, 16 columns, N = M up to 1M.
+                    /*gpu=*/
+                    {make("kmv-gpu-N65536-D8", 65536, 65536, 8, 16),
+                     make("kmv-gpu-N1M-D8", 1 << 20, 1 << 20, 8, 16)},
+                    /*gpuSmoke=*/{make("kmv-gpu-smoke", 100, 200, 8, 4)},
+                    // fwd+bwd at the public training shape: D 8, 16 columns.
+                    /*train=*/{make("kmv-train-N4096-D8", 4096, 4096, 8, 16)},
+                    /*cpu=*/
+                    {make("kmv-N1024-D3", 1024, 1024, 3, 16),
+                     make("kmv-N4096-D3", 4096, 4096, 3, 16)}});
   }
 
   std::string module(const Case &c) const override {
@@ -66,10 +63,9 @@ public:
   /// Points uniform in the unit cube, v in [-1, 1), bandwidth 0.5.
   Instance prepare(const Case &c, mref::Rng &rng) const override {
     const Shape &s = c.shape;
-    int64_t N = s["N"], M = s["M"], D = s["D"], C = s["C"];
+    int64_t N = s["N"], M = s["M"], C = s["C"];
     Instance in;
-    mref::Tensor x = in.uniform({N, D}, rng, 0, 1);
-    mref::Tensor y = in.uniform({M, D}, rng, 0, 1);
+    auto [x, y] = uniformPoints(in, s, rng);
     mref::Tensor v = in.uniform({M, C}, rng, -1, 1);
     in.arg({}).f32()[0] = float(kBandwidth);
     Buffer &out = in.arg({N, C});
@@ -78,18 +74,12 @@ public:
                                     double(float(kBandwidth))));
     return in;
   }
-  double tolerance() const override { return 1e-5; }
-  std::string toleranceName() const override { return "kernel sums"; }
 
   bool usesTensorCores() const override { return true; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
     return double(s["N"]) * s["M"] * (s["D"] + s["C"]);
-  }
-
-  TorchBaseline torch() const override {
-    return {"bench/torch_kernels.py", {op()}, "torch-dense"};
   }
 
   bool differentiable() const override { return true; }

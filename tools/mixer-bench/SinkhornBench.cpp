@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpBench.h"
+#include "KernelSumBench.h"
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +16,7 @@ namespace mref = ::mixer::ref;
 namespace {
 constexpr double kEps = 0.1;
 
-class SinkhornBench : public OpBench {
+class SinkhornBench : public KernelSumBench {
 public:
   std::string op() const override { return "sinkhorn"; }
   /// Differentiable through its converged potentials; its fwd+bwd rows say
@@ -28,19 +28,15 @@ public:
   /// cost, eps 0.1, 20 iterations; N = M = 1024, and 4096 outside the cpu
   /// suite (its PyTorch and fp64 runs alone take minutes on 2 cores).
   std::vector<Case> cases(const std::string &suite) const override {
-    if (suite == "smoke")
-      return {make("sinkhorn-smoke", 100, 200, 3, 5)};
-    // The public GPU shapes: D 8.
-    if (suite == "gpu")
-      return {make("sinkhorn-gpu-N16384-D8-I20", 16384, 16384, 8, 20)};
-    if (suite == "gpu-smoke")
-      return {make("sinkhorn-gpu-smoke", 256, 512, 8, 5)};
-    if (suite != "cpu" && suite != "kernels" && suite != op())
-      return {};
-    std::vector<Case> out = {make("sinkhorn-N1024-I20", 1024, 1024, 3, 20)};
-    if (suite != "cpu")
-      out.push_back(make("sinkhorn-N4096-I20", 4096, 4096, 3, 20));
-    return out;
+    return casesOf(
+        suite,
+        {/*smoke=*/{make("sinkhorn-smoke", 100, 200, 3, 5)},
+         // The public GPU shapes: D 8.
+         /*gpu=*/{make("sinkhorn-gpu-N16384-D8-I20", 16384, 16384, 8, 20)},
+         /*gpuSmoke=*/{make("sinkhorn-gpu-smoke", 256, 512, 8, 5)},
+         /*train=*/{},
+         /*cpu=*/{make("sinkhorn-N1024-I20", 1024, 1024, 3, 20)},
+         /*beyondCpu=*/{make("sinkhorn-N4096-I20", 4096, 4096, 3, 20)}});
   }
 
   std::string module(const Case &c) const override {
@@ -77,10 +73,9 @@ public:
   /// eps 0.1.
   Instance prepare(const Case &c, mref::Rng &rng) const override {
     const Shape &s = c.shape;
-    int64_t N = s["N"], M = s["M"], D = s["D"];
+    int64_t N = s["N"], M = s["M"];
     Instance in;
-    mref::Tensor x = in.uniform({N, D}, rng, 0, 1);
-    mref::Tensor y = in.uniform({M, D}, rng, 0, 1);
+    auto [x, y] = uniformPoints(in, s, rng);
     Buffer &la = in.arg({N});
     Buffer &lb = in.arg({M});
     std::fill(la.f32(), la.f32() + N, float(-std::log(double(N))));
@@ -100,16 +95,10 @@ public:
     in.expect(cost, std::move(costRef));
     return in;
   }
-  double tolerance() const override { return 1e-5; }
-  std::string toleranceName() const override { return "kernel sums"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
     return double(s["N"]) * s["M"] * (2.0 * s["I"] + s["D"]);
-  }
-
-  TorchBaseline torch() const override {
-    return {"bench/torch_kernels.py", {op()}, "torch-dense"};
   }
 
 private:

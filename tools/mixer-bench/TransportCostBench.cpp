@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "OpBench.h"
+#include "KernelSumBench.h"
 
 #include <cmath>
 
@@ -15,7 +15,7 @@ namespace mref = ::mixer::ref;
 namespace {
 constexpr double kEps = 0.1;
 
-class TransportCostBench : public OpBench {
+class TransportCostBench : public KernelSumBench {
 public:
   std::string op() const override { return "transport_cost"; }
 
@@ -24,16 +24,14 @@ public:
   /// (In 16 dimensions at eps 0.1, the f32 rounding of r^2 from the norms,
   /// divided by eps, already costs about 1e-5 of the plan's entries.)
   std::vector<Case> cases(const std::string &suite) const override {
-    if (suite == "smoke")
-      return {make("tcost-smoke", 100, 200, 3)};
-    if (suite == "gpu")
-      return {make("tcost-gpu-N65536-D8", 65536, 65536, 8)};
-    if (suite == "gpu-smoke")
-      return {make("tcost-gpu-smoke", 100, 200, 8)};
-    if (suite != "cpu" && suite != "kernels" && suite != op())
-      return {};
-    return {make("tcost-N1024-D3", 1024, 1024, 3),
-            make("tcost-N4096-D3", 4096, 4096, 3)};
+    return casesOf(suite,
+                   {/*smoke=*/{make("tcost-smoke", 100, 200, 3)},
+                    /*gpu=*/{make("tcost-gpu-N65536-D8", 65536, 65536, 8)},
+                    /*gpuSmoke=*/{make("tcost-gpu-smoke", 100, 200, 8)},
+                    /*train=*/{},
+                    /*cpu=*/
+                    {make("tcost-N1024-D3", 1024, 1024, 3),
+                     make("tcost-N4096-D3", 4096, 4096, 3)}});
   }
 
   std::string module(const Case &c) const override {
@@ -64,10 +62,9 @@ public:
   /// eps).
   Instance prepare(const Case &c, mref::Rng &rng) const override {
     const Shape &s = c.shape;
-    int64_t N = s["N"], M = s["M"], D = s["D"];
+    int64_t N = s["N"], M = s["M"];
     Instance in;
-    mref::Tensor x = in.uniform({N, D}, rng, 0, 1);
-    mref::Tensor y = in.uniform({M, D}, rng, 0, 1);
+    auto [x, y] = uniformPoints(in, s, rng);
     double logN = std::log(double(N)), logM = std::log(double(M));
     mref::Tensor logU = in.uniform({N}, rng, -logN - 1, -logN + 1);
     mref::Tensor logV = in.uniform({M}, rng, -logM - 1, -logM + 1);
@@ -77,17 +74,6 @@ public:
       in.expect(out, mref::transportCost(mref::Kernel::SqEuclidean, x, y,
                                          logU, logV, double(float(kEps))));
     return in;
-  }
-  double tolerance() const override { return 1e-5; }
-  std::string toleranceName() const override { return "kernel sums"; }
-
-  double naiveWork(const Case &c) const override {
-    const Shape &s = c.shape;
-    return double(s["N"]) * s["M"] * s["D"];
-  }
-
-  TorchBaseline torch() const override {
-    return {"bench/torch_kernels.py", {op()}, "torch-dense"};
   }
 
 private:
