@@ -7,19 +7,11 @@
 
 #include "mixer-c/Mixer.h"
 
+#include "Inputs/capi_memref.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} memref2d;
-
-static memref2d make(float *data, int64_t rows, int64_t cols) {
-  memref2d m = {data, data, 0, {rows, cols}, {cols, 1}};
-  return m;
-}
 
 static const char *kModule =
     "func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x4xf32>,\n"
@@ -90,7 +82,7 @@ int main(void) {
     a[i] = (float)((i * 7) % 13) / 13.0f - 0.5f;
   for (int i = 0; i < 16 * 4; ++i)
     b[i] = (float)((i * 11) % 17) / 17.0f - 0.5f;
-  memref2d da = make(a, 8, 16), db = make(b, 16, 4), dc = make(c, 8, 4);
+  memref2d da = make2d(a, 8, 16), db = make2d(b, 16, 4), dc = make2d(c, 8, 4);
   void *args[] = {&da, &db, &dc};
   status = mixerModuleCall(module, "matmul", args, 3);
   double maxError = 0, maxRef = 0;
@@ -111,7 +103,7 @@ int main(void) {
   float x[3 * 4], out[3 * 4], s = 2.5f;
   for (int i = 0; i < 12; ++i)
     x[i] = (float)i;
-  memref2d dx = make(x, 3, 4), dout = make(out, 3, 4);
+  memref2d dx = make2d(x, 3, 4), dout = make2d(out, 3, 4);
   void *scaleArgs[] = {&dx, &s, &dout};
   status = mixerModuleCall(module, "scale", scaleArgs, 3);
   int scaleOk = 1;
@@ -125,16 +117,16 @@ int main(void) {
   // CHECK: unknown function: status 6: no public function named 'nope'; the module has 'matmul', 'scale'
   expectError(ctx, "argument count", mixerModuleCall(module, "matmul", args, 2));
   // CHECK: argument count: status 7: 'matmul' takes 3 arguments, got 2
-  memref2d wrong = make(c, 8, 5);
+  memref2d wrong = make2d(c, 8, 5);
   void *wrongArgs[] = {&da, &db, &wrong};
   expectError(ctx, "shape", mixerModuleCall(module, "matmul", wrongArgs, 3));
   // CHECK: shape: status 7: argument #2 ('c') of 'matmul' has sizes [8, 5], expected [8, 4] (dim 1 is 5)
-  memref2d strided = make(a, 8, 16);
+  memref2d strided = make2d(a, 8, 16);
   strided.strides[0] = 32;
   void *stridedArgs[] = {&strided, &db, &dc};
   expectError(ctx, "strides", mixerModuleCall(module, "matmul", stridedArgs, 3));
   // CHECK: strides: status 7: argument #0 ('a') of 'matmul' has strides [32, 1]; tensors must be dense and row-major (dim 0 must have stride 16)
-  memref2d shifted = make(b, 16, 4);
+  memref2d shifted = make2d(b, 16, 4);
   shifted.offset = 4;
   void *shiftedArgs[] = {&da, &shifted, &dc};
   expectError(ctx, "offset", mixerModuleCall(module, "matmul", shiftedArgs, 3));
@@ -142,30 +134,30 @@ int main(void) {
   void *nullArgs[] = {&da, NULL, &dc};
   expectError(ctx, "null", mixerModuleCall(module, "matmul", nullArgs, 3));
   // CHECK: null: status 7: argument #1 ('b') of 'matmul' is null
-  memref2d negative = make(x, -1, 4);
+  memref2d negative = make2d(x, -1, 4);
   void *negativeArgs[] = {&negative, &s, &dout};
   expectError(ctx, "negative", mixerModuleCall(module, "scale", negativeArgs, 3));
   // CHECK: negative: status 7: argument #0 ('x') of 'scale' has sizes [-1, 4], expected [?, 4] (dim 0 is -1)
 
   // An output may not share a byte with another argument.
-  memref2d intoA = make(a + 4, 8, 4);
+  memref2d intoA = make2d(a + 4, 8, 4);
   void *intoAArgs[] = {&da, &db, &intoA};
   expectError(ctx, "alias", mixerModuleCall(module, "matmul", intoAArgs, 3));
   // CHECK: alias: status 7: argument #2 ('c') of 'matmul' overlaps argument #0 ('a'); outputs must not alias other arguments
   float buffer[2 * 12];
   for (int i = 0; i < 24; ++i)
     buffer[i] = (float)i;
-  memref2d first = make(buffer, 3, 4), lastByOne = make(buffer + 11, 3, 4);
+  memref2d first = make2d(buffer, 3, 4), lastByOne = make2d(buffer + 11, 3, 4);
   void *lastByOneArgs[] = {&first, &s, &lastByOne};
   expectError(ctx, "one element",
               mixerModuleCall(module, "scale", lastByOneArgs, 3));
   // CHECK: one element: status 7: argument #2 ('out') of 'scale' overlaps argument #0 ('x'); outputs must not alias other arguments
-  memref2d next = make(buffer + 12, 3, 4);
+  memref2d next = make2d(buffer + 12, 3, 4);
   void *adjacentArgs[] = {&first, &s, &next};
   status = mixerModuleCall(module, "scale", adjacentArgs, 3);
   printf("adjacent: status %d, out[1] %g\n", (int)status, buffer[13]);
   // CHECK: adjacent: status 0, out[1] 2.5
-  memref2d empty = make(buffer, 0, 4);
+  memref2d empty = make2d(buffer, 0, 4);
   void *emptyArgs[] = {&empty, &s, &empty};
   printf("empty: status %d\n",
          (int)mixerModuleCall(module, "scale", emptyArgs, 3));

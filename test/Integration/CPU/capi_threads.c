@@ -11,6 +11,8 @@
 
 #include "mixer-c/Mixer.h"
 
+#include "Inputs/capi_memref.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -18,16 +20,6 @@
 #include <string.h>
 
 enum { kThreads = 4, kIterations = 100, M = 64, K = 48, N = 32 };
-
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} memref2d;
-
-static memref2d make(float *data, int64_t rows, int64_t cols) {
-  memref2d m = {data, data, 0, {rows, cols}, {cols, 1}};
-  return m;
-}
 
 static const char *kMatmul =
     "func.func @matmul(%a: tensor<64x48xf32>, %b: tensor<48x32xf32>,\n"
@@ -71,10 +63,10 @@ static void *callerMain(void *arg) {
   Caller *self = arg;
   float *a = malloc(sizeof(float) * M * K), *b = malloc(sizeof(float) * K * N);
   float *c = malloc(sizeof(float) * M * N);
-  memref2d da = make(a, M, K), db = make(b, K, N), dc = make(c, M, N);
+  memref2d da = make2d(a, M, K), db = make2d(b, K, N), dc = make2d(c, M, N);
   void *args[] = {&da, &db, &dc};
   // A shape only this thread passes, so its message is its own.
-  memref2d wrong = make(c, M, N + 1 + self->id);
+  memref2d wrong = make2d(c, M, N + 1 + self->id);
   void *wrongArgs[] = {&da, &db, &wrong};
   char expected[256];
   snprintf(expected, sizeof(expected),

@@ -8,29 +8,11 @@
 
 #include "mixer-c/Mixer.h"
 
+#include "Inputs/capi_memref.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-} memref2d;
-
-typedef struct {
-  float *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} memref1d;
-
-static memref2d make2d(float *data, int64_t rows, int64_t cols) {
-  memref2d m = {data, data, 0, {rows, cols}, {cols, 1}};
-  return m;
-}
-
-static memref1d make1d(float *data, int64_t size) {
-  memref1d m = {data, data, 0, {size}, {1}};
-  return m;
-}
 
 // out[i, j] = y[i, j] * tanh(z[i, j] + bias[j]): bias is broadcast over the
 // rows, so its gradient sums over them.
