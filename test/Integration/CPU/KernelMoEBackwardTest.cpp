@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelTestInputs.h"
 #include "TestSupport.h"
 
 #include "mixer/Reference/KernelMoEGradients.h"
@@ -28,28 +29,9 @@ namespace {
 
 constexpr double kTolerance = 1e-4;
 
-/// [(Bt,) dims...]; Bt = 0 is unbatched.
-std::vector<int64_t> withBatch(int64_t Bt, std::vector<int64_t> dims) {
-  if (Bt > 0)
-    dims.insert(dims.begin(), Bt);
-  return dims;
-}
-
-/// A buffer of `shape` with float-rounded random values, and the same values
-/// as a reference tensor.
-std::pair<Buffer, ref::Tensor>
-randomInput(ref::Rng &rng, std::vector<int64_t> shape, double lo, double hi) {
-  ref::Tensor t = rng.uniformTensor(shape, lo, hi);
-  Buffer b{shape, ref::toFloats(t)};
-  return {b, ref::fromFloats(shape, b.data.data())};
-}
-
 /// A buffer of NaNs: every element must be written.
 Buffer garbage(std::vector<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return Buffer{shape, std::vector<float>(n, std::nanf(""))};
+  return filledBuffer(shape, std::nanf(""));
 }
 
 /// Prints and checks the error of one gradient.

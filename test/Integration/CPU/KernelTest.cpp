@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "KernelTestInputs.h"
 #include "TestSupport.h"
 
 #include "mixer/Reference/Reference.h"
@@ -25,28 +26,8 @@ namespace ref = ::mixer::ref;
 
 namespace {
 
-/// The points dims [(Bt,) n, D] of a case.
-std::vector<int64_t> withBatch(int64_t Bt, std::vector<int64_t> dims) {
-  if (Bt > 0)
-    dims.insert(dims.begin(), Bt);
-  return dims;
-}
-
-/// A buffer of `shape` with float-rounded random values and the same values
-/// as a reference tensor.
-std::pair<Buffer, ref::Tensor>
-randomInput(ref::Rng &rng, std::vector<int64_t> shape, double lo, double hi) {
-  ref::Tensor t = rng.uniformTensor(shape, lo, hi);
-  Buffer b{shape, ref::toFloats(t)};
-  return {b, ref::fromFloats(shape, b.data.data())};
-}
-
-Buffer zeros(std::vector<int64_t> shape) {
-  int64_t n = 1;
-  for (int64_t d : shape)
-    n *= d;
-  return Buffer{shape, std::vector<float>(n, 0.0f)};
-}
+/// A buffer of zeros.
+Buffer zeros(std::vector<int64_t> shape) { return filledBuffer(shape, 0.0f); }
 
 //===----------------------------------------------------------------------===//
 // kernel_lse
