@@ -42,17 +42,24 @@ using namespace mlir::mixer;
 namespace {
 enum class EmitKind { Obj, LLVM, MLIR, PTX };
 
+/// The tool's own options: --help lists only these. LLVM's code generator
+/// options (amdgpu, x86, polly, ...) are hidden but still accepted.
+llvm::cl::OptionCategory compileCategory("mixer-compile options");
+
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir>"),
-                                         llvm::cl::Required);
+                                         llvm::cl::Required,
+                                         llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string> outputFilename("o", llvm::cl::desc("Output file"),
                                           llvm::cl::value_desc("path"),
-                                          llvm::cl::Required);
+                                          llvm::cl::Required,
+                                          llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     headerFilename("header",
                    llvm::cl::desc("Also write a C header declaring the "
                                   "functions of the object"),
-                   llvm::cl::value_desc("path"));
+                   llvm::cl::value_desc("path"),
+                   llvm::cl::cat(compileCategory));
 llvm::cl::opt<EmitKind> emitKind(
     "emit", llvm::cl::desc("What to write to -o"),
     llvm::cl::values(
@@ -61,45 +68,46 @@ llvm::cl::opt<EmitKind> emitKind(
         clEnumValN(EmitKind::MLIR, "mlir", "the module in the LLVM dialect"),
         clEnumValN(EmitKind::PTX, "ptx",
                    "the PTX of every kernel (--target=cuda)")),
-    llvm::cl::init(EmitKind::Obj));
+    llvm::cl::init(EmitKind::Obj), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     target("target",
            llvm::cl::desc("What the code runs on: cpu (default) or cuda (an "
                           "NVIDIA GPU, driven from the host CPU)"),
-           llvm::cl::init("cpu"));
+           llvm::cl::init("cpu"), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     chip("chip",
          llvm::cl::desc("The NVIDIA GPU of --target=cuda: sm_80, sm_90 "
                         "(default) or sm_90a"),
-         llvm::cl::init("sm_90"));
+         llvm::cl::init("sm_90"), llvm::cl::cat(compileCategory));
 llvm::cl::opt<bool> naive("naive",
                           llvm::cl::desc("Lower mixer ops to the scalar loops "
                                          "of their definition"),
-                          llvm::cl::init(false));
+                          llvm::cl::init(false),
+                          llvm::cl::cat(compileCategory));
 llvm::cl::opt<bool> generateVjp(
     "generate-vjp",
     llvm::cl::desc("Also emit @f_vjp, the vector-Jacobian product, for every "
                    "public function @f"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(compileCategory));
 llvm::cl::opt<int64_t>
     numThreads("num-threads",
                llvm::cl::desc("OpenMP threads of the parallel loops (0: "
                               "OMP_NUM_THREADS at run time)"),
-               llvm::cl::init(0));
+               llvm::cl::init(0), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string> pipelineOptions(
     "pipeline-options",
     llvm::cl::desc("More options of mixer-lower-to-cpu-pipeline (or, for "
                    "--target=cuda, mixer-lower-to-nvvm-pipeline), e.g. "
                    "\"vector-width=8\""),
-    llvm::cl::init(""));
+    llvm::cl::init(""), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     mcpu("mcpu", llvm::cl::desc("Target CPU (default: this machine's)"),
-         llvm::cl::init(""));
+         llvm::cl::init(""), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     mattr("mattr",
           llvm::cl::desc("Target features, e.g. +avx2,+fma (default: this "
                          "machine's)"),
-          llvm::cl::init(""));
+          llvm::cl::init(""), llvm::cl::cat(compileCategory));
 } // namespace
 
 static int fail(const llvm::Twine &message) {
@@ -133,6 +141,7 @@ static int writeHeader(const std::string &header) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(compileCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "mixer-compile: compile a module of mixer/linalg functions on tensors "
@@ -228,8 +237,8 @@ int main(int argc, char **argv) {
       // The device entry points take the same arguments, named alike.
       SmallVector<std::pair<std::string, SmallVector<std::string>>> copies;
       for (const auto &entry : headerOptions.argumentNames)
-        copies.push_back({(entry.getKey() + kDeviceEntrySuffix).str(),
-                          entry.getValue()});
+        copies.push_back(
+            {(entry.getKey() + kDeviceEntrySuffix).str(), entry.getValue()});
       for (auto &[name, names] : copies)
         headerOptions.argumentNames[name] = std::move(names);
     }
