@@ -172,9 +172,13 @@ static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads) {
   // with `_mlir_ciface_` wrappers.
   pm.addPass(createMixerEmitCInterfacePass());
   pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
-  ConvertSCFToOpenMPPassOptions openmp;
-  openmp.numThreads = numThreads;
-  pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  // One thread: the parallel loops become sequential loops (scf-to-cf), so
+  // the object needs no OpenMP runtime.
+  if (numThreads != 1) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  }
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
   // Full unrolling: partial unrolling emitted aligned stores into unaligned
   // memory.
@@ -230,7 +234,8 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   buildBufferizeToOuts(pm);
   // Per-chunk temporaries: allocate once outside the loops, on the stack
   // when small (a 64x64 f32 block is 16 KiB).
-  pm.nest<func::FuncOp>().addPass(bufferization::createBufferLoopHoistingPass());
+  pm.nest<func::FuncOp>().addPass(
+      bufferization::createBufferLoopHoistingPass());
   bufferization::PromoteBuffersToStackPassOptions toStack;
   toStack.maxAllocSizeInBytes = 64 * 1024;
   toStack.maxRankOfAllocatedMemRef = 2;

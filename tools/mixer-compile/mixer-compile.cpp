@@ -92,7 +92,8 @@ llvm::cl::opt<bool> generateVjp(
 llvm::cl::opt<int64_t>
     numThreads("num-threads",
                llvm::cl::desc("OpenMP threads of the parallel loops (0: "
-                              "OMP_NUM_THREADS at run time)"),
+                              "OMP_NUM_THREADS at run time; 1: sequential "
+                              "loops, no OpenMP runtime needed)"),
                llvm::cl::init(0), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string> pipelineOptions(
     "pipeline-options",
@@ -123,6 +124,40 @@ static std::string getGuard(StringRef path) {
   if (guard.empty() || llvm::isDigit(guard.front()))
     guard = "MIXER_" + guard;
   return guard;
+}
+
+/// What a program linking the object of the lowered `module` (LLVM
+/// dialect) needs beside it, as a line of the header.
+static std::string getLinkNote(ModuleOp module) {
+  bool openmp = false;
+  module.walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "omp") {
+      openmp = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  bool runtime = module.lookupSymbol("mixerRuntimeCheckFailed") != nullptr;
+  std::string note = "Link with:";
+  if (runtime)
+    note += " libMixerRuntime.a (the run-time checks' record),";
+  if (openmp)
+    note += " -lomp (LLVM's OpenMP runtime, __kmpc_*; clang -fopenmp "
+            "links it, gcc's libgomp does not),";
+  note += " -lm.";
+  if (!openmp)
+    note += " No OpenMP runtime is needed.";
+  return note;
+}
+
+/// The C header of `declared` (the functions before lowering).
+static FailureOr<std::string> getHeader(ModuleOp declared,
+                                        const CHeaderOptions &options) {
+  std::string header;
+  llvm::raw_string_ostream os(header);
+  if (failed(emitCHeader(declared, os, options)))
+    return failure();
+  return header;
 }
 
 /// Writes `header` to --header, if given.
@@ -204,10 +239,11 @@ int main(int argc, char **argv) {
                 "'");
 
   // The header describes the functions before lowering; it is written only
-  // once the object exists.
+  // once the object exists, with what the lowered code needs to link.
+  CHeaderOptions headerOptions;
+  OwningOpRef<ModuleOp> declared;
   std::string header;
   if (!headerFilename.empty()) {
-    CHeaderOptions headerOptions;
     headerOptions.guard = getGuard(headerFilename);
     headerOptions.sourceName = llvm::sys::path::filename(inputFilename).str();
     headerOptions.argumentNames = std::move(argumentNames);
@@ -230,8 +266,7 @@ int main(int argc, char **argv) {
          << (mcpu.empty() && mattr.empty() ? " with all its features" : "")
          << ": the object runs on CPUs with the same instruction set.";
     }
-    llvm::raw_string_ostream headerStream(header);
-    OwningOpRef<ModuleOp> declared = cast<ModuleOp>(module->clone());
+    declared = cast<ModuleOp>(module->clone());
     if (cuda) {
       addDeviceEntryDeclarations(*declared);
       // The device entry points take the same arguments, named alike.
@@ -242,8 +277,11 @@ int main(int argc, char **argv) {
       for (auto &[name, names] : copies)
         headerOptions.argumentNames[name] = std::move(names);
     }
-    if (failed(emitCHeader(*declared, headerStream, headerOptions)))
+    // Fails here, before anything is written, if the header cannot be made.
+    FailureOr<std::string> text = getHeader(*declared, headerOptions);
+    if (failed(text))
       return fail("cannot write a C header for '" + inputFilename + "'");
+    header = std::move(*text);
   }
 
   // The lowerings tile for the CPU the object is for: its TargetMachine's
@@ -277,6 +315,15 @@ int main(int argc, char **argv) {
                          getCpuTargetDescription(*(*tm)->getMCSubtargetInfo()));
     if (failed(compileToLLVM(*module, options)))
       return fail("cannot compile '" + inputFilename + "'");
+  }
+
+  // The CPU object's header also says what the lowered code links.
+  if (declared && !cuda) {
+    headerOptions.note += "\n" + getLinkNote(*module);
+    FailureOr<std::string> text = getHeader(*declared, headerOptions);
+    if (failed(text))
+      return fail("cannot write a C header for '" + inputFilename + "'");
+    header = std::move(*text);
   }
 
   if (emitKind == EmitKind::Obj) {
