@@ -61,9 +61,8 @@ void setPeakFraction(Row &row, const RunSettings &settings) {
     row.peakFraction = *row.gbps / settings.triadGbps;
 }
 
-llvm::Expected<CompiledCase> compileCase(const Job &job,
-                                         const RunSettings &settings,
-                                         bool withVjp) {
+llvm::Expected<CompiledCase>
+compileCase(const Job &job, const RunSettings &settings, bool withVjp) {
   const OpBench &family = *job.family;
   Clock::time_point compileStart = Clock::now();
   CompiledCase out;
@@ -92,8 +91,8 @@ llvm::Expected<CompiledCase> compileCase(const Job &job,
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
       if (fn.getArgAttr(i, "bufferization.writable"))
         continue;
-      auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(
-          fn.getArgumentTypes()[i]);
+      auto tensor =
+          llvm::dyn_cast<mlir::RankedTensorType>(fn.getArgumentTypes()[i]);
       out.inputs.push_back(i);
       if (tensor && llvm::isa<mlir::FloatType>(tensor.getElementType()))
         out.floatInputs.push_back(i);
@@ -247,7 +246,7 @@ Row runJobIsolated(const Job &job, const RunSettings &settings) {
     row = emptyRow(job);
     row.status = "error";
     row.reason = WIFSIGNALED(status)
-                     ? "crashed with signal " + std::to_string(WTERMSIG(status))
+                     ? "the child process was " + describeWaitStatus(status)
                      : "the child process sent no result";
   }
   if (row.status == "ok" || row.status == "inaccurate")

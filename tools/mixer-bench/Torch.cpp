@@ -20,8 +20,7 @@ bool mixer::bench::torchAvailable(const TorchSettings &settings) {
 std::vector<Row> mixer::bench::runTorch(const OpBench &family,
                                         const std::vector<Case> &cases,
                                         const TorchSettings &settings,
-                                        json::Object &versions,
-                                        bool fwdBwd) {
+                                        json::Object &versions, bool fwdBwd) {
   std::vector<Row> rows;
   TorchBaseline baseline = family.torch();
   if (cases.empty() ||
@@ -83,8 +82,8 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
     row.name = cases.size() == 1 ? cases[0].name : "*";
     row.impl = baseline.impl + (fwdBwd ? "-fwd+bwd" : "");
     row.status = "error";
-    row.reason = "the PyTorch script failed (exit status " +
-                 std::to_string(status) + ")";
+    row.reason =
+        "the PyTorch script failed (" + describeWaitStatus(status) + ")";
     rows.push_back(row);
   }
   return rows;
