@@ -234,8 +234,7 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   buildBufferizeToOuts(pm);
   // Per-chunk temporaries: allocate once outside the loops, on the stack
   // when small (a 64x64 f32 block is 16 KiB).
-  pm.nest<func::FuncOp>().addPass(
-      bufferization::createBufferLoopHoistingPass());
+  pm.nest<func::FuncOp>().addPass(bufferization::createBufferLoopHoistingPass());
   bufferization::PromoteBuffersToStackPassOptions toStack;
   toStack.maxAllocSizeInBytes = 64 * 1024;
   toStack.maxRankOfAllocatedMemRef = 2;

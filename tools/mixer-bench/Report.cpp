@@ -2,10 +2,9 @@
 
 #include "Report.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-
-#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <cmath>
@@ -193,9 +192,8 @@ void mixer::bench::printSummary(const std::vector<Row> &rows,
 
 void mixer::bench::printFwdBwdSummary(const std::vector<Row> &rows,
                                       llvm::raw_ostream &os) {
-  os << "\nfwd+bwd: forward, forward + backward (median), their ratio, peak "
-        "RSS "
-        "of the case's process and its growth during the timed calls (MB), "
+  os << "\nfwd+bwd: forward, forward + backward (median), their ratio, "
+        "peak RSS of the case's process and its growth during the timed calls (MB), "
         "the gradients' largest relative deviation from their check\n";
   os << llvm::format("  %-20s %-21s %11s %11s %6s %9s %9s %9s  %s\n", "case",
                      "impl", "fwd", "fwd+bwd", "ratio", "peak MB", "work MB",

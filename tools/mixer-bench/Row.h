@@ -34,8 +34,7 @@ struct Row {
 std::string describeWaitStatus(int status);
 
 /// The row as a JSON object (`gbps` only where it is set, the fwd+bwd
-/// fields only in fwd+bwd rows: other rows keep the fields they always had). A
-/// non-finite rel_error is "inf".
+/// fields only in fwd+bwd rows: other rows keep the fields they always had). A non-finite rel_error is "inf".
 llvm::json::Object toJson(const Row &row);
 /// The inverse of toJson, also for the rows of the PyTorch scripts.
 Row fromJson(const llvm::json::Object &o);

@@ -61,8 +61,9 @@ void setPeakFraction(Row &row, const RunSettings &settings) {
     row.peakFraction = *row.gbps / settings.triadGbps;
 }
 
-llvm::Expected<CompiledCase>
-compileCase(const Job &job, const RunSettings &settings, bool withVjp) {
+llvm::Expected<CompiledCase> compileCase(const Job &job,
+                                         const RunSettings &settings,
+                                         bool withVjp) {
   const OpBench &family = *job.family;
   Clock::time_point compileStart = Clock::now();
   CompiledCase out;
@@ -91,8 +92,8 @@ compileCase(const Job &job, const RunSettings &settings, bool withVjp) {
     for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
       if (fn.getArgAttr(i, "bufferization.writable"))
         continue;
-      auto tensor =
-          llvm::dyn_cast<mlir::RankedTensorType>(fn.getArgumentTypes()[i]);
+      auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(
+          fn.getArgumentTypes()[i]);
       out.inputs.push_back(i);
       if (tensor && llvm::isa<mlir::FloatType>(tensor.getElementType()))
         out.floatInputs.push_back(i);

@@ -20,7 +20,8 @@ bool mixer::bench::torchAvailable(const TorchSettings &settings) {
 std::vector<Row> mixer::bench::runTorch(const OpBench &family,
                                         const std::vector<Case> &cases,
                                         const TorchSettings &settings,
-                                        json::Object &versions, bool fwdBwd) {
+                                        json::Object &versions,
+                                        bool fwdBwd) {
   std::vector<Row> rows;
   TorchBaseline baseline = family.torch();
   if (cases.empty() ||

@@ -272,8 +272,8 @@ int main(int argc, char **argv) {
       // The device entry points take the same arguments, named alike.
       SmallVector<std::pair<std::string, SmallVector<std::string>>> copies;
       for (const auto &entry : headerOptions.argumentNames)
-        copies.push_back(
-            {(entry.getKey() + kDeviceEntrySuffix).str(), entry.getValue()});
+        copies.push_back({(entry.getKey() + kDeviceEntrySuffix).str(),
+                          entry.getValue()});
       for (auto &[name, names] : copies)
         headerOptions.argumentNames[name] = std::move(names);
     }
