@@ -5,9 +5,15 @@
 #
 # RUN: env PYTHONPATH=%mixer_python_dir MIXER_LIBRARY=%mixer_capi_lib %python %s | FileCheck %s
 
+import os
+import sys
+
 import numpy as np
 
 import mixer
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "Inputs"))
+from checks import relative_error  # noqa: E402
 
 rng = np.random.default_rng(0)
 f32 = lambda *shape: rng.standard_normal(shape).astype(np.float32)
@@ -52,8 +58,7 @@ for name, call in calls.items():
     threaded = flat(call("num-threads=2"))
     rng.bit_generator.state = state          # the same inputs again
     sequential = flat(call("num-threads=1"))
-    difference = max(float(np.max(np.abs(a - b)) / max(np.max(np.abs(a)), 1e-30))
-                     if a.size else 0.0 for a, b in zip(threaded, sequential))
+    difference = max(relative_error(b, a) for a, b in zip(threaded, sequential))
     print(f"{name}: num-threads=1 against 2: relative difference {difference:.3g} "
           f"{'PASS' if difference <= 1e-5 else 'FAIL'}")
 # CHECK: ssd: {{.*}} PASS
