@@ -172,9 +172,13 @@ static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads) {
   // with `_mlir_ciface_` wrappers.
   pm.addPass(createMixerEmitCInterfacePass());
   pm.nest<func::FuncOp>().addPass(createForallToParallelLoopPass());
-  ConvertSCFToOpenMPPassOptions openmp;
-  openmp.numThreads = numThreads;
-  pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  // One thread: the parallel loops become sequential loops (scf-to-cf), so
+  // the object needs no OpenMP runtime.
+  if (numThreads != 1) {
+    ConvertSCFToOpenMPPassOptions openmp;
+    openmp.numThreads = numThreads;
+    pm.addPass(createConvertSCFToOpenMPPass(openmp));
+  }
   pm.nest<func::FuncOp>().addPass(createConvertLinalgToLoopsPass());
   // Full unrolling: partial unrolling emitted aligned stores into unaligned
   // memory.

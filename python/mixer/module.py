@@ -1,5 +1,6 @@
 """Compile a module's text once, call its functions on numpy arrays."""
 
+import collections
 import ctypes
 import threading
 
@@ -246,7 +247,11 @@ class Module:
         functions = self.__dict__.get("functions", {})
         if name in functions:
             return functions[name]
-        raise AttributeError(name)
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise AttributeError(f"the module has no attribute or public function "
+                             f"'{name}'; its functions are "
+                             f"{', '.join(functions) or 'none'}")
 
     def call(self, name, *args):
         return self[name](*args)
@@ -281,6 +286,20 @@ class Module:
 
 _cache = {}
 _cache_lock = threading.Lock()
+# Calls of `compile` that found their module in the cache, and those that
+# compiled one (cache_info).
+_cache_hits = 0
+_compilations = 0
+
+CacheInfo = collections.namedtuple("CacheInfo", "hits compilations modules")
+
+
+def cache_info():
+    """CacheInfo(hits, compilations, modules): how many calls of `compile`
+    (also those of the numpy op functions and decoders) reused a compiled
+    module, how many compiled one, and how many modules the cache holds."""
+    with _cache_lock:
+        return CacheInfo(_cache_hits, _compilations, len(_cache))
 
 
 def compile(source, options="", target="cpu", chip=None):
@@ -304,8 +323,12 @@ def compile(source, options="", target="cpu", chip=None):
         prefix = "target=cuda" + (f" chip={chip}" if chip else "")
         options = f"{prefix} {options}".strip()
     key = (source, options)
+    global _cache_hits, _compilations
     with _cache_lock:
         module = _cache.get(key)
         if module is None:
             module = _cache[key] = Module(source, options)
+            _compilations += 1
+        else:
+            _cache_hits += 1
         return module

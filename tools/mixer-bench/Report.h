@@ -12,7 +12,16 @@
 
 namespace mixer::bench {
 
-/// One line per row: times, compile time, throughput, accuracy, memory.
+/// A duration given in ms, in the unit that shows it: "12.345 ms",
+/// "45.3 µs", "0.850 µs" (never 0.000 ms).
+std::string formatDuration(double ms);
+
+/// q1..q3 in the unit formatDuration picks for `median`: "44.9..46.0 µs".
+std::string formatDurationRange(double q1, double q3, double median);
+
+/// One line per row: case, impl, shapes, times, compile time, throughput
+/// (GFLOP/s for flop-counted ops, GB/s for byte-counted ones, each in its
+/// own column), accuracy, memory, status.
 void printTable(const std::vector<Row> &rows, llvm::raw_ostream &os);
 
 /// Per case, the fastest other implementation's median over mixer's (above

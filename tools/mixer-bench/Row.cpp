@@ -2,7 +2,12 @@
 
 #include "Row.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include <cmath>
+#include <csignal>
+#include <cstring>
+#include <sys/wait.h>
 
 using namespace mixer::bench;
 namespace json = llvm::json;
@@ -20,6 +25,25 @@ static std::optional<double> getNumber(const json::Object &o,
   if (std::optional<llvm::StringRef> s = o.getString(key); s && *s == "inf")
     return INFINITY;
   return std::nullopt;
+}
+
+static std::string describeSignal(int signal) {
+  const char *abbreviation = sigabbrev_np(signal);
+  if (!abbreviation)
+    return "killed by signal " + std::to_string(signal);
+  return "killed by SIG" + std::string(abbreviation) + " (" +
+         llvm::StringRef(strsignal(signal)).lower() + ")";
+}
+
+std::string mixer::bench::describeWaitStatus(int status) {
+  if (WIFSIGNALED(status))
+    return describeSignal(WTERMSIG(status));
+  if (!WIFEXITED(status))
+    return "wait status " + std::to_string(status);
+  int code = WEXITSTATUS(status);
+  if (code > 128 && code - 128 < NSIG)
+    return describeSignal(code - 128);
+  return "exit status " + std::to_string(code);
 }
 
 json::Object mixer::bench::toJson(const Row &row) {

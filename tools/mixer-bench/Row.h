@@ -27,6 +27,12 @@ struct Row {
   std::string peak;
 };
 
+/// Why a child process ended, from its wait status: "exit status 2",
+/// "killed by SIGILL (illegal instruction)". An exit status above 128 is
+/// taken as a shell's report of a command killed by signal status - 128
+/// (popen runs the command through sh).
+std::string describeWaitStatus(int status);
+
 /// The row as a JSON object (`gbps` only where it is set, the fwd+bwd
 /// fields only in fwd+bwd rows: other rows keep the fields they always had). A non-finite rel_error is "inf".
 llvm::json::Object toJson(const Row &row);

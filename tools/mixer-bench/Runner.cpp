@@ -247,7 +247,7 @@ Row runJobIsolated(const Job &job, const RunSettings &settings) {
     row = emptyRow(job);
     row.status = "error";
     row.reason = WIFSIGNALED(status)
-                     ? "crashed with signal " + std::to_string(WTERMSIG(status))
+                     ? "the child process was " + describeWaitStatus(status)
                      : "the child process sent no result";
   }
   if (row.status == "ok" || row.status == "inaccurate")

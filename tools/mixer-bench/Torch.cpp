@@ -83,8 +83,8 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
     row.name = cases.size() == 1 ? cases[0].name : "*";
     row.impl = baseline.impl + (fwdBwd ? "-fwd+bwd" : "");
     row.status = "error";
-    row.reason = "the PyTorch script failed (exit status " +
-                 std::to_string(status) + ")";
+    row.reason =
+        "the PyTorch script failed (" + describeWaitStatus(status) + ")";
     rows.push_back(row);
   }
   return rows;

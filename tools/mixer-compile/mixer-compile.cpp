@@ -42,17 +42,24 @@ using namespace mlir::mixer;
 namespace {
 enum class EmitKind { Obj, LLVM, MLIR, PTX };
 
+/// The tool's own options: --help lists only these. LLVM's code generator
+/// options (amdgpu, x86, polly, ...) are hidden but still accepted.
+llvm::cl::OptionCategory compileCategory("mixer-compile options");
+
 llvm::cl::opt<std::string> inputFilename(llvm::cl::Positional,
                                          llvm::cl::desc("<input .mlir>"),
-                                         llvm::cl::Required);
+                                         llvm::cl::Required,
+                                         llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string> outputFilename("o", llvm::cl::desc("Output file"),
                                           llvm::cl::value_desc("path"),
-                                          llvm::cl::Required);
+                                          llvm::cl::Required,
+                                          llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     headerFilename("header",
                    llvm::cl::desc("Also write a C header declaring the "
                                   "functions of the object"),
-                   llvm::cl::value_desc("path"));
+                   llvm::cl::value_desc("path"),
+                   llvm::cl::cat(compileCategory));
 llvm::cl::opt<EmitKind> emitKind(
     "emit", llvm::cl::desc("What to write to -o"),
     llvm::cl::values(
@@ -61,45 +68,47 @@ llvm::cl::opt<EmitKind> emitKind(
         clEnumValN(EmitKind::MLIR, "mlir", "the module in the LLVM dialect"),
         clEnumValN(EmitKind::PTX, "ptx",
                    "the PTX of every kernel (--target=cuda)")),
-    llvm::cl::init(EmitKind::Obj));
+    llvm::cl::init(EmitKind::Obj), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     target("target",
            llvm::cl::desc("What the code runs on: cpu (default) or cuda (an "
                           "NVIDIA GPU, driven from the host CPU)"),
-           llvm::cl::init("cpu"));
+           llvm::cl::init("cpu"), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     chip("chip",
          llvm::cl::desc("The NVIDIA GPU of --target=cuda: sm_80, sm_90 "
                         "(default) or sm_90a"),
-         llvm::cl::init("sm_90"));
+         llvm::cl::init("sm_90"), llvm::cl::cat(compileCategory));
 llvm::cl::opt<bool> naive("naive",
                           llvm::cl::desc("Lower mixer ops to the scalar loops "
                                          "of their definition"),
-                          llvm::cl::init(false));
+                          llvm::cl::init(false),
+                          llvm::cl::cat(compileCategory));
 llvm::cl::opt<bool> generateVjp(
     "generate-vjp",
     llvm::cl::desc("Also emit @f_vjp, the vector-Jacobian product, for every "
                    "public function @f"),
-    llvm::cl::init(false));
+    llvm::cl::init(false), llvm::cl::cat(compileCategory));
 llvm::cl::opt<int64_t>
     numThreads("num-threads",
                llvm::cl::desc("OpenMP threads of the parallel loops (0: "
-                              "OMP_NUM_THREADS at run time)"),
-               llvm::cl::init(0));
+                              "OMP_NUM_THREADS at run time; 1: sequential "
+                              "loops, no OpenMP runtime needed)"),
+               llvm::cl::init(0), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string> pipelineOptions(
     "pipeline-options",
     llvm::cl::desc("More options of mixer-lower-to-cpu-pipeline (or, for "
                    "--target=cuda, mixer-lower-to-nvvm-pipeline), e.g. "
                    "\"vector-width=8\""),
-    llvm::cl::init(""));
+    llvm::cl::init(""), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     mcpu("mcpu", llvm::cl::desc("Target CPU (default: this machine's)"),
-         llvm::cl::init(""));
+         llvm::cl::init(""), llvm::cl::cat(compileCategory));
 llvm::cl::opt<std::string>
     mattr("mattr",
           llvm::cl::desc("Target features, e.g. +avx2,+fma (default: this "
                          "machine's)"),
-          llvm::cl::init(""));
+          llvm::cl::init(""), llvm::cl::cat(compileCategory));
 } // namespace
 
 static int fail(const llvm::Twine &message) {
@@ -115,6 +124,40 @@ static std::string getGuard(StringRef path) {
   if (guard.empty() || llvm::isDigit(guard.front()))
     guard = "MIXER_" + guard;
   return guard;
+}
+
+/// What a program linking the object of the lowered `module` (LLVM
+/// dialect) needs beside it, as a line of the header.
+static std::string getLinkNote(ModuleOp module) {
+  bool openmp = false;
+  module.walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "omp") {
+      openmp = true;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  bool runtime = module.lookupSymbol("mixerRuntimeCheckFailed") != nullptr;
+  std::string note = "Link with:";
+  if (runtime)
+    note += " libMixerRuntime.a (the run-time checks' record),";
+  if (openmp)
+    note += " -lomp (LLVM's OpenMP runtime, __kmpc_*; clang -fopenmp "
+            "links it, gcc's libgomp does not),";
+  note += " -lm.";
+  if (!openmp)
+    note += " No OpenMP runtime is needed.";
+  return note;
+}
+
+/// The C header of `declared` (the functions before lowering).
+static FailureOr<std::string> getHeader(ModuleOp declared,
+                                        const CHeaderOptions &options) {
+  std::string header;
+  llvm::raw_string_ostream os(header);
+  if (failed(emitCHeader(declared, os, options)))
+    return failure();
+  return header;
 }
 
 /// Writes `header` to --header, if given.
@@ -133,6 +176,7 @@ static int writeHeader(const std::string &header) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(compileCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "mixer-compile: compile a module of mixer/linalg functions on tensors "
@@ -195,10 +239,11 @@ int main(int argc, char **argv) {
                 "'");
 
   // The header describes the functions before lowering; it is written only
-  // once the object exists.
+  // once the object exists, with what the lowered code needs to link.
+  CHeaderOptions headerOptions;
+  OwningOpRef<ModuleOp> declared;
   std::string header;
   if (!headerFilename.empty()) {
-    CHeaderOptions headerOptions;
     headerOptions.guard = getGuard(headerFilename);
     headerOptions.sourceName = llvm::sys::path::filename(inputFilename).str();
     headerOptions.argumentNames = std::move(argumentNames);
@@ -221,8 +266,7 @@ int main(int argc, char **argv) {
          << (mcpu.empty() && mattr.empty() ? " with all its features" : "")
          << ": the object runs on CPUs with the same instruction set.";
     }
-    llvm::raw_string_ostream headerStream(header);
-    OwningOpRef<ModuleOp> declared = cast<ModuleOp>(module->clone());
+    declared = cast<ModuleOp>(module->clone());
     if (cuda) {
       addDeviceEntryDeclarations(*declared);
       // The device entry points take the same arguments, named alike.
@@ -233,8 +277,11 @@ int main(int argc, char **argv) {
       for (auto &[name, names] : copies)
         headerOptions.argumentNames[name] = std::move(names);
     }
-    if (failed(emitCHeader(*declared, headerStream, headerOptions)))
+    // Fails here, before anything is written, if the header cannot be made.
+    FailureOr<std::string> text = getHeader(*declared, headerOptions);
+    if (failed(text))
       return fail("cannot write a C header for '" + inputFilename + "'");
+    header = std::move(*text);
   }
 
   // The lowerings tile for the CPU the object is for: its TargetMachine's
@@ -268,6 +315,15 @@ int main(int argc, char **argv) {
                          getCpuTargetDescription(*(*tm)->getMCSubtargetInfo()));
     if (failed(compileToLLVM(*module, options)))
       return fail("cannot compile '" + inputFilename + "'");
+  }
+
+  // The CPU object's header also says what the lowered code links.
+  if (declared && !cuda) {
+    headerOptions.note += "\n" + getLinkNote(*module);
+    FailureOr<std::string> text = getHeader(*declared, headerOptions);
+    if (failed(text))
+      return fail("cannot write a C header for '" + inputFilename + "'");
+    header = std::move(*text);
   }
 
   if (emitKind == EmitKind::Obj) {

@@ -15,8 +15,25 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+
+/// Hides from --help the options registered before main runs: those of
+/// LLVM's code generators (amdgpu, x86, polly, ...) that libLLVM defines
+/// statically. MLIR's options, the passes and the pipelines are registered
+/// by MlirOptMain afterwards and stay listed; --help-hidden shows all.
+static void hideStaticLLVMOptions() {
+  for (auto &entry : llvm::cl::getRegisteredOptions()) {
+    llvm::cl::Option *option = entry.second;
+    bool isGeneric = llvm::any_of(option->Categories, [](auto *category) {
+      return llvm::StringRef(category->getName()) == "Generic Options";
+    });
+    if (!isGeneric && option->getOptionHiddenFlag() == llvm::cl::NotHidden)
+      option->setHiddenFlag(llvm::cl::Hidden);
+  }
+}
 
 int main(int argc, char **argv) {
+  hideStaticLLVMOptions();
   mlir::registerAllPasses();
   mlir::mixer::registerMixerPasses();
   mlir::mixer::registerMixerConversionPasses();

@@ -65,7 +65,8 @@ struct CpuPipelineOptions : public TensorPipelineOptions {
   PassOptions::Option<int64_t> numThreads{
       *this, "num-threads",
       llvm::cl::desc("OpenMP threads of the parallel loops (0: the OpenMP "
-                     "runtime's default, OMP_NUM_THREADS)"),
+                     "runtime's default, OMP_NUM_THREADS; 1: sequential "
+                     "loops, no OpenMP runtime needed)"),
       llvm::cl::init(0)};
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width",
