@@ -352,9 +352,10 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
 
   if (withOutput) {
     // Outputs: diag(gam) Q S0 + ((Q K^T) * Gam) U', times scale.
+    Value M = scores(lb, f);
     Value O = lb.contract(scaledQueries(lb, f), st,
                           lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
-    O = lb.contract(scores(lb, f), f.U, O, Lhs::RowMajor);
+    O = lb.contract(M, f.U, O, Lhs::RowMajor);
     carry.outs[0] = lb.insert(O, carry.outs[0], {batch, t0, head, zero},
                               {one, c, one, dv});
   }
