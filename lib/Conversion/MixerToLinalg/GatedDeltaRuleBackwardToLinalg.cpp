@@ -434,8 +434,8 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
   //      + dQK^T Q, with dKK = dA * beta_t decay (strict) and
   //      dQK = dM * scale decay (j <= t); dq = dQK K + diag(scale gam) dQs.
   Value scaleF = arith::ConstantOp::create(b, b.getF32FloatAttr(scale));
-  Value dKK = fwd.decayMask(lb, f.cum, dA, /*strict=*/true, f.beta);
-  Value dQK = fwd.decayMask(lb, f.cum, dM, /*strict=*/false, Value());
+  Value dKK = fwd.decayMask(lb, f.decay, dA, /*strict=*/true, f.beta);
+  Value dQK = fwd.decayMask(lb, f.decay, dM, /*strict=*/false, Value());
   dQK = lb.map({}, {}, dQK, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], scaleF).getResult();
   });

@@ -49,6 +49,7 @@ struct DeltaRuleChunk {
   Value K, Q, V, beta; // [C, Dk], [C, Dk] (null without output), [C, Dv], [C]
   Value cum, cumLast;  // f64 [C] and scalar
   Value Kt;            // K^T [Dk, C]
+  Value decay;         // gam_t / gam_j for j <= t, 0 above [C, C]
   Value KKD;           // (K K^T)[t, j] gam_t / gam_j, strictly lower [C, C]
   Value A;             // diag(beta) KKD [C, C]
   Value betaGam;       // beta gam [C]
@@ -77,9 +78,12 @@ public:
 
   /// The WY factors of the full chunk at t0 entering with state `S0`.
   DeltaRuleChunk chunkFactors(LinalgBuilder &lb, Value t0, Value S0) const;
-  /// scores[t, j] * exp(cum[t] - cum[j]) (times rowFactor[t] when given),
-  /// masked to j < t (strict) or j <= t, in place.
-  Value decayMask(LinalgBuilder &lb, Value cum, Value scores, bool strict,
+  /// The decays between tokens of the chunk, exp(cum[t] - cum[j]) for
+  /// j <= t and 0 above [C, C]: one exp per pair, shared by every mask.
+  Value decays(LinalgBuilder &lb, Value cum) const;
+  /// scores[t, j] * decay[t, j] (times rowFactor[t] when given), masked to
+  /// j < t (strict) or j <= t, in place.
+  Value decayMask(LinalgBuilder &lb, Value decay, Value scores, bool strict,
                   Value rowFactor) const;
   /// exp(cum) [C] (times `factor` when not 1), in f32.
   Value gammas(LinalgBuilder &lb, Value cum, double factor) const;

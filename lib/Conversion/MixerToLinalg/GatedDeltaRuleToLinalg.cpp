@@ -191,32 +191,49 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
   return rows.getResult(0);
 }
 
-Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb, Value cum,
+Value GatedDeltaRuleHooks::decays(LinalgBuilder &lb, Value cum) const {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  OpFoldResult c = b.getIndexAttr(ops.C);
+  return lb.map(
+      {cum, cum}, {lb.dims(2, {0}), lb.dims(2, {1})}, lb.empty({c, c}, f32),
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value seg = arith::TruncFOp::create(
+            ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
+        Value t = linalg::IndexOp::create(ib, 0),
+              j = linalg::IndexOp::create(ib, 1);
+        Value keep =
+            arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, j, t);
+        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+        return arith::SelectOp::create(ib, keep, math::ExpOp::create(ib, seg),
+                                       zeroF)
+            .getResult();
+      });
+}
+
+Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb, Value decay,
                                      Value scores, bool strict,
                                      Value rowFactor) const {
-  Type f32 = lb.builder().getF32Type();
-  SmallVector<Value> in = {cum, cum};
-  SmallVector<AffineMap> maps = {lb.dims(2, {0}), lb.dims(2, {1})};
+  SmallVector<Value> in = {decay};
+  SmallVector<AffineMap> maps = {lb.dims(2, {0, 1})};
   if (rowFactor) {
     in.push_back(rowFactor);
     maps.push_back(lb.dims(2, {0}));
   }
   return lb.map(
       in, maps, scores, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value seg = arith::TruncFOp::create(
-            ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
-        Value x = arith::MulFOp::create(ib, args.back(),
-                                        math::ExpOp::create(ib, seg));
+        Value x = arith::MulFOp::create(ib, args.back(), args[0]);
         if (rowFactor)
-          x = arith::MulFOp::create(ib, x, args[2]);
+          x = arith::MulFOp::create(ib, x, args[1]);
+        if (!strict)
+          return Value(x);
+        // The decay matrix already holds 0 above the diagonal.
         Value t = linalg::IndexOp::create(ib, 0),
               j = linalg::IndexOp::create(ib, 1);
-        Value keep = arith::CmpIOp::create(ib,
-                                           strict ? arith::CmpIPredicate::ult
-                                                  : arith::CmpIPredicate::ule,
-                                           j, t);
+        Value keep =
+            arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, j, t);
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-        return arith::SelectOp::create(ib, keep, x, zeroF).getResult();
+        return Value(arith::SelectOp::create(ib, keep, x, zeroF));
       });
 }
 
@@ -267,10 +284,11 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
   std::tie(f.cumLast, f.cum) =
       lb.prefixSumF64(lb.slice(ops.g, {batch, t0, head}, {one, c, one}, {C}));
   f.Kt = lb.transpose(f.K);
+  f.decay = decays(lb, f.cum);
 
   // A = beta_t (K K^T) * decay, strictly lower.
   f.KKD = decayMask(
-      lb, f.cum,
+      lb, f.decay,
       lb.contract(f.K, f.Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor),
       /*strict=*/true, Value());
   f.A = lb.map({f.KKD, f.beta}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
@@ -306,7 +324,7 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult c = b.getIndexAttr(ops.C);
   Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(ops.scale));
-  Value M = decayMask(lb, f.cum,
+  Value M = decayMask(lb, f.decay,
                       lb.contract(f.Q, f.Kt,
                                   lb.filled({c, c}, b.getF32Type(), 0.0),
                                   Lhs::RowMajor),
