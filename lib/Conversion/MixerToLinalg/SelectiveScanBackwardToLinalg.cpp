@@ -399,23 +399,27 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
                             ib, du, arith::MulFOp::create(ib, args[2], args[3]));
                       return du;
                     });
-  // With W = dH E h_prev (in place of E, no longer needed):
-  // ddt = u Sb + sum_n A W, ddelta = ddt softplus'(x), and
-  // dA^T[n, d] += sum_i dt W. The sums add one input (products computed
-  // first), which vectorizes along the channels.
-  Value W = lb.map({dH, Hprev}, {ind, ind}, E,
-                   [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                     return productOf(ib, args);
-                   });
-  Value AW = lb.map({W, fwd.At}, {ind, nD}, lb.empty({t, n, db}, f32),
-                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      return productOf(ib, args.take_front(2));
-                    });
-  Value dDT = sumOf(lb, AW, ind, fwd.product(lb, Sb, U), iD, {1});
-  W = lb.map({DT}, {iD}, W, [](ImplicitLocOpBuilder &ib, ValueRange args) {
-    return productOf(ib, args);
-  });
-  carry.states[1] = sumOf(lb, W, ind, carry.states[1], nD, {0});
+  // With W = dH E h_prev: ddt = u Sb + sum_n A W, ddelta = ddt
+  // softplus'(x), and dA^T[n, d] += sum_i dt W. One pass forms A W and
+  // dt W (the latter in place of E, no longer needed); the sums then add
+  // one input each, which vectorizes along the channels.
+  auto terms = linalg::GenericOp::create(
+      b, TypeRange{E.getType(), E.getType()},
+      ValueRange{dH, Hprev, fwd.At, DT},
+      ValueRange{lb.empty({t, n, db}, f32), E},
+      ArrayRef<AffineMap>{ind, ind, nD, iD, ind, ind},
+      SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location loc, ValueRange args) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        Value w = productOf(ib, {args[0], args[1], args[5]});
+        linalg::YieldOp::create(
+            ib, ValueRange{arith::MulFOp::create(ib, args[2], w),
+                           arith::MulFOp::create(ib, args[3], w)});
+      });
+  Value dDT = sumOf(lb, terms.getResult(0), ind, fwd.product(lb, Sb, U), iD,
+                    {1});
+  carry.states[1] = sumOf(lb, terms.getResult(1), ind, carry.states[1], nD,
+                          {0});
   if (ops.softplus) {
     SmallVector<Value> in = {X};
     SmallVector<AffineMap> maps = {td};
