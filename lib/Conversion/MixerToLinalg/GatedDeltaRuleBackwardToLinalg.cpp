@@ -4,20 +4,23 @@
 // per (batch, head), the state S [Dk, Dv] in its natural layout:
 //
 //   1. Unless the op has them, the chunk-boundary states: the forward's
-//      recurrent form (buildDeltaRuleWrite / buildDeltaRuleUpdate) without
-//      output, the driver recording S before every chunk of Q tokens
-//      ([B, H, L/Q + 1, Dk, Dv]).
-//   2. The reverse scan carrying dS, the cotangent of the state. Per chunk
-//      (a full chunk of Q tokens, or one token of the tail, whose state is
-//      recomputed from the tail's boundary state): Ss[0] = the boundary
-//      state, Ss[i + 1] = the state after token i ([Q + 1, Dk, Dv]); then
-//      per token, from the last (a = exp(g), kS = S_prev^T k, r = v - a kS):
-//        dS += scale q do^T;  dq = scale S do;  u = dS^T k
-//        dv = beta u;  dk = beta (dS r - a S_prev u);  dbeta = u . r
-//        dg = a (<dS, S_prev> - beta u . kS);  dS = a (dS - beta k u^T)
+//      hooks (GatedDeltaRuleHooks: WY chunks, then the recurrent form on
+//      the tail) without output, the driver recording S before every chunk
+//      of Q tokens ([B, H, L/Q + 1, Dk, Dv]).
+//   2. The reverse scan carrying dS, the cotangent of the state:
+//      - a full chunk through the WY form (chunkBackward): the chunk's
+//        factors recomputed from its boundary state with the forward's
+//        building blocks, and every gradient of the chunk as chunk-sized
+//        contractions, with a back substitution for the triangular solve;
+//      - a tail token through the recurrent form (backwardBlock), its state
+//        recomputed from the tail's boundary state; with a = exp(g),
+//        kS = S_prev^T k, r = v - a kS:
+//          dS += scale q do^T;  dq = scale S do;  u = dS^T k
+//          dv = beta u;  dk = beta (dS r - a S_prev u);  dbeta = u . r
+//          dg = a (<dS, S_prev> - beta u . kS);  dS = a (dS - beta k u^T)
 //
-// This is the per-token form inside each chunk, not the forward's WY form:
-// O(L Dk Dv) work like the forward's, with chunk-sized memory.
+// O(L Dk Dv + L Q (Dk + Dv)) work like the forward's, with chunk-sized
+// memory beyond the boundary states.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,7 @@
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -84,8 +88,8 @@ struct DeltaRuleHead {
 class DeltaRuleBackward final : public ChunkedScanHooks {
 public:
   DeltaRuleBackward(GatedDeltaRuleBackwardOp op, const DeltaRuleHead &h,
-                    const GatedDeltaRuleOperands &ops)
-      : h(h), fwd(ops, /*withOutput=*/true), dO(op.getDO()),
+                    const GatedDeltaRuleOperands &ops, int64_t lanes)
+      : h(h), fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
         dFinal(op.getDFinalState()),
         saved(op.getChunkStates()), hasInit(static_cast<bool>(op.getInit())),
         Q(ops.C), scale(ops.scale) {}
@@ -148,6 +152,8 @@ private:
 
   DeltaRuleHead h;
   GatedDeltaRuleHooks fwd;
+  /// f32 lanes of the target's vectors.
+  int64_t lanes;
   Value dO, dFinal, saved, recomputed;
   bool hasInit;
   int64_t Q;
@@ -319,7 +325,7 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
   OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(Dk),
                dv = b.getIndexAttr(Dv);
   Value dS1 = carry.states[0];
-  DeltaRuleChunk f = fwd.chunkFactors(lb, t0, S0);
+  DeltaRuleChunk f = fwd.chunkFactors(lb, t0, S0, /*shareDecays=*/true);
   Value M = fwd.scores(lb, f), Qs = fwd.scaledQueries(lb, f),
         Kw = fwd.keysToEnd(lb, f);
   Value DO = dO ? lb.slice(dO, {h.batch, t0, h.head, zero}, {one, c, one, dv},
@@ -364,14 +370,16 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
 
   // Row sums over the keys' or values' dim: rowDot(x, y)[t] = x_t . y_t.
   auto rowDot = [&](Value x, Value y) {
-    return sumInto(lb, {x, y}, {tj, tj}, lb.filled({c}, f32, 0.0), t, {1},
-                   productOf);
+    return sumOfProductsOverLastDim(lb, x, y, lb.filled({c}, f32, 0.0),
+                                    lanes);
   };
-  // dbg = d(beta gam) = k . dKb; dbeta = v . dR + gam dbg + sum_j dA KKD.
+  // dbg = d(beta gam) = k . dKb; dbeta = v . dR + gam dbg + sum_j dA KKD
+  // (A = diag(beta) KKD, KKD = (K K^T) * decay strictly lower).
   Value dbg = rowDot(f.K, dKb);
   Value gam = fwd.gammas(lb, f.cum, 1.0);
   Value dBeta = rowDot(f.V, dR);
-  dBeta = sumInto(lb, {dA, f.KKD}, {tj, tj}, dBeta, t, {1}, productOf);
+  Value KKD = fwd.decayMask(lb, f, f.KK, /*strict=*/true, Value());
+  dBeta = sumOfProductsOverLastDim(lb, dA, KKD, dBeta, lanes);
   dBeta = lb.map({gam, dbg}, {lb.dims(1, {0}), lb.dims(1, {0})}, dBeta,
                  [](ImplicitLocOpBuilder &ib, ValueRange args) {
                    return arith::AddFOp::create(
@@ -434,8 +442,8 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
   //      + dQK^T Q, with dKK = dA * beta_t decay (strict) and
   //      dQK = dM * scale decay (j <= t); dq = dQK K + diag(scale gam) dQs.
   Value scaleF = arith::ConstantOp::create(b, b.getF32FloatAttr(scale));
-  Value dKK = fwd.decayMask(lb, f.decay, dA, /*strict=*/true, f.beta);
-  Value dQK = fwd.decayMask(lb, f.decay, dM, /*strict=*/false, Value());
+  Value dKK = fwd.decayMask(lb, f, dA, /*strict=*/true, f.beta);
+  Value dQK = fwd.decayMask(lb, f, dM, /*strict=*/false, Value());
   dQK = lb.map({}, {}, dQK, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], scaleF).getResult();
   });
@@ -507,7 +515,8 @@ struct GatedDeltaRuleBackwardLowering
           RankedTensorType::get({Dk, Dv}, b.getF32Type())};
       boundaries = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
     }
-    DeltaRuleBackward backward(op, head, ops);
+    DeltaRuleBackward backward(op, head, ops,
+                               lookupTargetDescription(op).vectorWidth);
     backward.configure(b, spec.length, boundaries);
     spec.reverse = true;
     spec.steppedOuts = 5;

@@ -49,9 +49,9 @@ struct DeltaRuleChunk {
   Value K, Q, V, beta; // [C, Dk], [C, Dk] (null without output), [C, Dv], [C]
   Value cum, cumLast;  // f64 [C] and scalar
   Value Kt;            // K^T [Dk, C]
-  Value decay;         // gam_t / gam_j for j <= t, 0 above [C, C]
-  Value KKD;           // (K K^T)[t, j] gam_t / gam_j, strictly lower [C, C]
-  Value A;             // diag(beta) KKD [C, C]
+  Value decay;         // gam_t / gam_j for j <= t, 0 above [C, C], or null
+  Value KK;            // K K^T [C, C]
+  Value A;             // [C, C]
   Value betaGam;       // beta gam [C]
   Value Kb;            // diag(beta gam) K [C, Dk]
   Value U;             // U' [C, Dv]
@@ -76,15 +76,20 @@ public:
 
   // Building blocks, at the (batch, head) set by setHead.
 
-  /// The WY factors of the full chunk at t0 entering with state `S0`.
-  DeltaRuleChunk chunkFactors(LinalgBuilder &lb, Value t0, Value S0) const;
+  /// The WY factors of the full chunk at t0 entering with state `S0`; with
+  /// `shareDecays`, the decay matrix is formed once for every mask (the
+  /// backward's four), else each mask takes its own exps (the forward's
+  /// two: fewer live temporaries in the GPU kernel).
+  DeltaRuleChunk chunkFactors(LinalgBuilder &lb, Value t0, Value S0,
+                              bool shareDecays = false) const;
   /// The decays between tokens of the chunk, exp(cum[t] - cum[j]) for
   /// j <= t and 0 above [C, C]: one exp per pair, shared by every mask.
   Value decays(LinalgBuilder &lb, Value cum) const;
-  /// scores[t, j] * decay[t, j] (times rowFactor[t] when given), masked to
-  /// j < t (strict) or j <= t, in place.
-  Value decayMask(LinalgBuilder &lb, Value decay, Value scores, bool strict,
-                  Value rowFactor) const;
+  /// scores[t, j] * exp(cum[t] - cum[j]) (f.decay when formed; times
+  /// rowFactor[t] when given), masked to j < t (strict) or j <= t, in
+  /// place.
+  Value decayMask(LinalgBuilder &lb, const DeltaRuleChunk &f, Value scores,
+                  bool strict, Value rowFactor) const;
   /// exp(cum) [C] (times `factor` when not 1), in f32.
   Value gammas(LinalgBuilder &lb, Value cum, double factor) const;
   /// exp(cumLast - cum) [C]: the decay from each token to the chunk's end.
@@ -92,9 +97,10 @@ public:
   /// M = scale (Q K^T) * Gam [C, C], Gam[t, j] = gam_t / gam_j for j <= t
   /// (0 above): O = diag(scale gam) Q S0 + M U'.
   Value scores(LinalgBuilder &lb, const DeltaRuleChunk &f) const;
-  /// diag(scale gam) Q [C, Dk].
+  /// diag(scale gam) Q [C, Dk], in place of f.Q (the forward's last use).
   Value scaledQueries(LinalgBuilder &lb, const DeltaRuleChunk &f) const;
-  /// Kw = diag(gam_last / gam) K [C, Dk]: S = gam_last S0 + Kw^T U'.
+  /// Kw = diag(gam_last / gam) K [C, Dk], in place of f.K (the forward's
+  /// last use): S = gam_last S0 + Kw^T U'.
   Value keysToEnd(LinalgBuilder &lb, const DeltaRuleChunk &f) const;
   /// The (batch, head)'s state [Dk, Dv] in an init or final state.
   StateSlice stateSlice(OpBuilder &b) const;

@@ -191,6 +191,25 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
   return rows.getResult(0);
 }
 
+/// exp(x) in f32 of an f64 prefix sum x (or a difference of two).
+static Value expOf(ImplicitLocOpBuilder &b, Value x) {
+  return math::ExpOp::create(b, arith::TruncFOp::create(b, b.getF32Type(), x));
+}
+
+/// gam = exp(cum) (times `factor` when not 1) of one token.
+static Value gammaOf(ImplicitLocOpBuilder &b, Value cum, double factor) {
+  Value gam = expOf(b, cum);
+  if (factor == 1.0)
+    return gam;
+  return arith::MulFOp::create(
+      b, gam, arith::ConstantOp::create(b, b.getF32FloatAttr(factor)));
+}
+
+/// exp(cum_last - cum) of one token: its decay to the chunk's end.
+static Value decayToEndOf(ImplicitLocOpBuilder &b, Value cumLast, Value cum) {
+  return expOf(b, arith::SubFOp::create(b, cumLast, cum));
+}
+
 Value GatedDeltaRuleHooks::decays(LinalgBuilder &lb, Value cum) const {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
@@ -198,40 +217,52 @@ Value GatedDeltaRuleHooks::decays(LinalgBuilder &lb, Value cum) const {
   return lb.map(
       {cum, cum}, {lb.dims(2, {0}), lb.dims(2, {1})}, lb.empty({c, c}, f32),
       [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value seg = arith::TruncFOp::create(
-            ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
         Value t = linalg::IndexOp::create(ib, 0),
               j = linalg::IndexOp::create(ib, 1);
         Value keep =
             arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, j, t);
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-        return arith::SelectOp::create(ib, keep, math::ExpOp::create(ib, seg),
-                                       zeroF)
+        return arith::SelectOp::create(
+                   ib, keep, expOf(ib, arith::SubFOp::create(ib, args[0], args[1])),
+                   zeroF)
             .getResult();
       });
 }
 
-Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb, Value decay,
-                                     Value scores, bool strict,
-                                     Value rowFactor) const {
-  SmallVector<Value> in = {decay};
-  SmallVector<AffineMap> maps = {lb.dims(2, {0, 1})};
+Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb,
+                                     const DeltaRuleChunk &f, Value scores,
+                                     bool strict, Value rowFactor) const {
+  SmallVector<Value> in;
+  SmallVector<AffineMap> maps;
+  if (f.decay) {
+    in.push_back(f.decay);
+    maps.push_back(lb.dims(2, {0, 1}));
+  } else {
+    in.append({f.cum, f.cum});
+    maps.append({lb.dims(2, {0}), lb.dims(2, {1})});
+  }
   if (rowFactor) {
     in.push_back(rowFactor);
     maps.push_back(lb.dims(2, {0}));
   }
+  bool shared = static_cast<bool>(f.decay);
   return lb.map(
       in, maps, scores, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value x = arith::MulFOp::create(ib, args.back(), args[0]);
+        Value decay = args[0];
+        if (!shared)
+          decay = expOf(ib, arith::SubFOp::create(ib, args[0], args[1]));
+        Value x = arith::MulFOp::create(ib, args.back(), decay);
         if (rowFactor)
-          x = arith::MulFOp::create(ib, x, args[1]);
-        if (!strict)
+          x = arith::MulFOp::create(ib, x, args[args.size() - 2]);
+        // The shared decays already hold 0 above the diagonal.
+        if (shared && !strict)
           return Value(x);
-        // The decay matrix already holds 0 above the diagonal.
         Value t = linalg::IndexOp::create(ib, 0),
               j = linalg::IndexOp::create(ib, 1);
-        Value keep =
-            arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, j, t);
+        Value keep = arith::CmpIOp::create(ib,
+                                           strict ? arith::CmpIPredicate::ult
+                                                  : arith::CmpIPredicate::ule,
+                                           j, t);
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
         return Value(arith::SelectOp::create(ib, keep, x, zeroF));
       });
@@ -239,34 +270,25 @@ Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb, Value decay,
 
 Value GatedDeltaRuleHooks::gammas(LinalgBuilder &lb, Value cum,
                                   double factor) const {
-  ImplicitLocOpBuilder &b = lb.builder();
-  Type f32 = b.getF32Type();
-  return lb.map({cum}, {lb.dims(1, {0})}, lb.empty(lb.sizesOf(cum), f32),
+  return lb.map({cum}, {lb.dims(1, {0})},
+                lb.empty(lb.sizesOf(cum), lb.builder().getF32Type()),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value gam = math::ExpOp::create(
-                      ib, arith::TruncFOp::create(ib, f32, args[0]));
-                  if (factor == 1.0)
-                    return Value(gam);
-                  return Value(arith::MulFOp::create(
-                      ib, gam,
-                      arith::ConstantOp::create(ib,
-                                                ib.getF32FloatAttr(factor))));
+                  return gammaOf(ib, args[0], factor);
                 });
 }
 
 Value GatedDeltaRuleHooks::decaysToEnd(LinalgBuilder &lb, Value cum,
                                        Value cumLast) const {
-  Type f32 = lb.builder().getF32Type();
-  return lb.map({cum}, {lb.dims(1, {0})}, lb.empty(lb.sizesOf(cum), f32),
+  return lb.map({cum}, {lb.dims(1, {0})},
+                lb.empty(lb.sizesOf(cum), lb.builder().getF32Type()),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value seg = arith::TruncFOp::create(
-                      ib, f32, arith::SubFOp::create(ib, cumLast, args[0]));
-                  return math::ExpOp::create(ib, seg).getResult();
+                  return decayToEndOf(ib, cumLast, args[0]);
                 });
 }
 
 DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
-                                                 Value S0) const {
+                                                 Value S0,
+                                                 bool shareDecays) const {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t C = ops.C, Dk = ops.Dk, Dv = ops.Dv;
@@ -284,24 +306,20 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
   std::tie(f.cumLast, f.cum) =
       lb.prefixSumF64(lb.slice(ops.g, {batch, t0, head}, {one, c, one}, {C}));
   f.Kt = lb.transpose(f.K);
-  f.decay = decays(lb, f.cum);
+  if (shareDecays)
+    f.decay = decays(lb, f.cum);
 
   // A = beta_t (K K^T) * decay, strictly lower.
-  f.KKD = decayMask(
-      lb, f.decay,
-      lb.contract(f.K, f.Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor),
-      /*strict=*/true, Value());
-  f.A = lb.map({f.KKD, f.beta}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-               lb.empty({c, c}, f32),
-               [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                 return productOf(ib, args.take_front(2));
-               });
+  f.KK = lb.contract(f.K, f.Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor);
+  f.A = decayMask(lb, f, f.KK, /*strict=*/true, f.beta);
 
   // Right-hand side: diag(beta) V - diag(beta gam) K S0.
-  f.betaGam = lb.map({f.beta, gammas(lb, f.cum, 1.0)},
-                     {lb.dims(1, {0}), lb.dims(1, {0})}, lb.empty({c}, f32),
+  f.betaGam = lb.map({f.beta, f.cum}, {lb.dims(1, {0}), lb.dims(1, {0})},
+                     lb.empty({c}, f32),
                      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                       return productOf(ib, args.take_front(2));
+                       return arith::MulFOp::create(
+                                  ib, args[0], gammaOf(ib, args[1], 1.0))
+                           .getResult();
                      });
   f.Kb = lb.map({f.K, f.betaGam}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
                 lb.empty({c, dk}, f32),
@@ -324,7 +342,7 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult c = b.getIndexAttr(ops.C);
   Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(ops.scale));
-  Value M = decayMask(lb, f.decay,
+  Value M = decayMask(lb, f,
                       lb.contract(f.Q, f.Kt,
                                   lb.filled({c, c}, b.getF32Type(), 0.0),
                                   Lhs::RowMajor),
@@ -334,23 +352,24 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
   });
 }
 
-/// diag(gam_t x) X for X [C, D]: each row scaled, into a new tensor.
-static Value scaleRows(LinalgBuilder &lb, Value rowFactor, Value x) {
-  return lb.map({rowFactor, x}, {lb.dims(2, {0}), lb.dims(2, {0, 1})},
-                lb.empty(lb.sizesOf(x), lb.builder().getF32Type()),
-                [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return productOf(ib, args.take_front(2));
-                });
-}
-
 Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
                                          const DeltaRuleChunk &f) const {
-  return scaleRows(lb, gammas(lb, f.cum, ops.scale), f.Q);
+  return lb.map({f.cum}, {lb.dims(2, {0})}, f.Q,
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(
+                             ib, args[1], gammaOf(ib, args[0], ops.scale))
+                      .getResult();
+                });
 }
 
 Value GatedDeltaRuleHooks::keysToEnd(LinalgBuilder &lb,
                                      const DeltaRuleChunk &f) const {
-  return scaleRows(lb, decaysToEnd(lb, f.cum, f.cumLast), f.K);
+  return lb.map({f.cum}, {lb.dims(2, {0})}, f.K,
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(
+                             ib, args[1], decayToEndOf(ib, f.cumLast, args[0]))
+                      .getResult();
+                });
 }
 
 /// One full chunk of C tokens starting at t0 in the WY (UT) form: with the
@@ -380,8 +399,7 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
 
   // State: gam_last S0 + (diag(gam_last / gam) K)^T U'.
   Value Kw = keysToEnd(lb, f);
-  Value chunkDecay =
-      math::ExpOp::create(b, arith::TruncFOp::create(b, f32, f.cumLast));
+  Value chunkDecay = expOf(b, f.cumLast);
   st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
   });

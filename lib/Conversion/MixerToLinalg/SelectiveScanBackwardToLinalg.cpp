@@ -11,17 +11,20 @@
 //      per-block sums dA^T [N, Db], dD_skip and ddelta_bias [Db]. Per chunk
 //      (a full chunk of T tokens, or one token of the tail, whose state is
 //      recomputed from the tail's boundary state):
-//        Hs[0] = boundary state, Hs[i + 1] = advance(Hs[i], token i)
-//                                         (the forward's state update)
+//        E[i] = exp(At dt_i), Hs[0] = boundary state,
+//        Hs[i + 1] = E[i] Hs[i] + b_i du_i^T   (the forward's state update)
 //        gy = dy * silu(z); dz = dy * (c^T h + D_skip u) * silu'(z)
-//        for i = T-1 .. 0:  dH[i] = dhT += c_i gy_i^T;  dhT *= exp(At dt_i)
+//        for i = T-1 .. 0:  dH[i] = dhT += c_i gy_i^T;  dhT *= E[i];
+//                           Sb[i] = b_i^T dH[i]
 //        then, over the chunk at once: dc, db (sums over the block's
 //        channels, added to the group's rows), du, ddelta, dA^T, dD_skip,
 //        ddelta_bias.
+//      One exp per state element and token; every sum vectorized along the
+//      channels (see sumOf and sumOfProductsOverLastDim).
 //
-// Memory: the boundary states (when recomputed) and, per block, Hs
-// [T + 1, N, Db] and dH [T, N, Db]; never a per-token state of the whole
-// sequence.
+// Memory: the boundary states (when recomputed) and, per block, chunk
+// temporaries of [T + 1, N, Db] (Hs, E, dH, products); never a per-token
+// state of the whole sequence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -172,48 +175,6 @@ private:
 };
 
 } // namespace
-
-/// acc += the sum of `x` over the dims `reductions`: a sum of one input,
-/// which the vectorizer turns into vector adds (a sum of products of two
-/// inputs would become a contraction, unrolled lane by lane when the
-/// operands share a parallel dim).
-static Value sumOf(LinalgBuilder &lb, Value x, AffineMap xMap, Value acc,
-                   AffineMap accMap, ArrayRef<unsigned> reductions) {
-  return sumInto(lb, {x}, {xMap}, acc, accMap, reductions,
-                 [](ImplicitLocOpBuilder &, ValueRange args) {
-                   return args[0];
-                 });
-}
-
-/// acc[i, n] += sum_d x[i, n, d] y[i, d] (x [T, N, Db], y [T, Db]). The
-/// channels d lie along the vector lanes: with `lanes` dividing Db, the
-/// products are first summed a vector at a time (d = j * lanes + w:
-/// partial[i, n, w] sums over j), then the `lanes` partial sums.
-static Value sumOverChannels(LinalgBuilder &lb, Value x, Value y, Value acc,
-                             int64_t lanes) {
-  ImplicitLocOpBuilder &b = lb.builder();
-  Type f32 = b.getF32Type();
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t T = type.getDimSize(0), N = type.getDimSize(1),
-          Db = type.getDimSize(2);
-  Value prod = lb.map({x, y}, {lb.dims(3, {0, 1, 2}), lb.dims(3, {0, 2})},
-                      lb.empty(lb.sizesOf(x), f32),
-                      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                        return productOf(ib, args.take_front(2));
-                      });
-  AffineMap iN = lb.dims(3, {0, 1}), inw = lb.dims(3, {0, 1, 2});
-  if (lanes <= 1 || Db % lanes != 0 || Db == lanes)
-    return sumOf(lb, prod, inw, acc, iN, {2});
-  Value prod4 = tensor::ExpandShapeOp::create(
-      b, RankedTensorType::get({T, N, Db / lanes, lanes}, f32), prod,
-      ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
-  Value partial = sumOf(
-      lb, prod4, lb.dims(4, {0, 1, 2, 3}),
-      lb.filled({b.getIndexAttr(T), b.getIndexAttr(N), b.getIndexAttr(lanes)},
-                f32, 0.0),
-      lb.dims(4, {0, 1, 3}), {2});
-  return sumOf(lb, partial, inw, acc, iN, {2});
-}
 
 void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
                                           Value t0, Value hStart,
@@ -378,7 +339,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
     SmallVector<OpFoldResult> offsets = {fwd.getBatch(), t0, fwd.group, zero};
     SmallVector<OpFoldResult> sizes = {one, t, one, n};
     Value rows = lb.slice(out, offsets, sizes, {T, N});
-    rows = sumOverChannels(lb, perState, perChannel, rows, lanes);
+    rows = sumOfProductsOverLastDim(lb, perState, perChannel, rows, lanes);
     out = lb.insert(rows, out, offsets, sizes);
   };
   addToGroup(GradC, Hcur, GY);
