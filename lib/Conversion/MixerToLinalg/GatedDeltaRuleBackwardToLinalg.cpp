@@ -4,20 +4,23 @@
 // per (batch, head), the state S [Dk, Dv] in its natural layout:
 //
 //   1. Unless the op has them, the chunk-boundary states: the forward's
-//      recurrent form (buildDeltaRuleWrite / buildDeltaRuleUpdate) without
-//      output, the driver recording S before every chunk of Q tokens
-//      ([B, H, L/Q + 1, Dk, Dv]).
-//   2. The reverse scan carrying dS, the cotangent of the state. Per chunk
-//      (a full chunk of Q tokens, or one token of the tail, whose state is
-//      recomputed from the tail's boundary state): Ss[0] = the boundary
-//      state, Ss[i + 1] = the state after token i ([Q + 1, Dk, Dv]); then
-//      per token, from the last (a = exp(g), kS = S_prev^T k, r = v - a kS):
-//        dS += scale q do^T;  dq = scale S do;  u = dS^T k
-//        dv = beta u;  dk = beta (dS r - a S_prev u);  dbeta = u . r
-//        dg = a (<dS, S_prev> - beta u . kS);  dS = a (dS - beta k u^T)
+//      hooks (GatedDeltaRuleHooks: WY chunks, then the recurrent form on
+//      the tail) without output, the driver recording S before every chunk
+//      of Q tokens ([B, H, L/Q + 1, Dk, Dv]).
+//   2. The reverse scan carrying dS, the cotangent of the state:
+//      - a full chunk through the WY form (chunkBackward): the chunk's
+//        factors recomputed from its boundary state with the forward's
+//        building blocks, and every gradient of the chunk as chunk-sized
+//        contractions, with a back substitution for the triangular solve;
+//      - a tail token through the recurrent form (backwardBlock), its state
+//        recomputed from the tail's boundary state; with a = exp(g),
+//        kS = S_prev^T k, r = v - a kS:
+//          dS += scale q do^T;  dq = scale S do;  u = dS^T k
+//          dv = beta u;  dk = beta (dS r - a S_prev u);  dbeta = u . r
+//          dg = a (<dS, S_prev> - beta u . kS);  dS = a (dS - beta k u^T)
 //
-// This is the per-token form inside each chunk, not the forward's WY form:
-// O(L Dk Dv) work like the forward's, with chunk-sized memory.
+// O(L Dk Dv + L Q (Dk + Dv)) work like the forward's, with chunk-sized
+// memory beyond the boundary states.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,7 @@
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -80,53 +84,15 @@ struct DeltaRuleHead {
   }
 };
 
-/// Pass 1: the states only, for the boundary rows.
-class DeltaRuleStates final : public ChunkedScanHooks {
-public:
-  DeltaRuleStates(const DeltaRuleHead &h, Value initState, int64_t Q)
-      : h(h), initState(initState), Q(Q) {}
-
-  void init(LinalgBuilder &lb, ScanCarry &carry) override {
-    h.batch = batch;
-    h.head = head;
-    OpFoldResult zero = lb.builder().getIndexAttr(0);
-    carry.states.push_back(
-        initialState(lb, initState, {{batch, head, zero, zero}, h.Dk, h.Dv}));
-  }
-  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
-                 ScanCarry &carry) override {
-    ImplicitLocOpBuilder &b = lb.builder();
-    auto loop = scf::ForOp::create(
-        b, t0, arith::AddIOp::create(b, t0, arith::ConstantIndexOp::create(b, Q)),
-        arith::ConstantIndexOp::create(b, 1), ValueRange{carry.states[0]},
-        [&](OpBuilder &nb, Location loc, Value t, ValueRange acc) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          LinalgBuilder ilb(ib);
-          scf::YieldOp::create(ib, ValueRange{h.advance(ilb, acc[0], t)});
-        });
-    carry.states[0] = loop.getResult(0);
-  }
-  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
-                 ScanCarry &carry) override {
-    carry.states[0] = h.advance(lb, carry.states[0], t);
-  }
-  void finalize(LinalgBuilder &, ArrayRef<Value>,
-                MutableArrayRef<Value>) override {}
-
-private:
-  DeltaRuleHead h;
-  Value initState;
-  int64_t Q;
-};
-
 /// Pass 2: the reverse scan. outs: dq, dk, dv, dg, dbeta (stepped), dinit.
 class DeltaRuleBackward final : public ChunkedScanHooks {
 public:
   DeltaRuleBackward(GatedDeltaRuleBackwardOp op, const DeltaRuleHead &h,
-                    int64_t Q)
-      : h(h), dO(op.getDO()), dFinal(op.getDFinalState()),
+                    const GatedDeltaRuleOperands &ops, int64_t lanes)
+      : h(h), fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
+        dFinal(op.getDFinalState()),
         saved(op.getChunkStates()), hasInit(static_cast<bool>(op.getInit())),
-        Q(Q), scale(static_cast<double>(op.getScale().convertToFloat())) {}
+        Q(ops.C), scale(ops.scale) {}
 
   void configure(ImplicitLocOpBuilder &b, Value length, Value boundaries) {
     Value cQ = arith::ConstantIndexOp::create(b, Q);
@@ -138,13 +104,14 @@ public:
   void init(LinalgBuilder &lb, ScanCarry &carry) override {
     h.batch = batch;
     h.head = head;
+    fwd.setHead(batch, head);
     carry.states.push_back(initialState(lb, dFinal, stateSlice(lb)));
   }
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
     Value row = arith::DivUIOp::create(
         lb.builder(), t0, arith::ConstantIndexOp::create(lb.builder(), Q));
-    backwardBlock(lb, Q, t0, boundaryState(lb, row), carry);
+    chunkBackward(lb, t0, boundaryState(lb, row), carry);
   }
   void tokenStep(LinalgBuilder &lb, unsigned, Value t,
                  ScanCarry &carry) override {
@@ -181,8 +148,12 @@ private:
   }
   void backwardBlock(LinalgBuilder &lb, int64_t n, Value t0, Value sStart,
                      ScanCarry &carry);
+  void chunkBackward(LinalgBuilder &lb, Value t0, Value S0, ScanCarry &carry);
 
   DeltaRuleHead h;
+  GatedDeltaRuleHooks fwd;
+  /// f32 lanes of the target's vectors.
+  int64_t lanes;
   Value dO, dFinal, saved, recomputed;
   bool hasInit;
   int64_t Q;
@@ -332,6 +303,184 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
   carry.states[0] = reverse.getResult(5);
 }
 
+/// The gradients of one full chunk of Q tokens at t0 entering with state S0,
+/// through the forward's WY form (GatedDeltaRuleHooks::chunkStep), from dO
+/// and dS1 (the cotangent of the state after the chunk). The chunk's factors
+/// are recomputed from S0 (chunkFactors); with M = scores, Qs =
+/// scaledQueries, Kw = keysToEnd and gam_C = exp(cum_last):
+///   O = Qs S0 + M U',  S1 = gam_C S0 + Kw^T U'
+///   dU' = M^T dO + Kw dS1;  dM = dO U'^T;  dQs = dO S0^T;  dKw = U' dS1^T
+///   (I + A) U' = R:  (I + A^T) dR = dU' (back substitution), dA = -dR U'^T
+///   R = diag(beta) V - Kb S0:  dV = diag(beta) dR, dKb = -dR S0^T
+///   dS0 = Qs^T dO + gam_C dS1 - Kb^T dR
+/// then through A = diag(beta) KKD, M, Qs, Kw and Kb = diag(beta gam) K to
+/// dq, dk, dbeta and the cotangent of the prefix sums cum, whose suffix sums
+/// are dg. Every product is a chunk-sized contraction.
+void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
+                                      ScanCarry &carry) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  int64_t C = Q, Dk = h.Dk, Dv = h.Dv;
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(Dk),
+               dv = b.getIndexAttr(Dv);
+  Value dS1 = carry.states[0];
+  DeltaRuleChunk f = fwd.chunkFactors(lb, t0, S0, /*shareDecays=*/true);
+  Value M = fwd.scores(lb, f), Qs = fwd.scaledQueries(lb, f),
+        Kw = fwd.keysToEnd(lb, f);
+  Value DO = dO ? lb.slice(dO, {h.batch, t0, h.head, zero}, {one, c, one, dv},
+                           {C, Dv})
+                : lb.filled({c, dv}, f32, 0.0);
+  auto zeros = [&](OpFoldResult rows, OpFoldResult cols) {
+    return lb.filled({rows, cols}, f32, 0.0);
+  };
+  AffineMap tj = lb.dims(2, {0, 1}), jt = lb.dims(2, {1, 0}),
+            t = lb.dims(2, {0}), none = lb.dims(2, {});
+  auto minus = [](ImplicitLocOpBuilder &ib, ValueRange args) {
+    return arith::NegFOp::create(ib, args[0]).getResult();
+  };
+
+  // Through the output and the state after the chunk.
+  Value Ut = lb.transpose(f.U), S0t = lb.transpose(S0),
+        dS1t = lb.transpose(dS1);
+  Value dU = lb.contract(M, DO, zeros(c, dv), Lhs::Transposed);
+  dU = lb.contract(Kw, dS1, dU, Lhs::RowMajor);
+  Value dM = lb.contract(DO, Ut, zeros(c, c), Lhs::RowMajor);
+  Value dQs = lb.contract(DO, S0t, zeros(c, dk), Lhs::RowMajor);
+  Value dKw = lb.contract(f.U, dS1t, zeros(c, dk), Lhs::RowMajor);
+  Value gamC = math::ExpOp::create(b, arith::TruncFOp::create(b, f32, f.cumLast));
+  Value dS0 = lb.map({dS1}, {tj}, lb.empty({dk, dv}, f32),
+                     [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                       return arith::MulFOp::create(ib, gamC, args[0])
+                           .getResult();
+                     });
+  dS0 = lb.contract(Qs, DO, dS0, Lhs::Transposed);
+
+  // Through the triangular solve and its right-hand side; nR = -dR.
+  Value dR = substitute(lb, lb.transpose(f.A), dU, C, Dv,
+                        /*lastRowFirst=*/true);
+  Value nR = lb.map({dR}, {tj}, lb.empty({c, dv}, f32), minus);
+  Value dA = lb.contract(nR, Ut, zeros(c, c), Lhs::RowMajor);
+  Value dKb = lb.contract(nR, S0t, zeros(c, dk), Lhs::RowMajor);
+  dS0 = lb.contract(f.Kb, nR, dS0, Lhs::Transposed);
+  Value dV = lb.map({f.beta, dR}, {t, tj}, lb.empty({c, dv}, f32),
+                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                      return productOf(ib, args.take_front(2));
+                    });
+
+  // Row sums over the keys' or values' dim: rowDot(x, y)[t] = x_t . y_t.
+  auto rowDot = [&](Value x, Value y) {
+    return sumOfProductsOverLastDim(lb, x, y, lb.filled({c}, f32, 0.0),
+                                    lanes);
+  };
+  // dbg = d(beta gam) = k . dKb; dbeta = v . dR + gam dbg + sum_j dA KKD
+  // (A = diag(beta) KKD, KKD = (K K^T) * decay strictly lower).
+  Value dbg = rowDot(f.K, dKb);
+  Value gam = fwd.gammas(lb, f.cum, 1.0);
+  Value dBeta = rowDot(f.V, dR);
+  Value KKD = fwd.decayMask(lb, f, f.KK, /*strict=*/true, Value());
+  dBeta = sumOfProductsOverLastDim(lb, dA, KKD, dBeta, lanes);
+  dBeta = lb.map({gam, dbg}, {lb.dims(1, {0}), lb.dims(1, {0})}, dBeta,
+                 [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                   return arith::AddFOp::create(
+                              ib, args[2],
+                              productOf(ib, args.take_front(2)))
+                       .getResult();
+                 });
+
+  // The cotangent of cum: through the masks of A and M (row t gains
+  // W[t, :], column j loses W[:, j], W = dA * A + dM * M), Qs, Kb and Kw;
+  // cum_last gains what each Kw row loses and gam_C <S0, dS1>.
+  Value W = lb.map({dA, f.A, dM, M}, {tj, tj, tj, tj}, lb.empty({c, c}, f32),
+                   [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                     return arith::AddFOp::create(
+                                ib, productOf(ib, args.take_front(2)),
+                                productOf(ib, args.slice(2, 2)))
+                         .getResult();
+                   });
+  Value dCum = sumInto(lb, {W, W}, {tj, jt}, rowDot(Qs, dQs), t, {1},
+                       [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                         return arith::SubFOp::create(ib, args[0], args[1])
+                             .getResult();
+                       });
+  Value toEnd = rowDot(Kw, dKw);
+  dCum = lb.map({f.betaGam, dbg, toEnd},
+                {lb.dims(1, {0}), lb.dims(1, {0}), lb.dims(1, {0})}, dCum,
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  Value x = arith::AddFOp::create(
+                      ib, args[3], productOf(ib, args.take_front(2)));
+                  return arith::SubFOp::create(ib, x, args[2]).getResult();
+                });
+  AffineMap scalar1 = lb.dims(1, {});
+  Value dLast = sumInto(lb, {toEnd}, {lb.dims(1, {0})},
+                        lb.filled({}, f32, 0.0), scalar1, {0},
+                        [](ImplicitLocOpBuilder &, ValueRange args) {
+                          return args[0];
+                        });
+  dLast = sumInto(lb, {S0, dS1}, {tj, tj}, dLast, none, {0, 1},
+                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    return arith::MulFOp::create(ib, gamC,
+                                                 productOf(ib, args))
+                        .getResult();
+                  });
+  // dg[s] = sum_{t >= s} dCum[t] + dLast (cum_last is cum[C - 1]).
+  Value dLastS = tensor::ExtractOp::create(b, dLast, ValueRange{});
+  Value dG = sumInto(
+      lb, {dCum}, {lb.dims(2, {1})},
+      lb.map({}, {}, lb.empty({c}, f32),
+             [&](ImplicitLocOpBuilder &, ValueRange) { return dLastS; }),
+      t, {1}, [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value s = linalg::IndexOp::create(ib, 0),
+              tt = linalg::IndexOp::create(ib, 1);
+        Value keep =
+            arith::CmpIOp::create(ib, arith::CmpIPredicate::uge, tt, s);
+        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+        return arith::SelectOp::create(ib, keep, args[0], zeroF).getResult();
+      });
+
+  // dk = diag(beta gam) dKb + diag(gam_C / gam) dKw + dKK K + dKK^T K
+  //      + dQK^T Q, with dKK = dA * beta_t decay (strict) and
+  //      dQK = dM * scale decay (j <= t); dq = dQK K + diag(scale gam) dQs.
+  Value scaleF = arith::ConstantOp::create(b, b.getF32FloatAttr(scale));
+  Value dKK = fwd.decayMask(lb, f, dA, /*strict=*/true, f.beta);
+  Value dQK = fwd.decayMask(lb, f, dM, /*strict=*/false, Value());
+  dQK = lb.map({}, {}, dQK, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+    return arith::MulFOp::create(ib, args[0], scaleF).getResult();
+  });
+  Value toEndDecay = fwd.decaysToEnd(lb, f.cum, f.cumLast);
+  Value dK = lb.map({f.betaGam, dKb, toEndDecay, dKw}, {t, tj, t, tj},
+                    lb.empty({c, dk}, f32),
+                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                      return arith::AddFOp::create(
+                                 ib, productOf(ib, args.take_front(2)),
+                                 productOf(ib, args.slice(2, 2)))
+                          .getResult();
+                    });
+  dK = lb.contract(dKK, f.K, dK, Lhs::RowMajor);
+  dK = lb.contract(dKK, f.K, dK, Lhs::Transposed);
+  dK = lb.contract(dQK, f.Q, dK, Lhs::Transposed);
+  Value gamS = fwd.gammas(lb, f.cum, scale);
+  Value dQ = lb.map({gamS, dQs}, {t, tj}, lb.empty({c, dk}, f32),
+                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                      return productOf(ib, args.take_front(2));
+                    });
+  dQ = lb.contract(dQK, f.K, dQ, Lhs::RowMajor);
+
+  SmallVector<OpFoldResult> rows = {h.batch, t0, h.head, zero};
+  auto put = [&](unsigned o, Value value, OpFoldResult width) {
+    carry.outs[o] =
+        lb.insert(value, carry.outs[o], rows, {one, c, one, width});
+  };
+  put(0, dQ, dk);
+  put(1, dK, dk);
+  put(2, dV, dv);
+  for (auto [o, value] : {std::pair{3u, dG}, std::pair{4u, dBeta}})
+    carry.outs[o] = lb.insert(value, carry.outs[o], {h.batch, t0, h.head},
+                              {one, c, one});
+  // Into the carried state's buffer (its last read is above).
+  carry.states[0] = lb.copy(dS0, dS1);
+}
+
 namespace {
 struct GatedDeltaRuleBackwardLowering
     : public OpRewritePattern<GatedDeltaRuleBackwardOp> {
@@ -343,6 +492,10 @@ struct GatedDeltaRuleBackwardLowering
       return rewriter.notifyMatchFailure(op, *blocker);
     int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
     int64_t Dv = dimSize(op.getV(), 3), Q = op.getChunkSize();
+    GatedDeltaRuleOperands ops{
+        op.getQ(),    op.getK(),    op.getV(), op.getG(),
+        op.getBeta(), op.getInit(), H,         Dk,
+        Dv,           Q,            static_cast<double>(op.getScale().convertToFloat())};
     DeltaRuleHead head{op.getQ(), op.getK(), op.getV(), op.getG(),
                        op.getBeta(), Dk, Dv, Value(), Value()};
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
@@ -354,14 +507,16 @@ struct GatedDeltaRuleBackwardLowering
     spec.recurrentThreshold = std::nullopt;
     Value boundaries;
     if (!op.getChunkStates()) {
-      DeltaRuleStates forward(head, op.getInit(), Q);
+      // The forward's WY chunks, without output.
+      GatedDeltaRuleHooks forward(ops, /*withOutput=*/false);
       ChunkedScanSpec fwdSpec = spec;
       fwdSpec.steppedOuts = 0;
       fwdSpec.boundaryStates = {
           RankedTensorType::get({Dk, Dv}, b.getF32Type())};
       boundaries = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
     }
-    DeltaRuleBackward backward(op, head, Q);
+    DeltaRuleBackward backward(op, head, ops,
+                               lookupTargetDescription(op).vectorWidth);
     backward.configure(b, spec.length, boundaries);
     spec.reverse = true;
     spec.steppedOuts = 5;

@@ -25,6 +25,7 @@
 
 #include "ChunkedScanLowering.h"
 #include "GatedDeltaRuleLowering.h"
+#include "GradientSums.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
@@ -64,85 +65,55 @@ Value mlir::mixer::buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k,
                 });
 }
 
-namespace {
-
-/// The math of mixer.gated_delta_rule for the chunked-scan driver.
-class GatedDeltaRuleScan final : public ChunkedScanHooks {
-public:
-  using Op = GatedDeltaRuleOp;
-  static FailureOr<GatedDeltaRuleScan> match(GatedDeltaRuleOp op,
-                                             PatternRewriter &rewriter);
-  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
-
-  void init(LinalgBuilder &lb, ScanCarry &carry) override;
-  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
-                 ScanCarry &carry) override;
-  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
-                 ScanCarry &carry) override;
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
-
-private:
-  GatedDeltaRuleScan(GatedDeltaRuleOp op, int64_t H, int64_t Dk, int64_t Dv)
-      : op(op), q(op.getQ()), k(op.getK()), v(op.getV()), g(op.getG()),
-        betaIn(op.getBeta()), H(H), Dk(Dk), Dv(Dv), C(op.getChunkSize()),
-        scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
-
-  StateSlice stateSlice(OpBuilder &b) const;
-
-  GatedDeltaRuleOp op;
-  Value q, k, v, g, betaIn; // the op's inputs
-  int64_t H, Dk, Dv, C;
-  double scaleFactor;
-};
-
-} // namespace
-
-FailureOr<GatedDeltaRuleScan>
-GatedDeltaRuleScan::match(GatedDeltaRuleOp op, PatternRewriter &rewriter) {
-  int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
-  int64_t Dv = dimSize(op.getV(), 3);
-  return GatedDeltaRuleScan(op, H, Dk, Dv);
-}
-
-void GatedDeltaRuleScan::configure(ImplicitLocOpBuilder &b,
-                                   ChunkedScanSpec &spec) {
-  spec.heads = arith::ConstantIndexOp::create(b, H);
-  spec.chunkSize = C;
-}
-
-void GatedDeltaRuleScan::init(LinalgBuilder &lb, ScanCarry &carry) {
+void GatedDeltaRuleHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
   carry.states.push_back(
-      initialState(lb, op.getInit(), stateSlice(lb.builder())));
+      initialState(lb, ops.init, stateSlice(lb.builder())));
 }
 
-void GatedDeltaRuleScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                                  MutableArrayRef<Value> outs) {
-  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+void GatedDeltaRuleHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                                   MutableArrayRef<Value> outs) {
+  if (withOutput)
+    outs[1] =
+        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
 }
 
 /// The state S [Dk, Dv] of the head, in its natural layout.
-StateSlice GatedDeltaRuleScan::stateSlice(OpBuilder &b) const {
+StateSlice GatedDeltaRuleHooks::stateSlice(OpBuilder &b) const {
   OpFoldResult zero = b.getIndexAttr(0);
-  return {{batch, head, zero, zero}, Dk, Dv};
+  return {{batch, head, zero, zero}, ops.Dk, ops.Dv};
 }
 
 /// Token t.
-void GatedDeltaRuleScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
-                                   ScanCarry &carry) {
-  Value o = carry.outs[0], st = carry.states[0];
+void GatedDeltaRuleHooks::tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                                    ScanCarry &carry) {
+  Value st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
+  int64_t Dk = ops.Dk, Dv = ops.Dv;
   OpFoldResult one = b.getIndexAttr(1), two = b.getIndexAttr(2),
                zero = b.getIndexAttr(0);
   OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
 
-  Value kt = lb.slice(k, {batch, t, head, zero}, {one, one, one, dk}, {1, Dk});
-  Value qt = lb.slice(q, {batch, t, head, zero}, {one, one, one, dk}, {1, Dk});
-  Value vt = lb.slice(v, {batch, t, head, zero}, {one, one, one, dv}, {Dv});
+  Value kt = lb.slice(ops.k, {batch, t, head, zero}, {one, one, one, dk},
+                      {1, Dk});
+  Value vt = lb.slice(ops.v, {batch, t, head, zero}, {one, one, one, dv},
+                      {Dv});
   SmallVector<Value> at = {batch, t, head};
-  Value gate = math::ExpOp::create(b, tensor::ExtractOp::create(b, g, at));
-  Value beta = tensor::ExtractOp::create(b, betaIn, at);
+  Value gate =
+      math::ExpOp::create(b, tensor::ExtractOp::create(b, ops.g, at));
+  Value beta = tensor::ExtractOp::create(b, ops.beta, at);
+  Value k1 = lb.slice(kt, {zero, zero}, {one, dk}, {Dk});
+  if (!withOutput) {
+    Value kS = lb.slice(
+        lb.contract(kt, st, lb.filled({one, dv}, f32, 0.0), Lhs::RowMajor),
+        {zero, zero}, {one, dv}, {Dv});
+    carry.states[0] = buildDeltaRuleUpdate(
+        lb, st, k1, buildDeltaRuleWrite(lb, vt, kS, gate, beta), gate);
+    return;
+  }
+  Value o = carry.outs[0];
+  Value qt = lb.slice(ops.q, {batch, t, head, zero}, {one, one, one, dk},
+                      {1, Dk});
 
   // R = [k; q] S: both reads of the old state in one contraction.
   Value KQ = lb.empty({two, dk}, f32);
@@ -153,7 +124,6 @@ void GatedDeltaRuleScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
   Value qS = lb.slice(R, {one, zero}, {one, dv}, {Dv});
 
   // k . q
-  Value k1 = lb.slice(kt, {zero, zero}, {one, dk}, {Dk});
   Value q1 = lb.slice(qt, {zero, zero}, {one, dk}, {Dk});
   Value kqAcc = lb.filled({}, f32, 0.0);
   auto kqOp = linalg::GenericOp::create(
@@ -169,6 +139,7 @@ void GatedDeltaRuleScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
 
   Value w = buildDeltaRuleWrite(lb, vt, kS, gate, beta);
   // o = scale (gate qS + (k . q) w), written into its row of o.
+  double scaleFactor = ops.scale;
   Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
   Value orow = lb.slice(o, {batch, t, head, zero}, {one, one, one, dv}, {Dv});
   orow = lb.map({qS, w}, {lb.dims(1, {0}), lb.dims(1, {0})}, orow,
@@ -187,22 +158,14 @@ void GatedDeltaRuleScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
   carry.states[0] = st;
 }
 
-/// x[i, j] for i, j of a [C, C] generic's iteration space.
-static Value rowCol(ImplicitLocOpBuilder &b, unsigned dim) {
-  return linalg::IndexOp::create(b, dim);
-}
-
-/// Solves (I + A) X = X in place, for A strictly lower triangular [C, C],
-/// by forward substitution: row i becomes x_i - A[i, :] X, where only the
-/// rows j < i (already solved) meet nonzeros of A. Each row is a static
-/// [1, C] x [C, D] contraction.
-static Value forwardSubstitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
-                               int64_t D) {
+Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
+                              int64_t D, bool lastRowFirst) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult c = b.getIndexAttr(C), d = b.getIndexAttr(D);
-  // -A, so that the contraction accumulates x_i - A[i, :] X.
+  // Row i becomes x_i - A[i, :] X, where only the rows already solved meet
+  // nonzeros of A; each row is a static [1, C] x [C, D] contraction with -A.
   Value negA = lb.map({A}, {lb.dims(2, {0, 1})}, lb.empty({c, c}, f32),
                       [](ImplicitLocOpBuilder &ib, ValueRange args) {
                         return arith::NegFOp::create(ib, args[0]).getResult();
@@ -212,9 +175,13 @@ static Value forwardSubstitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
   Value cC = arith::ConstantIndexOp::create(b, C);
   auto rows = scf::ForOp::create(
       b, c0, cC, c1, ValueRange{X},
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
+      [&](OpBuilder &nb, Location loc, Value step, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder ilb(ib);
+        Value i = step;
+        if (lastRowFirst)
+          i = arith::SubIOp::create(
+              ib, arith::ConstantIndexOp::create(ib, C - 1), step);
         Value a = ilb.slice(negA, {i, zero}, {one, c}, {1, C});
         Value row =
             ilb.copyToNew(ilb.slice(acc[0], {i, zero}, {one, d}, {1, D}));
@@ -224,134 +191,254 @@ static Value forwardSubstitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
   return rows.getResult(0);
 }
 
-/// One full chunk of C tokens starting at t0 in the WY (UT) form. With
-/// gam_t = exp(cum_t) (cum: prefix sums of g in the chunk) and S0 the state
-/// entering the chunk, the effective values u_t (S_t = a_t S_{t-1} +
-/// k_t u_t^T) solve
-///   (I + A) U' = diag(beta) V - diag(beta gam) K S0,
-///   A[t, j] = beta_t (k_t . k_j) gam_t / gam_j  for j < t,
-/// and then
-///   O = scale (diag(gam) Q S0 + ((Q K^T) * Gam) U'),  Gam[t, j] = gam_t /
-///   gam_j for j <= t, 0 above,
-///   S = gam_last S0 + (diag(gam_last / gam) K)^T U'.
-void GatedDeltaRuleScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
-                                   ScanCarry &carry) {
-  Value o = carry.outs[0], st = carry.states[0];
+/// exp(x) in f32 of an f64 prefix sum x (or a difference of two).
+static Value expOf(ImplicitLocOpBuilder &b, Value x) {
+  return math::ExpOp::create(b, arith::TruncFOp::create(b, b.getF32Type(), x));
+}
+
+/// gam = exp(cum) (times `factor` when not 1) of one token.
+static Value gammaOf(ImplicitLocOpBuilder &b, Value cum, double factor) {
+  Value gam = expOf(b, cum);
+  if (factor == 1.0)
+    return gam;
+  return arith::MulFOp::create(
+      b, gam, arith::ConstantOp::create(b, b.getF32FloatAttr(factor)));
+}
+
+/// exp(cum_last - cum) of one token: its decay to the chunk's end.
+static Value decayToEndOf(ImplicitLocOpBuilder &b, Value cumLast, Value cum) {
+  return expOf(b, arith::SubFOp::create(b, cumLast, cum));
+}
+
+Value GatedDeltaRuleHooks::decays(LinalgBuilder &lb, Value cum) const {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
+  OpFoldResult c = b.getIndexAttr(ops.C);
+  return lb.map(
+      {cum, cum}, {lb.dims(2, {0}), lb.dims(2, {1})}, lb.empty({c, c}, f32),
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value t = linalg::IndexOp::create(ib, 0),
+              j = linalg::IndexOp::create(ib, 1);
+        Value keep =
+            arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, j, t);
+        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+        return arith::SelectOp::create(
+                   ib, keep, expOf(ib, arith::SubFOp::create(ib, args[0], args[1])),
+                   zeroF)
+            .getResult();
+      });
+}
+
+Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb,
+                                     const DeltaRuleChunk &f, Value scores,
+                                     bool strict, Value rowFactor) const {
+  SmallVector<Value> in;
+  SmallVector<AffineMap> maps;
+  if (f.decay) {
+    in.push_back(f.decay);
+    maps.push_back(lb.dims(2, {0, 1}));
+  } else {
+    in.append({f.cum, f.cum});
+    maps.append({lb.dims(2, {0}), lb.dims(2, {1})});
+  }
+  if (rowFactor) {
+    in.push_back(rowFactor);
+    maps.push_back(lb.dims(2, {0}));
+  }
+  bool shared = static_cast<bool>(f.decay);
+  return lb.map(
+      in, maps, scores, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value decay = args[0];
+        if (!shared)
+          decay = expOf(ib, arith::SubFOp::create(ib, args[0], args[1]));
+        Value x = arith::MulFOp::create(ib, args.back(), decay);
+        if (rowFactor)
+          x = arith::MulFOp::create(ib, x, args[args.size() - 2]);
+        // The shared decays already hold 0 above the diagonal.
+        if (shared && !strict)
+          return Value(x);
+        Value t = linalg::IndexOp::create(ib, 0),
+              j = linalg::IndexOp::create(ib, 1);
+        Value keep = arith::CmpIOp::create(ib,
+                                           strict ? arith::CmpIPredicate::ult
+                                                  : arith::CmpIPredicate::ule,
+                                           j, t);
+        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+        return Value(arith::SelectOp::create(ib, keep, x, zeroF));
+      });
+}
+
+Value GatedDeltaRuleHooks::gammas(LinalgBuilder &lb, Value cum,
+                                  double factor) const {
+  return lb.map({cum}, {lb.dims(1, {0})},
+                lb.empty(lb.sizesOf(cum), lb.builder().getF32Type()),
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return gammaOf(ib, args[0], factor);
+                });
+}
+
+Value GatedDeltaRuleHooks::decaysToEnd(LinalgBuilder &lb, Value cum,
+                                       Value cumLast) const {
+  return lb.map({cum}, {lb.dims(1, {0})},
+                lb.empty(lb.sizesOf(cum), lb.builder().getF32Type()),
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return decayToEndOf(ib, cumLast, args[0]);
+                });
+}
+
+DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
+                                                 Value S0,
+                                                 bool shareDecays) const {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  int64_t C = ops.C, Dk = ops.Dk, Dv = ops.Dv;
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(Dk),
                dv = b.getIndexAttr(Dv);
-  Value Kc = lb.copyToNew(
-      lb.slice(k, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
-  Value Qc = lb.copyToNew(
-      lb.slice(q, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
-  Value Vc = lb.slice(v, {batch, t0, head, zero}, {one, c, one, dv}, {C, Dv});
-  Value beta = lb.slice(betaIn, {batch, t0, head}, {one, c, one}, {C});
-  Value cumLast, cum;
-  std::tie(cumLast, cum) =
-      lb.prefixSumF64(lb.slice(g, {batch, t0, head}, {one, c, one}, {C}));
-
-  // Decays relative to two tokens of the chunk: exp(cum[t] - cum[j]),
-  // masked to j < t (strict) or j <= t.
-  auto decayMask = [&](Value scores, bool strict, Value rowFactor) {
-    SmallVector<Value> in = {cum, cum};
-    SmallVector<AffineMap> maps = {lb.dims(2, {0}), lb.dims(2, {1})};
-    if (rowFactor) {
-      in.push_back(rowFactor);
-      maps.push_back(lb.dims(2, {0}));
-    }
-    return lb.map(
-        in, maps, scores, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-          Value seg = arith::TruncFOp::create(
-              ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
-          Value x = arith::MulFOp::create(ib, args.back(),
-                                          math::ExpOp::create(ib, seg));
-          if (rowFactor)
-            x = arith::MulFOp::create(ib, x, args[2]);
-          Value t = rowCol(ib, 0), j = rowCol(ib, 1);
-          Value keep = arith::CmpIOp::create(ib,
-                                             strict ? arith::CmpIPredicate::ult
-                                                    : arith::CmpIPredicate::ule,
-                                             j, t);
-          Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-          return arith::SelectOp::create(ib, keep, x, zeroF).getResult();
-        });
-  };
-  Value Kt = lb.transpose(Kc);
+  DeltaRuleChunk f;
+  f.K = lb.copyToNew(
+      lb.slice(ops.k, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
+  if (withOutput)
+    f.Q = lb.copyToNew(
+        lb.slice(ops.q, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
+  f.V = lb.slice(ops.v, {batch, t0, head, zero}, {one, c, one, dv}, {C, Dv});
+  f.beta = lb.slice(ops.beta, {batch, t0, head}, {one, c, one}, {C});
+  std::tie(f.cumLast, f.cum) =
+      lb.prefixSumF64(lb.slice(ops.g, {batch, t0, head}, {one, c, one}, {C}));
+  f.Kt = lb.transpose(f.K);
+  if (shareDecays)
+    f.decay = decays(lb, f.cum);
 
   // A = beta_t (K K^T) * decay, strictly lower.
-  Value A =
-      decayMask(lb.contract(Kc, Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor),
-                /*strict=*/true, beta);
+  f.KK = lb.contract(f.K, f.Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor);
+  f.A = decayMask(lb, f, f.KK, /*strict=*/true, f.beta);
 
   // Right-hand side: diag(beta) V - diag(beta gam) K S0.
-  Value betaGam = lb.map(
-      {beta, cum}, {lb.dims(1, {0}), lb.dims(1, {0})}, lb.empty({c}, f32),
-      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value gam =
-            math::ExpOp::create(ib, arith::TruncFOp::create(ib, f32, args[1]));
-        return arith::MulFOp::create(ib, args[0], gam).getResult();
-      });
-  Value Kb = lb.map(
-      {Kc, betaGam}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-      lb.empty({c, dk}, f32), [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        return arith::MulFOp::create(ib, args[0], args[1]).getResult();
-      });
-  Value KS = lb.contract(Kb, st, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
+  f.betaGam = lb.map({f.beta, f.cum}, {lb.dims(1, {0}), lb.dims(1, {0})},
+                     lb.empty({c}, f32),
+                     [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                       return arith::MulFOp::create(
+                                  ib, args[0], gammaOf(ib, args[1], 1.0))
+                           .getResult();
+                     });
+  f.Kb = lb.map({f.K, f.betaGam}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+                lb.empty({c, dk}, f32),
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return productOf(ib, args.take_front(2));
+                });
+  Value KS = lb.contract(f.Kb, S0, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
   Value rhs =
-      lb.map({Vc, beta}, {lb.dims(2, {0, 1}), lb.dims(2, {0})}, KS,
+      lb.map({f.V, f.beta}, {lb.dims(2, {0, 1}), lb.dims(2, {0})}, KS,
              [](ImplicitLocOpBuilder &ib, ValueRange args) {
                Value bv = arith::MulFOp::create(ib, args[0], args[1]);
                return arith::SubFOp::create(ib, bv, args[2]).getResult();
              });
-  Value U = forwardSubstitute(lb, A, rhs, C, Dv);
+  f.U = substitute(lb, f.A, rhs, C, Dv);
+  return f;
+}
 
-  // Outputs: diag(gam) Q S0 + ((Q K^T) * Gam) U', times scale.
-  Value rowScale = lb.map(
-      {cum}, {lb.dims(1, {0})}, lb.empty({c}, f32),
-      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value gam =
-            math::ExpOp::create(ib, arith::TruncFOp::create(ib, f32, args[0]));
-        return arith::MulFOp::create(ib, gam,
-                                     arith::ConstantOp::create(
-                                         ib, ib.getF32FloatAttr(scaleFactor)))
-            .getResult();
-      });
-  Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
-  Value M =
-      decayMask(lb.contract(Qc, Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor),
-                /*strict=*/false, Value());
-  M = lb.map({}, {}, M, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
+                                  const DeltaRuleChunk &f) const {
+  ImplicitLocOpBuilder &b = lb.builder();
+  OpFoldResult c = b.getIndexAttr(ops.C);
+  Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(ops.scale));
+  Value M = decayMask(lb, f,
+                      lb.contract(f.Q, f.Kt,
+                                  lb.filled({c, c}, b.getF32Type(), 0.0),
+                                  Lhs::RowMajor),
+                      /*strict=*/false, Value());
+  return lb.map({}, {}, M, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], scale).getResult();
   });
-  Value Qs =
-      lb.map({rowScale}, {lb.dims(2, {0})}, Qc,
-             [](ImplicitLocOpBuilder &ib, ValueRange args) {
-               return arith::MulFOp::create(ib, args[1], args[0]).getResult();
-             });
-  Value O = lb.contract(Qs, st, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
-  O = lb.contract(M, U, O, Lhs::RowMajor);
-  o = lb.insert(O, o, {batch, t0, head, zero}, {one, c, one, dv});
+}
+
+Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
+                                         const DeltaRuleChunk &f) const {
+  return lb.map({f.cum}, {lb.dims(2, {0})}, f.Q,
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(
+                             ib, args[1], gammaOf(ib, args[0], ops.scale))
+                      .getResult();
+                });
+}
+
+Value GatedDeltaRuleHooks::keysToEnd(LinalgBuilder &lb,
+                                     const DeltaRuleChunk &f) const {
+  return lb.map({f.cum}, {lb.dims(2, {0})}, f.K,
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(
+                             ib, args[1], decayToEndOf(ib, f.cumLast, args[0]))
+                      .getResult();
+                });
+}
+
+/// One full chunk of C tokens starting at t0 in the WY (UT) form: with the
+/// chunk's factors (chunkFactors) and S0 the state entering the chunk,
+///   O = scale (diag(gam) Q S0 + ((Q K^T) * Gam) U'),  Gam[t, j] = gam_t /
+///   gam_j for j <= t, 0 above,
+///   S = gam_last S0 + (diag(gam_last / gam) K)^T U'.
+void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                                    ScanCarry &carry) {
+  Value st = carry.states[0];
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  int64_t C = ops.C, Dv = ops.Dv;
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  OpFoldResult c = b.getIndexAttr(C), dv = b.getIndexAttr(Dv);
+  DeltaRuleChunk f = chunkFactors(lb, t0, st);
+
+  if (withOutput) {
+    // Outputs: diag(gam) Q S0 + ((Q K^T) * Gam) U', times scale.
+    Value M = scores(lb, f);
+    Value O = lb.contract(scaledQueries(lb, f), st,
+                          lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
+    O = lb.contract(M, f.U, O, Lhs::RowMajor);
+    carry.outs[0] = lb.insert(O, carry.outs[0], {batch, t0, head, zero},
+                              {one, c, one, dv});
+  }
 
   // State: gam_last S0 + (diag(gam_last / gam) K)^T U'.
-  Value Kw = lb.map({cum}, {lb.dims(2, {0})}, Kc,
-                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      Value seg = arith::TruncFOp::create(
-                          ib, f32, arith::SubFOp::create(ib, cumLast, args[0]));
-                      return arith::MulFOp::create(ib, args[1],
-                                                   math::ExpOp::create(ib, seg))
-                          .getResult();
-                    });
-  Value chunkDecay =
-      math::ExpOp::create(b, arith::TruncFOp::create(b, f32, cumLast));
+  Value Kw = keysToEnd(lb, f);
+  Value chunkDecay = expOf(b, f.cumLast);
   st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
   });
-  st = lb.contract(Kw, U, st, Lhs::Transposed);
-  carry.outs[0] = o;
-  carry.states[0] = st;
+  carry.states[0] = lb.contract(Kw, f.U, st, Lhs::Transposed);
 }
+
+namespace {
+
+/// mixer.gated_delta_rule through the driver.
+class GatedDeltaRuleScan final : public GatedDeltaRuleHooks {
+public:
+  using Op = GatedDeltaRuleOp;
+  static FailureOr<GatedDeltaRuleScan> match(GatedDeltaRuleOp op,
+                                             PatternRewriter &) {
+    GatedDeltaRuleOperands ops{op.getQ(),
+                               op.getK(),
+                               op.getV(),
+                               op.getG(),
+                               op.getBeta(),
+                               op.getInit(),
+                               dimSize(op.getQ(), 2),
+                               dimSize(op.getQ(), 3),
+                               dimSize(op.getV(), 3),
+                               static_cast<int64_t>(op.getChunkSize()),
+                               static_cast<double>(
+                                   op.getScale().convertToFloat())};
+    return GatedDeltaRuleScan(ops);
+  }
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
+    spec.heads = arith::ConstantIndexOp::create(b, ops.H);
+    spec.chunkSize = ops.C;
+  }
+
+private:
+  explicit GatedDeltaRuleScan(const GatedDeltaRuleOperands &ops)
+      : GatedDeltaRuleHooks(ops, /*withOutput=*/true) {}
+};
+
+} // namespace
 
 void mlir::mixer::populateGatedDeltaRuleToLinalgPatterns(
     RewritePatternSet &patterns, int64_t recurrentThreshold) {

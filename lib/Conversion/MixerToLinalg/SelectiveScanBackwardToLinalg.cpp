@@ -11,17 +11,20 @@
 //      per-block sums dA^T [N, Db], dD_skip and ddelta_bias [Db]. Per chunk
 //      (a full chunk of T tokens, or one token of the tail, whose state is
 //      recomputed from the tail's boundary state):
-//        Hs[0] = boundary state, Hs[i + 1] = advance(Hs[i], token i)
-//                                         (the forward's state update)
+//        E[i] = exp(At dt_i), Hs[0] = boundary state,
+//        Hs[i + 1] = E[i] Hs[i] + b_i du_i^T   (the forward's state update)
 //        gy = dy * silu(z); dz = dy * (c^T h + D_skip u) * silu'(z)
-//        for i = T-1 .. 0:  dH[i] = dhT += c_i gy_i^T;  dhT *= exp(At dt_i)
+//        for i = T-1 .. 0:  dH[i] = dhT += c_i gy_i^T;  dhT *= E[i];
+//                           Sb[i] = b_i^T dH[i]
 //        then, over the chunk at once: dc, db (sums over the block's
 //        channels, added to the group's rows), du, ddelta, dA^T, dD_skip,
 //        ddelta_bias.
+//      One exp per state element and token; every sum vectorized along the
+//      channels (see sumOf and sumOfProductsOverLastDim).
 //
-// Memory: the boundary states (when recomputed) and, per block, Hs
-// [T + 1, N, Db] and dH [T, N, Db]; never a per-token state of the whole
-// sequence.
+// Memory: the boundary states (when recomputed) and, per block, chunk
+// temporaries of [T + 1, N, Db] (Hs, E, dH, products); never a per-token
+// state of the whole sequence.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,10 +67,10 @@ class SelectiveScanBackward final : public ChunkedScanHooks {
 public:
   SelectiveScanBackward(SelectiveScanBackwardOp op,
                         const SelectiveScanOperands &ops, int64_t D, int64_t G,
-                        int64_t N, int64_t T, int64_t Db)
+                        int64_t N, int64_t T, int64_t Db, int64_t lanes)
       : fwd(ops, D, G, N, T, Db, /*withOutput=*/false), dy(op.getDy()),
         dFinal(op.getDFinalState()), saved(op.getChunkStates()), T(T), N(N),
-        Db(Db) {}
+        Db(Db), lanes(lanes) {}
 
   /// The position of each present gradient among the driver's outs, and the
   /// op's `outs` in that order.
@@ -167,7 +170,7 @@ private:
 
   SelectiveScanHooks fwd;
   Value dy, dFinal, saved, recomputed;
-  int64_t T, N, Db;
+  int64_t T, N, Db, lanes;
   Value tailStart, tailRow;
 };
 
@@ -196,11 +199,14 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
     return ilb.slice(x, {i, zero}, {one, b.getIndexAttr(width)}, {width});
   };
 
-  // The chunk's states: Hs[0] = h before the chunk, Hs[i + 1] = h_{t0 + i};
-  // with z, also the output before the gate, P[i] = c_i^T h_{t0 + i}.
+  // The chunk's states: Hs[0] = h before the chunk, Hs[i + 1] = h_{t0 + i},
+  // and the decays E[i] = exp(At dt_i) (the reverse recurrence, ddelta and
+  // dA reuse them); with z, also the output before the gate,
+  // P[i] = c_i^T h_{t0 + i}.
   Value Hs = lb.insert(hStart, lb.empty({t1, n, db}, f32), {zero, zero, zero},
                        {one, n, db});
-  SmallVector<Value> init = {lb.copyToNew(hStart), Hs};
+  SmallVector<Value> init = {lb.copyToNew(hStart), Hs,
+                             lb.empty({t, n, db}, f32)};
   if (Z)
     init.push_back(lb.filled({t, db}, f32, 0.0));
   auto states = scf::ForOp::create(
@@ -208,21 +214,26 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
       [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder ilb(ib);
-        Value h = fwd.advance(ilb, acc[0], tokenRow(ilb, DT, i, Db),
-                              tokenRow(ilb, DU, i, Db),
-                              tokenRow(ilb, Bc, i, N));
+        Value decay = fwd.decays(
+            ilb, tokenRow(ilb, DT, i, Db),
+            ilb.slice(acc[2], {i, zero, zero}, {one, n, db}, {N, Db}));
+        Value h = fwd.advanceDecayed(ilb, acc[0], decay,
+                                     tokenRow(ilb, DU, i, Db),
+                                     tokenRow(ilb, Bc, i, N));
         Value next = arith::AddIOp::create(ib, i, c1);
         SmallVector<Value> yield = {
-            h, ilb.insert(h, acc[1], {next, zero, zero}, {one, n, db})};
+            h, ilb.insert(h, acc[1], {next, zero, zero}, {one, n, db}),
+            ilb.insert(decay, acc[2], {i, zero, zero}, {one, n, db})};
         if (Z) {
           Value ci = ilb.slice(Cc, {i, zero}, {one, n}, {1, N});
-          Value row = ilb.slice(acc[2], {i, zero}, {one, db}, {1, Db});
+          Value row = ilb.slice(acc[3], {i, zero}, {one, db}, {1, Db});
           row = ilb.contract(ci, h, row, Lhs::RowMajor);
-          yield.push_back(ilb.insert(row, acc[2], {i, zero}, {one, db}));
+          yield.push_back(ilb.insert(row, acc[3], {i, zero}, {one, db}));
         }
         scf::YieldOp::create(ib, yield);
       });
   Hs = states.getResult(1);
+  Value E = states.getResult(2);
   Value Hprev = lb.slice(Hs, {zero, zero, zero}, {t, n, db}, {T, N, Db});
   Value Hcur = lb.slice(Hs, {one, zero, zero}, {t, n, db}, {T, N, Db});
 
@@ -249,7 +260,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
       bool skip = static_cast<bool>(fwd.dSkip);
       // P is overwritten with dz.
       Value dZ = lb.map(
-          in, maps, states.getResult(2),
+          in, maps, states.getResult(3),
           [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             Value pre = args.back();
             if (skip)
@@ -281,10 +292,13 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   }
 
   // The reverse recurrence: dH[i] = dhT + c_i gy_i^T is the cotangent of
-  // h_{t0 + i}; the token before gets exp(At dt_i) dH[i].
+  // h_{t0 + i}; the token before gets exp(At dt_i) dH[i]. Each token also
+  // reads Sb[i] = b_i^T dH[i] [Db] (a [1, N] x [N, Db] contraction, as the
+  // forward's output), which du and ddelta share.
   Value dH = lb.empty({t, n, db}, f32);
   auto reverse = scf::ForOp::create(
-      b, c0, cT, c1, ValueRange{carry.states[0], dH},
+      b, c0, cT, c1,
+      ValueRange{carry.states[0], dH, lb.filled({t, db}, f32, 0.0)},
       [&](OpBuilder &nb, Location loc, Value j, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder ilb(ib);
@@ -299,23 +313,25 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
                   .getResult();
             });
         Value all = ilb.insert(cur, acc[1], {i, zero, zero}, {one, n, db});
+        Value bi = ilb.slice(Bc, {i, zero}, {one, n}, {1, N});
+        Value row = ilb.slice(acc[2], {i, zero}, {one, db}, {1, Db});
+        row = ilb.contract(bi, cur, row, Lhs::RowMajor);
+        Value sb = ilb.insert(row, acc[2], {i, zero}, {one, db});
         Value prev = ilb.map(
-            {fwd.At, tokenRow(ilb, DT, i, Db)},
-            {ilb.dims(2, {0, 1}), ilb.dims(2, {1})}, cur,
+            {ilb.slice(E, {i, zero, zero}, {one, n, db}, {N, Db})},
+            {ilb.dims(2, {0, 1})}, cur,
             [](ImplicitLocOpBuilder &hb, ValueRange args) {
-              Value decay = math::ExpOp::create(
-                  hb, arith::MulFOp::create(hb, args[0], args[1]));
-              return arith::MulFOp::create(hb, decay, args[2]).getResult();
+              return arith::MulFOp::create(hb, args[0], args[1]).getResult();
             });
-        scf::YieldOp::create(ib, ValueRange{prev, all});
+        scf::YieldOp::create(ib, ValueRange{prev, all, sb});
       });
   carry.states[0] = reverse.getResult(0);
   dH = reverse.getResult(1);
+  Value Sb = reverse.getResult(2);
 
   // Iteration dims (i, n, d) for the sums over channels or state indices.
-  AffineMap ind = lb.dims(3, {0, 1, 2}), iN = lb.dims(3, {0, 1}),
-            iD = lb.dims(3, {0, 2}), nD = lb.dims(3, {1, 2});
-  auto mul = productOf;
+  AffineMap ind = lb.dims(3, {0, 1, 2}), iD = lb.dims(3, {0, 2}),
+            nD = lb.dims(3, {1, 2});
   // dc[i, n] += sum_d h_i gy_i and db[i, n] += sum_d dH_i dt_i u_i, added
   // to the group's rows (other blocks of the group add theirs).
   auto addToGroup = [&](Grad g, Value perState, Value perChannel) {
@@ -323,49 +339,48 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
     SmallVector<OpFoldResult> offsets = {fwd.getBatch(), t0, fwd.group, zero};
     SmallVector<OpFoldResult> sizes = {one, t, one, n};
     Value rows = lb.slice(out, offsets, sizes, {T, N});
-    rows = sumInto(lb, {perState, perChannel}, {ind, iD}, rows, iN, {2}, mul);
+    rows = sumOfProductsOverLastDim(lb, perState, perChannel, rows, lanes);
     out = lb.insert(rows, out, offsets, sizes);
   };
   addToGroup(GradC, Hcur, GY);
   addToGroup(GradB, dH, DU);
 
-  // du = sum_n dH b dt + D_skip gy;
-  // ddt = sum_n dH (b u + A exp(A dt) h_prev), ddelta = ddt softplus'(x).
-  Value dU = sumInto(lb, {dH, Bc, DT}, {ind, iN, iD},
-                     lb.filled({t, db}, f32, 0.0), iD, {1}, mul);
-  if (fwd.dSkip)
-    dU = lb.map({GY, fwd.dSkip}, {td, dOnly}, dU,
-                [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::AddFOp::create(
-                             ib, args[2],
-                             arith::MulFOp::create(ib, args[0], args[1]))
-                      .getResult();
-                });
-  Value dDT = sumInto(
-      lb, {dH, Bc, U, fwd.At, DT, Hprev}, {ind, iN, iD, nD, iD, ind},
-      lb.filled({t, db}, f32, 0.0), iD, {1},
-      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value a = args[3];
-        Value decay =
-            math::ExpOp::create(ib, arith::MulFOp::create(ib, a, args[4]));
-        Value input = arith::MulFOp::create(ib, args[1], args[2]);
-        Value kept = arith::MulFOp::create(
-            ib, a, arith::MulFOp::create(ib, decay, args[5]));
-        return arith::MulFOp::create(ib, args[0],
-                                     arith::AddFOp::create(ib, input, kept))
-            .getResult();
+  // du = dt Sb + D_skip gy.
+  SmallVector<Value> duIn = {Sb, DT};
+  SmallVector<AffineMap> duMaps = {td, td};
+  if (fwd.dSkip) {
+    duIn.append({GY, fwd.dSkip});
+    duMaps.append({td, dOnly});
+  }
+  Value dU = lb.map(duIn, duMaps, lb.empty({t, db}, f32),
+                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                      Value du = arith::MulFOp::create(ib, args[0], args[1]);
+                      if (args.size() == 5)
+                        du = arith::AddFOp::create(
+                            ib, du, arith::MulFOp::create(ib, args[2], args[3]));
+                      return du;
+                    });
+  // With W = dH E h_prev: ddt = u Sb + sum_n A W, ddelta = ddt
+  // softplus'(x), and dA^T[n, d] += sum_i dt W. One pass forms A W and
+  // dt W (the latter in place of E, no longer needed); the sums then add
+  // one input each, which vectorizes along the channels.
+  auto terms = linalg::GenericOp::create(
+      b, TypeRange{E.getType(), E.getType()},
+      ValueRange{dH, Hprev, fwd.At, DT},
+      ValueRange{lb.empty({t, n, db}, f32), E},
+      ArrayRef<AffineMap>{ind, ind, nD, iD, ind, ind},
+      SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location loc, ValueRange args) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        Value w = productOf(ib, {args[0], args[1], args[5]});
+        linalg::YieldOp::create(
+            ib, ValueRange{arith::MulFOp::create(ib, args[2], w),
+                           arith::MulFOp::create(ib, args[3], w)});
       });
-  // dA^T[n, d] += sum_i dt exp(A dt) dH h_prev.
-  carry.states[1] = sumInto(
-      lb, {dH, fwd.At, DT, Hprev}, {ind, nD, iD, ind}, carry.states[1], nD,
-      {0}, [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value decay = math::ExpOp::create(
-            ib, arith::MulFOp::create(ib, args[1], args[2]));
-        return arith::MulFOp::create(
-                   ib, arith::MulFOp::create(ib, args[0], args[2]),
-                   arith::MulFOp::create(ib, decay, args[3]))
-            .getResult();
-      });
+  Value dDT = sumOf(lb, terms.getResult(0), ind, fwd.product(lb, Sb, U), iD,
+                    {1});
+  carry.states[1] = sumOf(lb, terms.getResult(1), ind, carry.states[1], nD,
+                          {0});
   if (ops.softplus) {
     SmallVector<Value> in = {X};
     SmallVector<AffineMap> maps = {td};
@@ -393,7 +408,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   unsigned next = 2;
   if (fwd.dSkip) {
     carry.states[next] = sumInto(lb, {GY, U}, {tdT, tdT}, carry.states[next],
-                                 dFirst, {1}, mul);
+                                 dFirst, {1}, productOf);
     ++next;
   }
   if (fwd.bias)
@@ -418,12 +433,13 @@ struct SelectiveScanBackwardLowering
     int64_t D = dimSize(op.getU(), 2);
     int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
     int64_t T = op.getChunkSize();
-    int64_t Db = lookupTargetDescription(op).selectiveScanChannelBlock(D / G);
+    const TargetDescription &target = lookupTargetDescription(op);
+    int64_t Db = target.selectiveScanChannelBlock(D / G);
     SelectiveScanOperands ops{op.getU(),     op.getDelta(), op.getA(),
                               op.getB(),     op.getC(),     op.getDSkip(),
                               op.getZ(),     op.getDeltaBias(), op.getInit(),
                               op.getDeltaSoftplus()};
-    SelectiveScanBackward scan(op, ops, D, G, N, T, Db);
+    SelectiveScanBackward scan(op, ops, D, G, N, T, Db, target.vectorWidth);
 
     // The op's gradients in Grad order (absent ones skipped), and their
     // order for the driver: the stepped ones first.

@@ -79,6 +79,12 @@ public:
   /// and b [N].
   Value advance(LinalgBuilder &lb, Value hT, Value dt, Value du,
                 Value bi) const;
+  /// The same in two steps, for the backward, which reuses the decays:
+  /// exp(At * dt) [N, Db] into `dest`, then hT = decay * hT + b du^T in
+  /// place.
+  Value decays(LinalgBuilder &lb, Value dt, Value dest) const;
+  Value advanceDecayed(LinalgBuilder &lb, Value hT, Value decay, Value du,
+                       Value bi) const;
   /// The block's state [Db, N] in an init or final state [B, D, N].
   StateSlice stateSlice(OpBuilder &b) const;
 

@@ -138,6 +138,18 @@ Value SelectiveScanHooks::product(LinalgBuilder &lb, Value x, Value y) const {
                 });
 }
 
+/// exp(a dt): the decay of one state element over one token.
+static Value decayOf(ImplicitLocOpBuilder &b, Value a, Value dt) {
+  return math::ExpOp::create(b, arith::MulFOp::create(b, a, dt));
+}
+
+/// decay h + b du: one state element after one token.
+static Value updatedState(ImplicitLocOpBuilder &b, Value decay, Value h,
+                          Value du, Value bi) {
+  return arith::AddFOp::create(b, arith::MulFOp::create(b, decay, h),
+                               arith::MulFOp::create(b, du, bi));
+}
+
 Value SelectiveScanHooks::advance(LinalgBuilder &lb, Value hT, Value dt,
                                   Value du, Value bi) const {
   // hT[n, d] = exp(dt[d] A[d, n]) hT[n, d] + b[n] dt[d] u[d], in place.
@@ -145,11 +157,26 @@ Value SelectiveScanHooks::advance(LinalgBuilder &lb, Value hT, Value dt,
                 {lb.dims(2, {0, 1}), lb.dims(2, {1}), lb.dims(2, {1}),
                  lb.dims(2, {0})},
                 hT, [](ImplicitLocOpBuilder &hb, ValueRange args) {
-                  Value decay = math::ExpOp::create(
-                      hb, arith::MulFOp::create(hb, args[0], args[1]));
-                  Value kept = arith::MulFOp::create(hb, decay, args[4]);
-                  Value in = arith::MulFOp::create(hb, args[2], args[3]);
-                  return arith::AddFOp::create(hb, kept, in).getResult();
+                  return updatedState(hb, decayOf(hb, args[0], args[1]),
+                                      args[4], args[2], args[3]);
+                });
+}
+
+Value SelectiveScanHooks::decays(LinalgBuilder &lb, Value dt,
+                                 Value dest) const {
+  return lb.map({At, dt}, {lb.dims(2, {0, 1}), lb.dims(2, {1})}, dest,
+                [](ImplicitLocOpBuilder &hb, ValueRange args) {
+                  return decayOf(hb, args[0], args[1]);
+                });
+}
+
+Value SelectiveScanHooks::advanceDecayed(LinalgBuilder &lb, Value hT,
+                                         Value decay, Value du,
+                                         Value bi) const {
+  return lb.map({decay, du, bi},
+                {lb.dims(2, {0, 1}), lb.dims(2, {1}), lb.dims(2, {0})}, hT,
+                [](ImplicitLocOpBuilder &hb, ValueRange args) {
+                  return updatedState(hb, args[0], args[3], args[1], args[2]);
                 });
 }
 

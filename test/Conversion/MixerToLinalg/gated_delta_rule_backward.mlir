@@ -1,11 +1,14 @@
 // RUN: mixer-opt %s --convert-mixer-to-linalg | FileCheck %s --implicit-check-not='tensor<37x8x4xf32>' --implicit-check-not='tensor<2x37x3x8x4xf32>'
 
 // H = 3 heads, chunks of Q = 16 tokens (37 = 2 * 16 + 5). First the
-// boundary states [B, H, 3, Dk, Dv], from a forward scan of the recurrent
-// form; then, per (batch, head), the reverse scan carrying dS (from
-// d_final_state): the 5 tail tokens from the last (each recomputing its
-// state from boundary row 2), then chunks 1 and 0, each recomputing its 17
-// states and running its 16 tokens backwards. No per-token state of the
+// boundary states [B, H, 3, Dk, Dv], from the forward's WY chunks (prefix
+// sums of g, forward substitution) without output; then, per (batch, head),
+// the reverse scan carrying dS (from d_final_state): the 5 tail tokens from
+// the last (each recomputing its state from boundary row 2), then chunks 1
+// and 0 in the WY form: the chunk's factors recomputed from its boundary
+// state (prefix sums, forward substitution), a back substitution (rows from
+// the last) for the cotangent of the right-hand side, and the chunk's
+// gradients written as [16, D] rows at once. No per-token state of the
 // sequence.
 
 // CHECK-LABEL: func.func @gdrb
@@ -16,6 +19,8 @@
 // CHECK-DAG:     %[[C36:.*]] = arith.constant 36 : index
 // CHECK:         tensor.empty(%{{.*}}, %[[C3]]) : tensor<?x3x?x8x4xf32>
 // CHECK:         %[[BND:.*]] = scf.for
+// CHECK:               scf.for {{.*}} -> (f64, tensor<16xf64>)
+// CHECK:               scf.for {{.*}} -> (tensor<16x4xf32>)
 // CHECK:         %[[R:.*]]:6 = scf.for %[[BI:[^ ]*]] =
 // CHECK:           scf.for %[[HEAD:[^ ]*]] =
 // CHECK:             tensor.extract_slice %{{.*}}[%[[BI]], %[[HEAD]], 0, 0] [1, 1, 8, 4]
@@ -25,12 +30,16 @@
 // CHECK:               scf.for %{{.*}} = %[[C32]] to %[[TOK]]
 // CHECK:             scf.for %[[CI:[^ ]*]] = %{{.*}} to %[[C2]]
 // CHECK:               arith.subi %{{.*}}, %[[CI]] : index
-// CHECK:               tensor.empty() : tensor<17x8x4xf32>
-// CHECK:               scf.for {{.*}} -> (tensor<8x4xf32>, tensor<17x8x4xf32>)
-// CHECK:               scf.for %[[J:[^ ]*]] = {{.*}} -> (tensor<2x37x3x8xf32>, tensor<2x37x3x8xf32>, tensor<2x37x3x4xf32>, tensor<2x37x3xf32>, tensor<2x37x3xf32>, tensor<8x4xf32>)
+// CHECK:               scf.for {{.*}} -> (f64, tensor<16xf64>)
+// CHECK:               scf.for %{{.*}} = {{.*}} -> (tensor<16x4xf32>)
+// CHECK:               scf.for %[[J:[^ ]*]] = {{.*}} -> (tensor<16x4xf32>)
 // CHECK:                 arith.subi %[[C15]], %[[J]] : index
-// CHECK:                 tensor.insert %{{.*}} into %{{.*}} : tensor<2x37x3xf32>
-// CHECK:                 tensor.insert %{{.*}} into %{{.*}} : tensor<2x37x3xf32>
+// CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]], 0] [1, 16, 1, 8]
+// CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]], 0] [1, 16, 1, 8]
+// CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]], 0] [1, 16, 1, 4]
+// CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]]] [1, 16, 1]
+// CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]]] [1, 16, 1]
+// CHECK:               linalg.copy ins(%{{.*}} : tensor<8x4xf32>)
 // CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %[[HEAD]], 0, 0] [1, 1, 8, 4]
 // CHECK:         return %[[R]]#0, %[[R]]#1, %[[R]]#2, %[[R]]#3, %[[R]]#4, %[[R]]#5
 func.func @gdrb(%q: tensor<2x37x3x8xf32>, %k: tensor<2x37x3x8xf32>, %v: tensor<2x37x3x4xf32>, %g: tensor<2x37x3xf32>, %beta: tensor<2x37x3xf32>, %h: tensor<2x3x8x4xf32>, %do: tensor<2x37x3x4xf32>, %ds: tensor<2x3x8x4xf32>, %o0: tensor<2x37x3x8xf32>, %o1: tensor<2x37x3x8xf32>, %o2: tensor<2x37x3x4xf32>, %o3: tensor<2x37x3xf32>, %o4: tensor<2x37x3xf32>, %o5: tensor<2x3x8x4xf32>) -> (tensor<2x37x3x8xf32>, tensor<2x37x3x8xf32>, tensor<2x37x3x4xf32>, tensor<2x37x3xf32>, tensor<2x37x3xf32>, tensor<2x3x8x4xf32>) {

@@ -5,8 +5,8 @@
 // the 6 chunks recording hT [16, 32] before each (7 rows). Then, per
 // (batch, block), the reverse scan: the 4 tail tokens from the last (each
 // recomputing its state from the tail's boundary row 6), then the 6 chunks
-// from the last, each recomputing its 17 states and running its 16 tokens
-// backwards. db and dc start at zero (blocks of a group add to them); dA and
+// from the last, each recomputing its 17 states and 16 decays and running
+// its 16 tokens backwards. db and dc start at zero (blocks of a group add to them); dA and
 // dinit are written once per block. No per-token state of the sequence.
 
 // CHECK-LABEL: func.func @ssb
@@ -35,10 +35,21 @@
 // CHECK:             scf.for %[[CI:[^ ]*]] = {{.*}} to %[[C6]]
 // CHECK:               %[[CH:.*]] = arith.subi %{{.*}}, %[[CI]] : index
 // CHECK:               tensor.empty() : tensor<17x16x32xf32>
-// CHECK:               scf.for {{.*}} -> (tensor<16x32xf32>, tensor<17x16x32xf32>)
+// CHECK:               scf.for {{.*}} -> (tensor<16x32xf32>, tensor<17x16x32xf32>, tensor<16x16x32xf32>)
 // CHECK:               tensor.empty() : tensor<16x16x32xf32>
-// CHECK:               scf.for %[[J:[^ ]*]] = {{.*}} -> (tensor<16x32xf32>, tensor<16x16x32xf32>)
+// CHECK:               scf.for %[[J:[^ ]*]] = {{.*}} -> (tensor<16x32xf32>, tensor<16x16x32xf32>, tensor<16x32xf32>)
 // CHECK:                 arith.subi %[[C15]], %[[J]] : index
+// CHECK:                 linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x32xf32>)
+// dc and db: the channels summed a vector (16 lanes) at a time, then the
+// lanes.
+// CHECK:               tensor.expand_shape %{{.*}} {{\[}}[0], [1], [2, 3]] output_shape [16, 16, 2, 16]
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%{{.*}} : tensor<16x16x2x16xf32>) outs(%{{.*}} : tensor<16x16x16xf32>)
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.*}} : tensor<16x16x16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK:               tensor.expand_shape
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+// ddelta sums A W over the state, dA dt W over the chunk: one input each.
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]} ins(%{{.*}} : tensor<16x16x32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK:               linalg.generic {{.*}} iterator_types = ["reduction", "parallel", "parallel"]} ins(%{{.*}} : tensor<16x16x32xf32>) outs(%{{.*}} : tensor<16x32xf32>)
 // dA and dinit, transposed back, once per block.
 // CHECK:             linalg.transpose
 // CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, 0] [1, 32, 16]

@@ -152,6 +152,9 @@ std::vector<GdrbCase> gdrbCases() {
   for (int64_t L : {1, 5, 37, 32})
     for (bool init : {false, true})
       cases.push_back({2, L, 2, 16, 8, 16, init, 0.25});
+  // The public head size and chunk (64): two full chunks through the WY form,
+  // then a tail of 22 tokens.
+  cases.push_back({1, 150, 2, 64, 64, 64, true, 0.125});
   // Only one of the cotangents.
   GdrbCase onlyO{1, 20, 2, 8, 8, 8, true};
   onlyO.dFinal = false;
@@ -164,10 +167,14 @@ std::vector<GdrbCase> gdrbCases() {
   GdrbCase saved{2, 29, 3, 8, 12, 8, true, 0.5};
   saved.saved = true;
   cases.push_back(saved);
-  // Extreme gates.
+  // Extreme gates, with chunks of 16 and of 64 (the decays within a chunk
+  // reach exp(-1280)).
   GdrbCase extreme{1, 40, 2, 16, 16, 16, true};
   extreme.extreme = true;
   cases.push_back(extreme);
+  GdrbCase extremeLong{1, 140, 2, 32, 32, 64, true};
+  extremeLong.extreme = true;
+  cases.push_back(extremeLong);
   return cases;
 }
 

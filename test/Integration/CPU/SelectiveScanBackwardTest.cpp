@@ -195,6 +195,9 @@ std::vector<SsbCase> ssbCases() {
   // G < D with blocks of 2 channels (6 per group), N not a vector multiple,
   // a chunk of 5.
   cases.push_back({2, 23, 12, 2, 5, 5, true, true, true, true, true});
+  // Blocks of 64 channels (the target's largest): the sums over a block's
+  // channels add 4 vectors of 16 lanes, then the lanes.
+  cases.push_back({1, 37, 128, 1, 16, 16, true, true, true, true, true});
   // Only one of the cotangents.
   SsbCase onlyDy{1, 30, 16, 2, 4, 8, true, true, true, true, true};
   onlyDy.dFinal = false;

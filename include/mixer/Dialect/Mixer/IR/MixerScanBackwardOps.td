@@ -331,11 +331,11 @@ def Mixer_GatedDeltaRuleBackwardOp
     ```
 
     The lowering runs a reverse scan over the chunks of `chunk_size`
-    tokens carrying dS: per chunk it recomputes the chunk's states from its
-    boundary state into a chunk-sized temporary [chunk_size + 1, Dk, Dv],
-    then runs the recurrence above token by token (the per-token form, not
-    the WY form of the forward's chunks). No per-token state of the whole
-    sequence is formed.
+    tokens carrying dS: a full chunk goes through the forward's WY form
+    (its factors recomputed from its boundary state, the recurrence
+    above summed over the chunk as chunk-sized contractions and a back
+    substitution); the tail tokens run the recurrence token by token. No
+    per-token state of the whole sequence is formed.
 
     Parallel dimensions for tiling: B, H (dq, dk, dg and dbeta sum over the
     Dv columns, which therefore stay whole).
