@@ -114,6 +114,103 @@ static Value rowTimesColumn(OpBuilder &b, Location loc, Value lhs, Value w,
                   });
 }
 
+SmallVector<Value> mlir::mixer::buildTopkRouterLoops(OpBuilder &rewriter,
+                                                    Location loc, Value logits,
+                                                    Value weightsOut,
+                                                    Value idsOut, int64_t k,
+                                                    bool normalize) {
+  Type f32 = getElementTypeOrSelf(logits.getType());
+  Type i32 = getElementTypeOrSelf(idsOut.getType());
+  Value tokens = dimSize(rewriter, loc, logits, 0);
+  Value experts = dimSize(rewriter, loc, logits, 1);
+
+  return buildLoopNest(
+      rewriter, loc, tokens, ValueRange{weightsOut, idsOut},
+      [&](OpBuilder &b, Location loc, ValueRange ivs,
+          ValueRange outs) -> SmallVector<Value> {
+        ScalarBuilder s(b, loc);
+        Value t = ivs[0];
+        auto logit = [&](OpBuilder &b, Location loc, Value e) {
+          return load(b, loc, logits, {t, e});
+        };
+        // Softmax over E, shifted by the max logit: p_e = exp(l_e - m) / z.
+        Value max = buildLoopNest(
+            b, loc, experts,
+            s.constant(-std::numeric_limits<double>::infinity(), f32),
+            [&](OpBuilder &b, Location loc, ValueRange ivs,
+                ValueRange acc) -> SmallVector<Value> {
+              return {
+                  ScalarBuilder(b, loc).max(acc[0], logit(b, loc, ivs[0]))};
+            })[0];
+        Value z = buildSum(b, loc, experts, s.constant(0.0, f32),
+                           [&](OpBuilder &b, Location loc, Value e) {
+                             ScalarBuilder s(b, loc);
+                             return s.exp(s.sub(logit(b, loc, e), max));
+                           });
+
+        // Pick j = 0 .. k-1 in turn: the largest logit (softmax is
+        // monotone, and logits compare exactly) among the experts after
+        // the previous pick in the order (descending logit, ascending
+        // index). Carries (weights, ids, previous logit, previous index,
+        // sum of the picked probabilities).
+        Value inf = s.constant(std::numeric_limits<double>::infinity(), f32);
+        Value none = s.index(-1);
+        Value zero = s.constant(0.0, f32);
+        SmallVector<Value> picked = buildLoopNest(
+            b, loc, s.index(k), {outs[0], outs[1], inf, none, zero},
+            [&](OpBuilder &b, Location loc, ValueRange ivs,
+                ValueRange acc) -> SmallVector<Value> {
+              ScalarBuilder s(b, loc);
+              Value j = ivs[0], prevL = acc[2], prevE = acc[3];
+              SmallVector<Value> best = buildLoopNest(
+                  b, loc, experts, {s.constant(0.0, f32), s.index(-1)},
+                  [&](OpBuilder &b, Location loc, ValueRange ivs,
+                      ValueRange cur) -> SmallVector<Value> {
+                    Value e = ivs[0], l = logit(b, loc, e);
+                    auto cmpf = [&](arith::CmpFPredicate p, Value x,
+                                    Value y) {
+                      return arith::CmpFOp::create(b, loc, p, x, y);
+                    };
+                    auto cmpi = [&](arith::CmpIPredicate p, Value x,
+                                    Value y) {
+                      return arith::CmpIOp::create(b, loc, p, x, y);
+                    };
+                    Value after = arith::OrIOp::create(
+                        b, loc, cmpf(arith::CmpFPredicate::OLT, l, prevL),
+                        arith::AndIOp::create(
+                            b, loc, cmpf(arith::CmpFPredicate::OEQ, l, prevL),
+                            cmpi(arith::CmpIPredicate::sgt, e, prevE)));
+                    // Strictly larger: an equal logit keeps the lower index.
+                    Value better = arith::OrIOp::create(
+                        b, loc,
+                        cmpi(arith::CmpIPredicate::slt, cur[1],
+                             ScalarBuilder(b, loc).index(0)),
+                        cmpf(arith::CmpFPredicate::OGT, l, cur[0]));
+                    Value take = arith::AndIOp::create(b, loc, after, better);
+                    return {arith::SelectOp::create(b, loc, take, l, cur[0]),
+                            arith::SelectOp::create(b, loc, take, e, cur[1])};
+                  });
+              Value p = s.div(s.exp(s.sub(best[0], max)), z);
+              Value id = arith::IndexCastOp::create(b, loc, i32, best[1]);
+              return {store(b, loc, p, acc[0], {t, j}),
+                      store(b, loc, id, acc[1], {t, j}), best[0], best[1],
+                      s.add(acc[4], p)};
+            });
+        Value weights = picked[0];
+        if (normalize)
+          weights =
+              buildLoopNest(b, loc, s.index(k), weights,
+                            [&](OpBuilder &b, Location loc, ValueRange ivs,
+                                ValueRange acc) -> SmallVector<Value> {
+                              ScalarBuilder s(b, loc);
+                              Value w = load(b, loc, acc[0], {t, ivs[0]});
+                              return {store(b, loc, s.div(w, picked[4]),
+                                            acc[0], {t, ivs[0]})};
+                            })[0];
+        return {weights, picked[1]};
+      });
+}
+
 namespace {
 
 struct GroupedMatmulToLoops : public OpRewritePattern<GroupedMatmulOp> {
@@ -178,101 +275,10 @@ struct TopkRouterToLoops : public OpRewritePattern<TopkRouterOp> {
 
   LogicalResult matchAndRewrite(TopkRouterOp op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value logits = op.getLogits();
-    Type f32 = getElementTypeOrSelf(logits.getType());
-    Type i32 = getElementTypeOrSelf(op.getOuts()[1].getType());
-    Value tokens = dimSize(rewriter, loc, logits, 0);
-    Value experts = dimSize(rewriter, loc, logits, 1);
-    int64_t k = op.getK();
-    bool normalize = op.getNormalize();
-
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, tokens, op.getOuts(),
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outs) -> SmallVector<Value> {
-          ScalarBuilder s(b, loc);
-          Value t = ivs[0];
-          auto logit = [&](OpBuilder &b, Location loc, Value e) {
-            return load(b, loc, logits, {t, e});
-          };
-          // Softmax over E, shifted by the max logit: p_e = exp(l_e - m) / z.
-          Value max = buildLoopNest(
-              b, loc, experts,
-              s.constant(-std::numeric_limits<double>::infinity(), f32),
-              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange acc) -> SmallVector<Value> {
-                return {
-                    ScalarBuilder(b, loc).max(acc[0], logit(b, loc, ivs[0]))};
-              })[0];
-          Value z = buildSum(b, loc, experts, s.constant(0.0, f32),
-                             [&](OpBuilder &b, Location loc, Value e) {
-                               ScalarBuilder s(b, loc);
-                               return s.exp(s.sub(logit(b, loc, e), max));
-                             });
-
-          // Pick j = 0 .. k-1 in turn: the largest logit (softmax is
-          // monotone, and logits compare exactly) among the experts after
-          // the previous pick in the order (descending logit, ascending
-          // index). Carries (weights, ids, previous logit, previous index,
-          // sum of the picked probabilities).
-          Value inf = s.constant(std::numeric_limits<double>::infinity(), f32);
-          Value none = s.index(-1);
-          Value zero = s.constant(0.0, f32);
-          SmallVector<Value> picked = buildLoopNest(
-              b, loc, s.index(k), {outs[0], outs[1], inf, none, zero},
-              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                  ValueRange acc) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value j = ivs[0], prevL = acc[2], prevE = acc[3];
-                SmallVector<Value> best = buildLoopNest(
-                    b, loc, experts, {s.constant(0.0, f32), s.index(-1)},
-                    [&](OpBuilder &b, Location loc, ValueRange ivs,
-                        ValueRange cur) -> SmallVector<Value> {
-                      Value e = ivs[0], l = logit(b, loc, e);
-                      auto cmpf = [&](arith::CmpFPredicate p, Value x,
-                                      Value y) {
-                        return arith::CmpFOp::create(b, loc, p, x, y);
-                      };
-                      auto cmpi = [&](arith::CmpIPredicate p, Value x,
-                                      Value y) {
-                        return arith::CmpIOp::create(b, loc, p, x, y);
-                      };
-                      Value after = arith::OrIOp::create(
-                          b, loc, cmpf(arith::CmpFPredicate::OLT, l, prevL),
-                          arith::AndIOp::create(
-                              b, loc, cmpf(arith::CmpFPredicate::OEQ, l, prevL),
-                              cmpi(arith::CmpIPredicate::sgt, e, prevE)));
-                      // Strictly larger: an equal logit keeps the lower index.
-                      Value better = arith::OrIOp::create(
-                          b, loc,
-                          cmpi(arith::CmpIPredicate::slt, cur[1],
-                               ScalarBuilder(b, loc).index(0)),
-                          cmpf(arith::CmpFPredicate::OGT, l, cur[0]));
-                      Value take = arith::AndIOp::create(b, loc, after, better);
-                      return {arith::SelectOp::create(b, loc, take, l, cur[0]),
-                              arith::SelectOp::create(b, loc, take, e, cur[1])};
-                    });
-                Value p = s.div(s.exp(s.sub(best[0], max)), z);
-                Value id = arith::IndexCastOp::create(b, loc, i32, best[1]);
-                return {store(b, loc, p, acc[0], {t, j}),
-                        store(b, loc, id, acc[1], {t, j}), best[0], best[1],
-                        s.add(acc[4], p)};
-              });
-          Value weights = picked[0];
-          if (normalize)
-            weights =
-                buildLoopNest(b, loc, s.index(k), weights,
-                              [&](OpBuilder &b, Location loc, ValueRange ivs,
-                                  ValueRange acc) -> SmallVector<Value> {
-                                ScalarBuilder s(b, loc);
-                                Value w = load(b, loc, acc[0], {t, ivs[0]});
-                                return {store(b, loc, s.div(w, picked[4]),
-                                              acc[0], {t, ivs[0]})};
-                              })[0];
-          return {weights, picked[1]};
-        });
-    rewriter.replaceOp(op, results);
+    rewriter.replaceOp(op, buildTopkRouterLoops(
+                               rewriter, op.getLoc(), op.getLogits(),
+                               op.getOuts()[0], op.getOuts()[1], op.getK(),
+                               op.getNormalize()));
     return success();
   }
 };
