@@ -322,6 +322,10 @@ std::vector<RouterCase> routerCases() {
   cases.push_back({1, 8, 1, false, false, false, false}); // one token, k = 1
   cases.push_back({70, 8, 2, true, true, true, true});
   cases.push_back({70, 8, 2, false, false, false, true});
+  // E = 64, k = 8: the vector passes over many experts, with a tail of
+  // tokens after the last full vector.
+  cases.push_back({300, 64, 8, true, true, false, false});
+  cases.push_back({150, 64, 8, false, false, true, false});
   return cases;
 }
 
