@@ -44,7 +44,7 @@ FmaPeak measureFmaPeak(int threads);
 double measureTriadBandwidth(int threads);
 
 /// The exps per second (in G/s) of the CPU pipeline's vectorized exp: a
-/// linalg.generic of math.exp over 8192 floats (in the L1/L2), compiled
+/// linalg.generic of math.exp over 32768 floats (in the L2), compiled
 /// through the same pipeline and JIT as the ops, called on `threads` threads
 /// at once.
 llvm::Expected<double> measureExpThroughput(int threads);

@@ -7,11 +7,28 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <sys/wait.h>
 
 using namespace mixer::bench;
 namespace json = llvm::json;
+
+/// The exit of a popen'ed shell command in words; the shell reports a
+/// child killed by signal N as exit status 128 + N.
+static std::string describeExit(int status) {
+  if (WIFSIGNALED(status))
+    return std::string("killed by ") + strsignal(WTERMSIG(status));
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : status;
+  std::string words = "exit status " + std::to_string(code);
+  if (code > 128 && code < 128 + 65)
+    words += ": killed by " + std::string(strsignal(code - 128));
+  if (code == 128 + SIGILL)
+    words += ", an instruction this CPU lacks";
+  return words;
+}
 
 bool mixer::bench::torchAvailable(const TorchSettings &settings) {
   std::string cmd = settings.python + " -c 'import torch' >/dev/null 2>&1";
@@ -88,8 +105,7 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
     row.name = cases.size() == 1 ? cases[0].name : "*";
     row.impl = baseline.impl + (fwdBwd ? "-fwd+bwd" : "");
     row.status = "error";
-    row.reason = "the PyTorch script failed (exit status " +
-                 std::to_string(status) + ")";
+    row.reason = "the PyTorch script failed (" + describeExit(status) + ")";
     rows.push_back(row);
   }
   return rows;

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Calibrate.h"
+#include "ComparisonNotes.h"
 #include "GpuRunner.h"
 #include "OpBench.h"
 #include "Report.h"
@@ -412,6 +413,7 @@ int main(int argc, char **argv) {
 
   json::Object versions{{"llvm", LLVM_VERSION_STRING},
                         {"compiler", __VERSION__}};
+  std::string comparisonNotRun = opts.noCompare ? "--no-compare" : "";
   if (!opts.noCompare && !jobs.empty()) {
     TorchSettings torch;
     torch.python = opts.python;
@@ -442,8 +444,9 @@ int main(int argc, char **argv) {
         }
       }
     } else {
-      llvm::errs() << "mixer-bench: no comparison rows (" << opts.python
-                   << " cannot import torch)\n";
+      comparisonNotRun = opts.python + " cannot import torch";
+      llvm::errs() << "mixer-bench: no comparison rows (" << comparisonNotRun
+                   << ")\n";
     }
   }
   // Cases together, in suite order (rows of one case keep their order).
@@ -464,6 +467,7 @@ int main(int argc, char **argv) {
 
   printTable(rows, llvm::outs());
   printSummary(rows, llvm::outs());
+  printComparisonNotes(rows, comparisonNotRun, llvm::outs());
   if (fwdBwd)
     printFwdBwdSummary(rows, llvm::outs());
 
