@@ -365,7 +365,7 @@ Ceilings mixer::bench::calibrate(int threads, llvm::json::Object &machine,
   os << llvm::format("machine: %s, fp32 FMA peak %.1f GFLOP/s (%s, %d "
                      "accumulators; compiled loop %.1f, hand-written %.1f), "
                      "STREAM triad %.1f GB/s, ",
-                     cpu.c_str(), ceilings.fmaGflops, fma.isa.c_str(), ceilings.fmaGflops, fma.accumulators,
+                     cpu.c_str(), ceilings.fmaGflops, fma.isa.c_str(), fma.accumulators,
                      fma.compiledGflops, fma.handWrittenGflops,
                      ceilings.triadGbps);
   if (expError.empty())
