@@ -114,18 +114,18 @@ static Value rowTimesColumn(OpBuilder &b, Location loc, Value lhs, Value w,
                   });
 }
 
-SmallVector<Value> mlir::mixer::buildTopkRouterLoops(OpBuilder &rewriter,
+SmallVector<Value> mlir::mixer::buildTopkRouterLoops(OpBuilder &builder,
                                                     Location loc, Value logits,
                                                     Value weightsOut,
                                                     Value idsOut, int64_t k,
                                                     bool normalize) {
   Type f32 = getElementTypeOrSelf(logits.getType());
   Type i32 = getElementTypeOrSelf(idsOut.getType());
-  Value tokens = dimSize(rewriter, loc, logits, 0);
-  Value experts = dimSize(rewriter, loc, logits, 1);
+  Value tokens = dimSize(builder, loc, logits, 0);
+  Value experts = dimSize(builder, loc, logits, 1);
 
   return buildLoopNest(
-      rewriter, loc, tokens, ValueRange{weightsOut, idsOut},
+      builder, loc, tokens, ValueRange{weightsOut, idsOut},
       [&](OpBuilder &b, Location loc, ValueRange ivs,
           ValueRange outs) -> SmallVector<Value> {
         ScalarBuilder s(b, loc);
