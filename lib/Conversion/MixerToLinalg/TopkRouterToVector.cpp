@@ -163,26 +163,24 @@ struct TopkRouterToVector : public OpRewritePattern<TopkRouterOp> {
       rewriter.replaceOp(op, {weights, ids});
       return success();
     }
+    // Rows fullTokens .. T of a [T, width] tensor.
     Value rest = arith::SubIOp::create(rewriter, loc, tokens, fullTokens);
+    SmallVector<OpFoldResult> offsets = {fullTokens, rewriter.getIndexAttr(0)};
+    SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
+    auto tailSizes = [&](int64_t width) {
+      return SmallVector<OpFoldResult>{rest, rewriter.getIndexAttr(width)};
+    };
     auto rows = [&](Value t, int64_t width) {
-      SmallVector<OpFoldResult> offsets = {fullTokens,
-                                           rewriter.getIndexAttr(0)};
-      SmallVector<OpFoldResult> sizes = {rest, rewriter.getIndexAttr(width)};
-      SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
-      return tensor::ExtractSliceOp::create(rewriter, loc, t, offsets, sizes,
-                                            strides)
+      return tensor::ExtractSliceOp::create(rewriter, loc, t, offsets,
+                                            tailSizes(width), strides)
           .getResult();
     };
     SmallVector<Value> tail = buildTopkRouterLoops(
         rewriter, loc, rows(logits, experts), rows(weights, k), rows(ids, k),
         k, op.getNormalize());
     auto insertRows = [&](Value part, Value into) {
-      SmallVector<OpFoldResult> offsets = {fullTokens,
-                                           rewriter.getIndexAttr(0)};
-      SmallVector<OpFoldResult> sizes = {rest, rewriter.getIndexAttr(k)};
-      SmallVector<OpFoldResult> strides(2, rewriter.getIndexAttr(1));
       return tensor::InsertSliceOp::create(rewriter, loc, part, into, offsets,
-                                           sizes, strides)
+                                           tailSizes(k), strides)
           .getResult();
     };
     rewriter.replaceOp(op, {insertRows(tail[0], weights),
