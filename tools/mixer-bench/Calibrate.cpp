@@ -68,8 +68,8 @@ double secondsSince(Clock::time_point start) {
 // AVX-512: 32 zmm registers, 24 accumulators; AVX2: 16 ymm, 12 (24 would
 // spill: the loop then measures loads and stores, not FMAs).
 constexpr int kAccumulators512 = 24, kAccumulators256 = 12;
-MIXER_FMA_LOOP(fmaLoop512, "avx512f", 16, 24)
-MIXER_FMA_LOOP(fmaLoop256, "avx2,fma", 8, 12)
+MIXER_FMA_LOOP(fmaLoop512, "avx512f", 16, kAccumulators512)
+MIXER_FMA_LOOP(fmaLoop256, "avx2,fma", 8, kAccumulators256)
 
 /// The hand-written loops: the same FMAs as assembly, register to register
 /// (zeros: no denormals), so that the compiler cannot change the count.
@@ -291,7 +291,6 @@ llvm::Expected<double> mixer::bench::measureExpThroughput(int threads) {
       inputs[t]->f32()[i] = -10.0f + 20.0f * float(i) / float(n);
   }
   const int calls = 500;
-  std::vector<llvm::Error> errors;
   std::atomic<bool> failed{false};
   double best = 0;
   for (int trial = 0; trial < 5; ++trial) {
