@@ -252,6 +252,17 @@ def rate(r):
     return fmt(r.get("gflops"), ".1f")
 
 
+def machine_words(m, cfg):
+    """The machine a JSON file's numbers come from, in one line."""
+    words = (f"{m.get('cpu')}, {m.get('cores')} cores, {cfg.get('threads')} "
+             "threads used")
+    if m.get("fma_isa"):
+        words += f", {m['fma_isa']}"
+    if m.get("fma_peak_gflops") is not None:
+        words += f"; FMA peak {fmt(m.get('fma_peak_gflops'), '.1f')} GFLOP/s"
+    return words
+
+
 def write_training(w, train_rows, train_paths):
     """The fwd+bwd section: one row per fwd+bwd row, mixer's and PyTorch's."""
     w("")
@@ -259,7 +270,10 @@ def write_training(w, train_rows, train_paths):
     w("")
     for path in train_paths:
         cfg = load(path)["config"]
-        w(f"- `{os.path.relpath(path)}`: `build/bin/mixer-bench --suite "
+        data = load(path)
+        w(f"- `{os.path.relpath(path)}` (measured on "
+          f"{machine_words(data['machine'], cfg)}): "
+          "`build/bin/mixer-bench --suite "
           f"{cfg.get('suite')}" + (" --isolate" if cfg.get("isolate") else "")
           + f" --threads {cfg.get('threads')} "
           f"--repeat {cfg.get('repeat')}"
@@ -310,10 +324,23 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("")
     w("## Machine")
     w("")
+    w("Every number in the Summary and Results sections was measured on this "
+      f"machine, in one run (`{os.path.relpath(json_path)}`); the training "
+      "section names the machine of each of its files. The machines this "
+      "project is measured on change (AVX2-only AMD Zen 3, AVX-512 AMD Zen 5, "
+      "AVX-512 Intel with AMX): compare numbers only within one file.")
+    w("")
     w(f"- CPU: {m.get('cpu')}, {m.get('cores')} cores; "
       f"{cfg.get('threads')} threads used")
-    w(f"- fp32 FMA peak (measured): {fmt(m.get('fma_peak_gflops'), '.1f')} GFLOP/s; "
-      f"STREAM triad: {fmt(m.get('triad_gbps'), '.1f')} GB/s")
+    fma = f"- fp32 FMA peak (measured): {fmt(m.get('fma_peak_gflops'), '.1f')} GFLOP/s"
+    if m.get("fma_isa"):
+        fma += (f" ({m['fma_isa']}, {m.get('fma_accumulators')} accumulators; "
+                f"compiled loop {fmt(m.get('fma_compiled_gflops'), '.1f')}, "
+                f"hand-written {fmt(m.get('fma_hand_written_gflops'), '.1f')})")
+    fma += f"; STREAM triad: {fmt(m.get('triad_gbps'), '.1f')} GB/s"
+    if "exp_gps" in m:
+        fma += f"; the pipeline's exp: {fmt(m.get('exp_gps'), '.2f')} G/s"
+    w(fma)
     vers = data.get("versions", {})
     w("- Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(vers.items())))
     w("")
@@ -348,7 +375,8 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
               f"{fmt(r.get('median_ms'), '.3f')} | "
               f"{fmt(r.get('q1_ms'), '.3f')}..{fmt(r.get('q3_ms'), '.3f')} | "
               f"{fmt(r.get('compile_s'), '.2f')} | {rate(r)} | "
-              f"{fmt(pf * 100 if pf is not None else None, '.1f')} | "
+              f"{fmt(pf * 100 if pf is not None else None, '.1f')}"
+              f"{' ' + r['peak'] if pf is not None and r.get('peak') else ''} | "
               f"{fmt(r.get('rel_error'), '.1e')} | "
               f"{fmt(r.get('peak_rss_mb'), '.0f')} | {status} |")
         if op in figures:
@@ -387,11 +415,21 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
       "and output buffers; median, first and third quartiles of the "
       "per-call wall times.")
     w("- **Flops.** Each op counts its algorithm's nominal work, the same for "
-      "every implementation (the naive loops may do less or more); `% peak` "
-      "divides GFLOP/s by the measured fp32 FMA peak (an AVX-512 loop with 24 "
-      "independent accumulators on the same number of threads; "
-      "`mixer-bench --calibrate`), or GB/s by the STREAM triad for "
-      "byte-counted ops. The counts:")
+      "every implementation (the naive loops may do less or more). `% peak` "
+      "is a fraction of the ceiling the op's work calls for, named after the "
+      "number (the row's `peak` in the JSON): `fma`, the measured fp32 FMA "
+      "peak, for contractions (a loop of the widest vector ISA the CPU has, "
+      "picked at run time, with the accumulators its register file holds: "
+      "24 of 32 zmm with AVX-512, 12 of 16 ymm with AVX2; the better of the "
+      "compiled loop and a hand-written assembly one, both reported); "
+      "`exp-aware` for ops that evaluate exps among their flops (kernel sums, "
+      "sinkhorn, selective_scan, the gated ops): flops / (flops / FMA peak + "
+      "exps / exp rate), the exp rate being the throughput of the CPU "
+      "pipeline's own vectorized exp (a linalg exp kernel compiled through "
+      "the same pipeline and JIT); `triad`, the STREAM triad, for "
+      "byte-counted ops. All on the same number of threads "
+      "(`mixer-bench --calibrate`). Files written before the ceilings were "
+      "named have no name after the number: FMA peak or triad. The counts:")
     for key in sorted(k for k in cfg if k.startswith("flops_")):
         w(f"  - {key[len('flops_'):]}: `{cfg[key]}`")
     w("- **Accuracy.** rel error = max|out - ref| / max|ref| over all outputs "
@@ -432,11 +470,18 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
       "1e-2 against the difference.")
     w("- **Environment of PyTorch.** `LD_PRELOAD=libjemalloc.so.2`, "
       "`MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1` (freed pages are kept: "
-      "first touches are expensive here), `OPENBLAS_CORETYPE=SkylakeX`, `ATEN_CPU_CAPABILITY=avx512`, "
+      "first touches are expensive here), `ATEN_CPU_CAPABILITY` and "
+      "`OPENBLAS_CORETYPE` chosen from the CPU's features (avx512 and "
+      "SkylakeX with AVX-512 F/BW/VL/DQ, avx2 and Haswell with AVX2 and FMA, "
+      "otherwise default and OpenBLAS's own detection: AVX-512 kernels die of "
+      "SIGILL on AVX2-only CPUs), "
       "`torch.set_num_threads(threads)`; OpenBLAS (Debian's PyTorch calls "
       "libblas.so.3, which must be OpenBLAS, not the reference BLAS) on one "
       "thread beside PyTorch's pool, or on all threads for the per-expert "
       "torch.mm loops, whose BLAS calls are outside PyTorch's parallel regions.")
+    w("- **Failed comparisons.** When a PyTorch script fails (or torch "
+      "cannot be imported), mixer-bench's summary says so per op, in words, "
+      "and that the op's ratio is then against mixer's naive lowering only.")
     w("- **Noise.** The machine is shared: quote medians, compare "
       "implementations from the same run, and rerun before drawing "
       "conclusions from small differences. With as many threads as cores, "

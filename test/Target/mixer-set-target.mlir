@@ -1,6 +1,7 @@
 // RUN: mixer-opt %s --mixer-set-target="cpu=znver3" | FileCheck %s --check-prefix=AVX2
 // RUN: mixer-opt %s --mixer-set-target="cpu=skylake-avx512" | FileCheck %s --check-prefix=AVX512
 // RUN: mixer-opt %s --mixer-set-target="cpu=znver5" | FileCheck %s --check-prefix=AVX512
+// RUN: mixer-opt %s --mixer-set-target="cpu=sapphirerapids" | FileCheck %s --check-prefix=AVX512
 // RUN: mixer-opt %s --mixer-set-target="cpu=znver5 features=-avx512f" | FileCheck %s --check-prefix=AVX2
 // RUN: mixer-opt %s --mixer-set-target="cpu=znver3 features=+avx512f" | FileCheck %s --check-prefix=AVX512
 // RUN: mixer-opt %s --mixer-set-target="cpu=x86-64" | FileCheck %s --check-prefix=SSE
@@ -17,7 +18,7 @@
 // AVX2-SAME: scan_time_block = 16 : i64, transposed_states = true,
 // AVX2-SAME: vector_registers = 16 : i64, vector_width = 8 : i64}}
 
-// With AVX-512 (Skylake-X, Zen 5): 32 registers of 16 lanes, blocks of 8
+// With AVX-512 (Skylake-X, Zen 5, Sapphire Rapids): 32 registers of 16 lanes, blocks of 8
 // rows (16 accumulators): the default target, the constants the lowerings
 // had before there were targets.
 

@@ -1,18 +1,77 @@
-//===- Calibrate.h - this machine's FMA peak and memory bandwidth -*- C++ -*-===//
+//===- Calibrate.h - this machine's ceilings: FMA, bandwidth, exp -*- C++ -*-===//
+//
+// The three ceilings a row's "% of peak" is a fraction of: the fp32 FMA
+// peak (contractions), the STREAM triad bandwidth (byte-counted ops) and,
+// for the ops that evaluate an exp per few flops (kernel sums, gated
+// scans), an exp-aware ceiling built from the throughput of the CPU
+// pipeline's own vectorized exp.
+//
+//===----------------------------------------------------------------------===//
 
 #ifndef MIXER_TOOLS_MIXER_BENCH_CALIBRATE_H
 #define MIXER_TOOLS_MIXER_BENCH_CALIBRATE_H
 
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
 namespace mixer::bench {
 
-/// fp32 FMA throughput in GFLOP/s (an FMA counts as two flops) of an
-/// AVX-512 (or AVX2) loop with 24 independent accumulators per thread, on
-/// `threads` threads; the best of three trials.
-double measureFmaPeak(int threads);
+struct Work;
+
+/// The fp32 FMA peak in GFLOP/s (an FMA counts as two flops) on `threads`
+/// threads, measured twice: a compiled loop and a hand-written assembly
+/// loop, both of the widest vector ISA this CPU has (picked at run time
+/// from cpuid), with as many independent accumulators as the register file
+/// holds beside the two operands (24 of AVX-512's 32 zmm, 12 of AVX2's 16
+/// ymm): enough to cover the FMA latency on two FMA ports without a spill.
+struct FmaPeak {
+  std::string isa; ///< "avx512", "avx2" or "none"
+  int accumulators = 0;
+  double compiledGflops = 0, handWrittenGflops = 0;
+  /// The peak the rows are divided by: the better of the two loops.
+  double gflops() const {
+    return compiledGflops > handWrittenGflops ? compiledGflops
+                                              : handWrittenGflops;
+  }
+};
+FmaPeak measureFmaPeak(int threads);
 
 /// STREAM triad a = b + s*c over three 64 MiB float arrays on `threads`
 /// threads, in GB/s counting 12 bytes per element; the best of five trials.
 double measureTriadBandwidth(int threads);
+
+/// The exps per second (in G/s) of the CPU pipeline's vectorized exp: a
+/// linalg.generic of math.exp over 32768 floats (in the L2), compiled
+/// through the same pipeline and JIT as the ops, called on `threads` threads
+/// at once.
+llvm::Expected<double> measureExpThroughput(int threads);
+
+/// The measured ceilings (0: not measured).
+struct Ceilings {
+  double fmaGflops = 0, triadGbps = 0, expGps = 0;
+};
+
+/// The ceiling a case is measured against and the rate it allows, in the
+/// unit of the row (GFLOP/s or GB/s):
+///   "fma"       flops only: the FMA peak
+///   "exp-aware" flops and exps: the flops at the FMA peak plus the exps at
+///               the pipeline's exp throughput, flops / (flops / fma +
+///               exps / exp)
+///   "triad"     bytes only: the STREAM triad
+/// An empty name when the ceiling the case needs was not measured.
+struct Ceiling {
+  std::string name;
+  double rate = 0;
+};
+Ceiling chooseCeiling(const Work &work, const Ceilings &ceilings);
+
+/// Measures the three ceilings on `threads` threads, records them (and both
+/// FMA loops) in `machine` and prints them on one line to `os`.
+Ceilings calibrate(int threads, llvm::json::Object &machine,
+                   llvm::raw_ostream &os);
 
 } // namespace mixer::bench
 

@@ -62,9 +62,11 @@ public:
   /// update and S^T q, 2 Dk Dv each.
   Work work(const Case &c) const override {
     const Shape &s = c.shape;
-    return {6.0 * s["B"] * s["L"] * s["H"] * s["Dk"] * s["Dv"], 0};
+    // exp(g) per token and head.
+    return {6.0 * s["B"] * s["L"] * s["H"] * s["Dk"] * s["Dv"], 0,
+            double(s["B"]) * s["L"] * s["H"]};
   }
-  std::string workFormula() const override { return "6*B*L*H*Dk*Dv"; }
+  std::string workFormula() const override { return "6*B*L*H*Dk*Dv; exps B*L*H"; }
 
   /// q, v uniform in [-1, 1); k in [-1, 1) scaled to unit length per token
   /// and head (as the models do: I - beta k k^T is then a contraction);

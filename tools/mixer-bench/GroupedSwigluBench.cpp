@@ -59,10 +59,11 @@ public:
   /// Two GEMMs; silu and the product are not counted.
   Work work(const Case &c) const override {
     const Shape &s = c.shape;
-    return {4.0 * s["T"] * s["K"] * s["F"], 0};
+    // The sigmoid of silu per output element.
+    return {4.0 * s["T"] * s["K"] * s["F"], 0, double(s["T"]) * s["F"]};
   }
   std::string workFormula() const override {
-    return "4*T*K*F (two GEMMs; the group sizes sum to T)";
+    return "4*T*K*F (two GEMMs; the group sizes sum to T); exps T*F";
   }
 
   /// x uniform in [-1, 1), the weights in [-1, 1) / sqrt(K).

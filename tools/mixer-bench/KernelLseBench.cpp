@@ -58,9 +58,10 @@ public:
   /// exp-accumulation (3).
   Work work(const Case &c) const override {
     const Shape &s = c.shape;
-    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 3), 0};
+    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 3), 0,
+            double(s["N"]) * s["M"]};
   }
-  std::string workFormula() const override { return "N*M*(3*D + 3)"; }
+  std::string workFormula() const override { return "N*M*(3*D + 3); exps N*M"; }
 
   /// Points uniform in the unit cube, g in [-1, 1), eps 0.1.
   Instance prepare(const Case &c, mref::Rng &rng) const override {

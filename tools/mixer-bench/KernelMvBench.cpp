@@ -56,9 +56,10 @@ public:
   /// multiply-add into every channel (2C).
   Work work(const Case &c) const override {
     const Shape &s = c.shape;
-    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 2 + 2.0 * s["C"]), 0};
+    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 2 + 2.0 * s["C"]), 0,
+            double(s["N"]) * s["M"]};
   }
-  std::string workFormula() const override { return "N*M*(3*D + 2 + 2*C)"; }
+  std::string workFormula() const override { return "N*M*(3*D + 2 + 2*C); exps N*M"; }
 
   /// Points uniform in the unit cube, v in [-1, 1), bandwidth 0.5.
   Instance prepare(const Case &c, mref::Rng &rng) const override {

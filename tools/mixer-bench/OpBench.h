@@ -133,11 +133,15 @@ private:
 };
 
 /// The nominal work of a case. The driver reports GFLOP/s (and a fraction
-/// of the FMA peak) when flops > 0, otherwise GB/s (and a fraction of the
-/// STREAM triad bandwidth) from bytes.
+/// of the FMA peak, or of the exp-aware ceiling when there are exps) when
+/// flops > 0, otherwise GB/s (and a fraction of the STREAM triad
+/// bandwidth) from bytes.
 struct Work {
   double flops = 0;
   double bytes = 0;
+  /// The exps among the flops' work (kernel sums, gated scans): with flops
+  /// they make the ceiling exp-aware (Calibrate.h).
+  double exps = 0;
 };
 
 /// The PyTorch comparison of a family: a script under bench/ run as

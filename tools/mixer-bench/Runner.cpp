@@ -54,11 +54,13 @@ double quantile(const std::vector<double> &sorted, double fraction) {
 
 namespace mixer::bench {
 
-void setPeakFraction(Row &row, const RunSettings &settings) {
-  if (row.gflops && settings.fmaPeakGflops > 0)
-    row.peakFraction = *row.gflops / settings.fmaPeakGflops;
-  else if (row.gbps && settings.triadGbps > 0)
-    row.peakFraction = *row.gbps / settings.triadGbps;
+void setPeakFraction(Row &row, const Work &work, const RunSettings &settings) {
+  Ceiling ceiling = chooseCeiling(work, settings.ceilings);
+  std::optional<double> rate = ceiling.name == "triad" ? row.gbps : row.gflops;
+  if (ceiling.name.empty() || !rate)
+    return;
+  row.peak = ceiling.name;
+  row.peakFraction = *rate / ceiling.rate;
 }
 
 llvm::Expected<CompiledCase> compileCase(const Job &job,
@@ -165,7 +167,7 @@ Row runJob(const Job &job, const RunSettings &settings) {
     row.gflops = work.flops / seconds * 1e-9;
   else if (work.bytes > 0)
     row.gbps = work.bytes / seconds * 1e-9;
-  setPeakFraction(row, settings);
+  setPeakFraction(row, work, settings);
   row.peakRssMb = peakRssMb();
   checkTolerance(row, family, "rel_error");
   return row;

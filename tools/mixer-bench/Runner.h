@@ -3,6 +3,7 @@
 #ifndef MIXER_TOOLS_MIXER_BENCH_RUNNER_H
 #define MIXER_TOOLS_MIXER_BENCH_RUNNER_H
 
+#include "Calibrate.h"
 #include "OpBench.h"
 #include "Row.h"
 
@@ -44,7 +45,7 @@ struct RunSettings {
   /// has reference gradients (--grad-check=fd).
   bool finiteDifferenceOnly = false;
   /// The calibration (0: not measured); the denominators of peak_fraction.
-  double fmaPeakGflops = 0, triadGbps = 0;
+  Ceilings ceilings;
 };
 
 /// Compiles the case's module (timed apart), runs it on the family's inputs,
@@ -56,8 +57,9 @@ Row runJob(const Job &job, const RunSettings &settings);
 /// row's peak memory is the child's, and a crash becomes an error row.
 Row runJobIsolated(const Job &job, const RunSettings &settings);
 
-/// Sets peak_fraction from gflops (or gbps) and the calibration.
-void setPeakFraction(Row &row, const RunSettings &settings);
+/// Sets peak_fraction from gflops (or gbps) and the ceiling the case's
+/// work calls for (chooseCeiling), and names that ceiling in `peak`.
+void setPeakFraction(Row &row, const Work &work, const RunSettings &settings);
 
 //===----------------------------------------------------------------------===//
 // Shared by runJob and runFwdBwdJob

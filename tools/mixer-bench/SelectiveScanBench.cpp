@@ -67,9 +67,11 @@ public:
   /// (two products and a sum) and the output's multiply-add, 6 in all.
   Work work(const Case &c) const override {
     const Shape &s = c.shape;
-    return {6.0 * s["B"] * s["L"] * s["D"] * s["N"], 0};
+    // exp(dt * A) per state element and token.
+    return {6.0 * s["B"] * s["L"] * s["D"] * s["N"], 0,
+            double(s["B"]) * s["L"] * s["D"] * s["N"]};
   }
-  std::string workFormula() const override { return "6*B*L*D*N"; }
+  std::string workFormula() const override { return "6*B*L*D*N; exps B*L*D*N"; }
 
   /// u, b, c, D_skip, z uniform in [-1, 1); A in [-2, -0.5). With the
   /// options dt = softplus(delta + delta_bias), delta in [-1, 1) and

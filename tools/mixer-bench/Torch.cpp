@@ -1,13 +1,17 @@
 //===- Torch.cpp - the PyTorch baseline rows of a family ------------------===//
 
 #include "Torch.h"
+#include "TorchCpuSettings.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <sys/wait.h>
 
 using namespace mixer::bench;
 namespace json = llvm::json;
@@ -37,7 +41,11 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
   if (llvm::sys::fs::exists(jemalloc))
     cmd += std::string(" LD_PRELOAD=") + jemalloc +
            " MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1";
-  cmd += " OPENBLAS_CORETYPE=SkylakeX ATEN_CPU_CAPABILITY=avx512"
+  // The kernels this CPU can run (AVX-512 ones would SIGILL on AVX2 only).
+  TorchCpuSettings cpu = hostTorchCpuSettings();
+  if (!cpu.openblasCoreType.empty())
+    cmd += " OPENBLAS_CORETYPE=" + cpu.openblasCoreType;
+  cmd += " ATEN_CPU_CAPABILITY=" + cpu.atenCapability +
          " OPENBLAS_NUM_THREADS=" +
          std::to_string(baseline.blasThreads ? settings.threads : 1) +
          " OMP_NUM_THREADS=" + std::to_string(settings.threads) + " " +

@@ -53,9 +53,10 @@ public:
   /// the product with the cost (2).
   Work work(const Case &c) const override {
     const Shape &s = c.shape;
-    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 5), 0};
+    return {double(s["N"]) * s["M"] * (3.0 * s["D"] + 5), 0,
+            double(s["N"]) * s["M"]};
   }
-  std::string workFormula() const override { return "N*M*(3*D + 5)"; }
+  std::string workFormula() const override { return "N*M*(3*D + 5); exps N*M"; }
 
   /// Points uniform in the unit cube, eps 0.1, log_u and log_v uniform in
   /// [-log(n) - 1, -log(n) + 1) (uniform marginals and potentials of order

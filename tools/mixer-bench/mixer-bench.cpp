@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Calibrate.h"
+#include "ComparisonNotes.h"
 #include "GpuRunner.h"
 #include "OpBench.h"
 #include "Report.h"
@@ -85,7 +86,8 @@ const char *kUsage =
     "  --isolate            run each case in a fresh child process\n"
     "  --fwd-bwd            add fwd+bwd rows (forward, then the op's VJP) of\n"
     "                       differentiable ops (always in smoke and train)\n"
-    "  --calibrate          measure FMA peak and triad bandwidth, then exit\n"
+    "  --calibrate          measure the FMA peak, the triad bandwidth and the\n"
+    "                       pipeline's exp throughput, then exit\n"
     "  --no-calibrate       skip that measurement before the cases\n"
     "  --no-compare         skip the PyTorch comparison rows\n"
     "  --grad-check fd      check fwd+bwd gradients by finite differences\n"
@@ -358,20 +360,13 @@ int main(int argc, char **argv) {
   if (opts.calibrateOnly || !opts.noCalibrate) {
     if (isatty(2))
       llvm::errs() << "calibrating on " << numThreads << " threads...\n";
-    run.fmaPeakGflops = measureFmaPeak(numThreads);
-    run.triadGbps = measureTriadBandwidth(numThreads);
-    machine["fma_peak_gflops"] = run.fmaPeakGflops;
-    machine["triad_gbps"] = run.triadGbps;
-    machine["calibration_threads"] = numThreads;
-    llvm::outs() << llvm::format(
-        "machine: %s, fp32 FMA peak %.1f GFLOP/s, STREAM triad %.1f GB/s on "
-        "%d threads\n",
-        cpuModel().c_str(), run.fmaPeakGflops, run.triadGbps, numThreads);
+    run.ceilings = calibrate(numThreads, machine, llvm::outs());
     if (opts.calibrateOnly)
       return 0;
   } else {
     machine["fma_peak_gflops"] = nullptr;
     machine["triad_gbps"] = nullptr;
+    machine["exp_gps"] = nullptr;
   }
 
   // Suite selection: per family its cases, each through both pipelines.
@@ -418,6 +413,7 @@ int main(int argc, char **argv) {
 
   json::Object versions{{"llvm", LLVM_VERSION_STRING},
                         {"compiler", __VERSION__}};
+  std::string comparisonNotRun = opts.noCompare ? "--no-compare" : "";
   if (!opts.noCompare && !jobs.empty()) {
     TorchSettings torch;
     torch.python = opts.python;
@@ -441,14 +437,16 @@ int main(int argc, char **argv) {
                 torchRows.push_back(std::move(r));
         }
         for (Row &r : torchRows) {
-          if (!r.peakFraction)
-            setPeakFraction(r, run);
+          for (const Case &c : cases)
+            if (!r.peakFraction && c.name == r.name)
+              setPeakFraction(r, family->work(c), run);
           rows.push_back(std::move(r));
         }
       }
     } else {
-      llvm::errs() << "mixer-bench: no comparison rows (" << opts.python
-                   << " cannot import torch)\n";
+      comparisonNotRun = opts.python + " cannot import torch";
+      llvm::errs() << "mixer-bench: no comparison rows (" << comparisonNotRun
+                   << ")\n";
     }
   }
   // Cases together, in suite order (rows of one case keep their order).
@@ -469,6 +467,7 @@ int main(int argc, char **argv) {
 
   printTable(rows, llvm::outs());
   printSummary(rows, llvm::outs());
+  printComparisonNotes(rows, comparisonNotRun, llvm::outs());
   if (fwdBwd)
     printFwdBwdSummary(rows, llvm::outs());
 

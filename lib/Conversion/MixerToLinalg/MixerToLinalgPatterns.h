@@ -39,8 +39,13 @@ void populateGatedDeltaRuleBackwardToLinalgPatterns(
     RewritePatternSet &patterns);
 
 /// The MoE ops: grouped GEMMs in static row slabs, row-wise dispatch and
-/// combine, the router's scalar loops (MoEToLinalg.cpp).
+/// combine, the router vectorized across tokens or else its scalar loops
+/// (MoEToLinalg.cpp).
 void populateMoEToLinalgPatterns(RewritePatternSet &patterns);
+/// mixer.topk_router on CPUs, vectorized across tokens: one vector op per
+/// comparison for a vector of tokens (TopkRouterToVector.cpp). Preferred to
+/// the scalar loops where it applies (static E, small E * k).
+void populateTopkRouterToVectorPatterns(RewritePatternSet &patterns);
 /// The MoE backward ops in the forward's group slabs
 /// (MoEBackwardToLinalg.cpp).
 void populateMoEBackwardToLinalgPatterns(RewritePatternSet &patterns);

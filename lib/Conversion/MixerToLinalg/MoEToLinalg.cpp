@@ -451,5 +451,6 @@ struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg, MoeDispatchToLinalg,
                MoeCombineToLinalg>(patterns.getContext());
+  populateTopkRouterToVectorPatterns(patterns);
   populateTopkRouterToLoopsPatterns(patterns);
 }

@@ -170,19 +170,18 @@ static Value toIndex(OpBuilder &b, Location loc, Value v) {
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
-static SmallVector<Value> topkRouterLoops(TopkRouterOp op,
-                                          PatternRewriter &rewriter) {
-  Location loc = op.getLoc();
-  Value logits = op.getLogits();
+SmallVector<Value> mlir::mixer::buildTopkRouterLoops(OpBuilder &builder,
+                                                    Location loc, Value logits,
+                                                    Value weightsOut,
+                                                    Value idsOut, int64_t k,
+                                                    bool normalize) {
   Type f32 = getElementTypeOrSelf(logits.getType());
-  Type i32 = getElementTypeOrSelf(op.getOuts()[1].getType());
-  Value tokens = dimSize(rewriter, loc, logits, 0);
-  Value experts = dimSize(rewriter, loc, logits, 1);
-  int64_t k = op.getK();
-  bool normalize = op.getNormalize();
+  Type i32 = getElementTypeOrSelf(idsOut.getType());
+  Value tokens = dimSize(builder, loc, logits, 0);
+  Value experts = dimSize(builder, loc, logits, 1);
 
-  SmallVector<Value> results = buildLoopNest(
-      rewriter, loc, tokens, op.getOuts(),
+  return buildLoopNest(
+      builder, loc, tokens, ValueRange{weightsOut, idsOut},
       [&](OpBuilder &b, Location loc, ValueRange ivs,
           ValueRange outs) -> SmallVector<Value> {
         ScalarBuilder s(b, loc);
@@ -263,7 +262,13 @@ static SmallVector<Value> topkRouterLoops(TopkRouterOp op,
                             })[0];
         return {weights, picked[1]};
       });
-  return results;
+}
+
+static SmallVector<Value> topkRouterLoops(TopkRouterOp op,
+                                          PatternRewriter &rewriter) {
+  return buildTopkRouterLoops(rewriter, op.getLoc(), op.getLogits(),
+                              op.getOuts()[0], op.getOuts()[1], op.getK(),
+                              op.getNormalize());
 }
 
 static SmallVector<Value> moeDispatchLoops(MoeDispatchOp op,

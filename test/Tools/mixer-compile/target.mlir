@@ -2,6 +2,7 @@
 // RUN: mixer-compile %s -o - --emit=mlir --mcpu=znver5 --mattr=-avx512f | FileCheck %s --check-prefix=AVX2
 // RUN: mixer-compile %s -o - --emit=mlir --mcpu=znver5 | FileCheck %s --check-prefix=AVX512
 // RUN: mixer-compile %s -o - --emit=mlir --mcpu=skylake-avx512 | FileCheck %s --check-prefix=AVX512
+// RUN: mixer-compile %s -o - --emit=mlir --mcpu=sapphirerapids | FileCheck %s --check-prefix=AVX512
 
 // The module is compiled for the CPU of --mcpu/--mattr: its TargetMachine's
 // features decide the target description the lowerings read (and the
