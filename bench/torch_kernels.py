@@ -17,7 +17,11 @@ then sums P * C over each row.
 
 With --mode fwd+bwd, kernel_lse and kernel_mv are timed forward and
 backward under autograd, w.r.t. x, y and g or v (impl "<impl>-fwd+bwd",
-see torch_common).
+see torch_common). sinkhorn's is mixer's formulation: the iterations
+without autograd, then the envelope-theorem gradient of the OT value
+<a, f> + <b, g> w.r.t. x, y, log_a and log_b through a surrogate whose
+autograd gives sum_j P_ij grad c and a_i f_i (the plan and the potentials
+held fixed).
 
 Inputs have mixer-bench's value ranges (points uniform in the unit cube,
 v and g uniform in [-1, 1), eps 0.1, bandwidth 0.5, uniform marginals,
@@ -198,12 +202,30 @@ def sinkhorn(kind, x, y, log_a, log_b, eps, iterations):
     return f, g, (p * c).sum()
 
 
+def sinkhorn_ot(kind, x, y, log_a, log_b, eps, iterations):
+    """The OT value <a, f> + <b, g> at the potentials of `iterations` steps,
+    whose autograd is the envelope gradient: the plan P and the potentials
+    are computed without autograd, then value = <a, f> + <b, g> +
+    sum P C - (sum P C held fixed)."""
+    with torch.no_grad():
+        f, g, _ = sinkhorn(kind, x, y, log_a, log_b, eps, iterations)
+        p = torch.exp((f[:, None] + g - cost(kind, x, y)) / eps + log_a[:, None] + log_b)
+    plan_cost = (p * cost(kind, x, y)).sum()
+    return ((torch.exp(log_a) * f).sum() + (torch.exp(log_b) * g).sum()
+            + plan_cost - plan_cost.detach())
+
+
 def bench_sinkhorn(name, d, flags, repeat):
     n, m, dim, iters = d["N"], d["M"], d["D"], d["I"]
     kind = kind_of(flags)
     x, y = uniform(n, dim, lo=0.0), uniform(m, dim, lo=0.0)
     log_a = torch.full((n,), -math.log(n))
     log_b = torch.full((m,), -math.log(m))
+    if fwd_bwd():
+        fwd_bwd_row("sinkhorn", name, "torch-dense", shape_string(d, flags),
+                    lambda x, y, la, lb: (sinkhorn_ot(kind, x, y, la, lb, EPS, iters),),
+                    [x, y, log_a, log_b], repeat, 1e-3, "implicit gradients")
+        return
     ref = sinkhorn(kind, x.double(), y.double(), log_a.double(), log_b.double(),
                    EPS, iters)
     flops = n * m * (3 * dim + 10 * iters + 6)

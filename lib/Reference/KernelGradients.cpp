@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// kernel_mv and kernel_lse backward as dense double sums over every (i, j)
+// kernel_mv, kernel_lse and sinkhorn backward as dense double sums over every (i, j)
 // pair, with the derivatives of each kernel and cost written out from their
 // formulas (r = ||x - y||, h the bandwidth):
 //
@@ -200,5 +200,40 @@ KernelLseGradients mixer::ref::kernelLseBackward(Kernel kind, const Tensor &x,
           grads.dy[(bt * s.M + j) * D + d] -= a * (xi[d] - yj[d]);
         }
       }
+  return grads;
+}
+
+SinkhornGradients mixer::ref::sinkhornBackward(
+    Kernel costKind, const Tensor &x, const Tensor &y, const Tensor &logA,
+    const Tensor &logB, double eps, const Tensor &f, const Tensor &g,
+    double dCost) {
+  const char *fn = "sinkhornBackward";
+  detail::checkRank(fn, "x", x, 2);
+  PointShape s = pointShape(fn, x, y);
+  detail::checkShape(fn, "logA", logA, {s.N});
+  detail::checkShape(fn, "logB", logB, {s.M});
+  detail::checkShape(fn, "f", f, {s.N});
+  detail::checkShape(fn, "g", g, {s.M});
+  check(eps > 0.0, fn, "eps is not positive");
+  int64_t D = s.D;
+  SinkhornGradients grads{Tensor({s.N, D}), Tensor({s.M, D}), Tensor({s.N}),
+                          Tensor({s.M})};
+  for (int64_t i = 0; i < s.N; ++i)
+    for (int64_t j = 0; j < s.M; ++j) {
+      const double *xi = &x.data[i * D];
+      const double *yj = &y.data[j * D];
+      double c = cost(costKind, xi, yj, D);
+      double plan =
+          std::exp((f[i] + g[j] - c) / eps + logA[i] + logB[j]);
+      double a = dCost * plan * costGradFactor(costKind, squaredDistance(xi, yj, D));
+      for (int64_t d = 0; d < D; ++d) {
+        grads.dx[i * D + d] += a * (xi[d] - yj[d]);
+        grads.dy[j * D + d] -= a * (xi[d] - yj[d]);
+      }
+    }
+  for (int64_t i = 0; i < s.N; ++i)
+    grads.dlogA[i] = dCost * std::exp(logA[i]) * f[i];
+  for (int64_t j = 0; j < s.M; ++j)
+    grads.dlogB[j] = dCost * std::exp(logB[j]) * g[j];
   return grads;
 }

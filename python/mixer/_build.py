@@ -181,7 +181,8 @@ class Call:
                 if cotangent.shape != result.shape:
                     raise ValueError(f"the cotangent of '{ssa}' must have shape "
                                      f"{result.shape}, got {cotangent.shape}")
-                arrays.append(np.ascontiguousarray(cotangent, dtype=result.dtype))
+                # np.array keeps a 0-d cotangent 0-d (ascontiguousarray makes it 1-d).
+                arrays.append(np.array(cotangent, dtype=result.dtype, order="C"))
             grads = {i: np.empty_like(inputs[i]) for i in floats}
             function(*inputs, *arrays, *grads.values())
             return tuple(grads.get(index_of[p]) if p in index_of else None

@@ -134,6 +134,11 @@ def sinkhorn(x, y, log_a, log_b, *, eps, iterations, cost="sqeuclidean", options
         g_j = -eps log sum_i exp((f_i - C_ij) / eps + log_a_i).
     Returns (f [N], g [M], transport_cost), transport_cost = sum_ij P_ij C_ij
     with P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i + log_b_j).
+
+    With return_vjp=True, vjp(None, None, d_cost) returns (dx, dy, dlog_a,
+    dlog_b), the envelope-theorem gradient of the entropic OT value
+    <exp(log_a), f> + <exp(log_b), g> (not of sum P C); f and g have no
+    gradient, and nonzero cotangents for them raise an error naming them.
     """
     check_choice(cost, "cost", COSTS)
     eps = check_positive_float(eps, "eps")

@@ -220,6 +220,15 @@ public:
                      const std::vector<ref::Tensor> &cotangents) const {
     return {};
   }
+  /// Whether output `k` gets a random cotangent in fwd+bwd rows (else
+  /// zero: sinkhorn's potentials have no gradient).
+  virtual bool outputHasCotangent(size_t k) const { return true; }
+  /// Whether the gradient is that of sum_k <cotangent_k, output_k>, so that
+  /// a finite difference of the outputs can check it (not sinkhorn's,
+  /// which is that of the OT value: the reference always checks it).
+  virtual bool gradientOfOutputs() const { return true; }
+  /// The largest relative error of the gradients against the reference's.
+  virtual double gradientTolerance() const { return 1e-4; }
 };
 
 /// What the scan families (ssd, linear_attention, selective_scan,

@@ -7,6 +7,8 @@
 
 #include "KernelSumBench.h"
 
+#include "mixer/Reference/KernelMoEGradients.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -19,9 +21,14 @@ constexpr double kEps = 0.1;
 class SinkhornBench : public KernelSumBench {
 public:
   std::string op() const override { return "sinkhorn"; }
-  /// Differentiable through its converged potentials; its fwd+bwd rows say
-  /// that the backward is not there yet.
+  /// Its fwd+bwd rows differentiate the transport cost (the entropic OT
+  /// value <a, f> + <b, g>, by the envelope theorem); f and g get zero
+  /// cotangents (they have no gradient).
   bool differentiable() const override { return true; }
+  bool outputHasCotangent(size_t k) const override { return k == 2; }
+  bool gradientOfOutputs() const override { return false; }
+  /// The tolerance of the implicit gradient.
+  double gradientTolerance() const override { return 1e-3; }
 
   /// Entropic optimal transport between two clouds of points in 3
   /// dimensions with uniform weights (GeomLoss-style), squared Euclidean
@@ -34,7 +41,7 @@ public:
          // The public GPU shapes: D 8.
          /*gpu=*/{make("sinkhorn-gpu-N16384-D8-I20", 16384, 16384, 8, 20)},
          /*gpuSmoke=*/{make("sinkhorn-gpu-smoke", 256, 512, 8, 5)},
-         /*train=*/{},
+         /*train=*/{make("sinkhorn-train-N4096-I20", 4096, 4096, 3, 20)},
          /*cpu=*/{make("sinkhorn-N1024-I20", 1024, 1024, 3, 20)},
          /*beyondCpu=*/{make("sinkhorn-N4096-I20", 4096, 4096, 3, 20)}});
   }
@@ -96,6 +103,24 @@ public:
     mref::Tensor costRef(std::vector<int64_t>{}, ref.cost);
     in.expect(cost, std::move(costRef));
     return in;
+  }
+
+  /// The envelope gradient at the fp64 potentials of the same iterations,
+  /// for the transport cost's cotangent (eps gets none).
+  std::vector<mref::Tensor>
+  referenceGradients(const Case &c, const Instance &in,
+                     const std::vector<mref::Tensor> &cot) const override {
+    const Shape &s = c.shape;
+    mref::Tensor x = in.buffers[0]->toTensor(), y = in.buffers[1]->toTensor(),
+                 la = in.buffers[2]->toTensor(), lb = in.buffers[3]->toTensor();
+    double eps = double(float(kEps));
+    mref::SinkhornResult fwd =
+        mref::sinkhorn(mref::Kernel::SqEuclidean, x, y, la, lb, eps, s["I"]);
+    mref::SinkhornGradients grads =
+        mref::sinkhornBackward(mref::Kernel::SqEuclidean, x, y, la, lb, eps,
+                               fwd.f, fwd.g, cot[2][0]);
+    return {std::move(grads.dx), std::move(grads.dy), std::move(grads.dlogA),
+            std::move(grads.dlogB), mref::Tensor()};
   }
 
   double naiveWork(const Case &c) const override {

@@ -50,6 +50,27 @@ KernelLseGradients kernelLseBackward(Kernel kind, const Tensor &x,
                                      const Tensor &y, const Tensor *g,
                                      double eps, const Tensor &dout);
 
+/// Gradients of sinkhorn's transport cost: dx [N,D], dy [M,D], dlogA [N],
+/// dlogB [M] (eps gets none).
+struct SinkhornGradients {
+  Tensor dx, dy, dlogA, dlogB;
+};
+/// The envelope-theorem gradient of the entropic OT value
+/// OT = <a, f> + <b, g> (a = exp(logA), b = exp(logB)) at the potentials f
+/// [N], g [M] of sinkhorn(), times the cotangent dCost, with the plan
+/// P_ij = exp((f_i + g_j - C_ij) / eps + logA_i + logB_j):
+///   dx_i    = dCost sum_j P_ij grad_x c(x_i, y_j)
+///   dy_j    = dCost sum_i P_ij grad_y c(x_i, y_j)
+///   dlogA_i = dCost a_i f_i,   dlogB_j = dCost b_j g_j
+/// Exact for converged potentials; OT is defined only for balanced weights
+/// (sum a = sum b), so dlogA and dlogB are exact along log-weight changes
+/// that keep both sums fixed.
+SinkhornGradients sinkhornBackward(Kernel costKind, const Tensor &x,
+                                   const Tensor &y, const Tensor &logA,
+                                   const Tensor &logB, double eps,
+                                   const Tensor &f, const Tensor &g,
+                                   double dCost);
+
 /// Gradients of groupedMatmul: dlhs [T,K] and drhs [E,K,N].
 struct GroupedMatmulGradients {
   Tensor dlhs, drhs;

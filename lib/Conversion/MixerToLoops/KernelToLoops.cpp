@@ -19,10 +19,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoopBuilder.h"
+#include "KernelLoops.h"
 #include "MixerToLoopsPatterns.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
-#include "mixer/Utils/KernelMath.h"
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -31,58 +30,6 @@
 using namespace mlir;
 using namespace mlir::mixer;
 using namespace mlir::mixer::loops;
-
-/// Indices with the batch index `bi` in front when `batched`.
-static SmallVector<Value> at(bool batched, Value bi,
-                             std::initializer_list<Value> rest) {
-  SmallVector<Value> result;
-  if (batched)
-    result.push_back(bi);
-  result.append(rest.begin(), rest.end());
-  return result;
-}
-
-/// sum_d (x[.., i, d] - y[.., j, d])^2.
-static Value squaredDistance(OpBuilder &b, Location loc, bool batched, Value bi,
-                             Value x, Value i, Value y, Value j, Value dims,
-                             Value zero) {
-  return buildSum(b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
-    return squaredDifference(b, loc, load(b, loc, x, at(batched, bi, {i, d})),
-                             load(b, loc, y, at(batched, bi, {j, d})));
-  });
-}
-
-namespace {
-/// The bounds of the loops over the points: the rows of x (after the batch
-/// when batched), the M rows of y and the D coordinates.
-struct PointLoopSizes {
-  PointLoopSizes(OpBuilder &b, Location loc, bool batched, Value x, Value y) {
-    unsigned rowDim = batched ? 1 : 0;
-    if (batched)
-      rows.push_back(dimSize(b, loc, x, 0));
-    rows.push_back(dimSize(b, loc, x, rowDim));
-    M = dimSize(b, loc, y, rowDim);
-    dims = dimSize(b, loc, x, rowDim + 1);
-  }
-  SmallVector<Value> rows;
-  Value M, dims;
-
-  /// out = body(b, loc, bi, i, out) for every row i of x (of batch entry
-  /// bi, null when unbatched).
-  SmallVector<Value>
-  overRows(OpBuilder &builder, Location loc, bool batched, Value out,
-           function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
-                                           ValueRange)>
-               body) {
-    return buildLoopNest(builder, loc, rows, out,
-                         [&](OpBuilder &b, Location loc, ValueRange ivs,
-                             ValueRange outer) -> SmallVector<Value> {
-                           return body(b, loc, batched ? ivs[0] : Value(),
-                                       ivs.back(), outer);
-                         });
-  }
-};
-} // namespace
 
 static SmallVector<Value> kernelLseLoops(KernelLseOp op,
                                          PatternRewriter &rewriter) {

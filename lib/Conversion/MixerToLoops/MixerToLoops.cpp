@@ -21,6 +21,7 @@ using namespace mlir::mixer;
 
 void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateKernelToLoopsPatterns(patterns);
+  populateKernelBackwardToLoopsPatterns(patterns);
   populateSsdToLoopsPatterns(patterns);
   populateLinearAttentionToLoopsPatterns(patterns);
   populateSelectiveScanToLoopsPatterns(patterns);

@@ -15,6 +15,10 @@ namespace mixer {
 /// mixer.kernel_lse, mixer.kernel_mv and mixer.transport_cost -> dense
 /// double loops (KernelToLoops.cpp).
 void populateKernelToLoopsPatterns(RewritePatternSet &patterns);
+/// mixer.kernel_lse_point_grad and mixer.kernel_mv_point_grad (what the
+/// kernel backward ops and sinkhorn_backward decompose into) -> dense
+/// double loops (KernelBackwardToLoops.cpp).
+void populateKernelBackwardToLoopsPatterns(RewritePatternSet &patterns);
 
 /// mixer.ssd -> the token-by-token recurrence (SsdToLoops.cpp).
 void populateSsdToLoopsPatterns(RewritePatternSet &patterns);

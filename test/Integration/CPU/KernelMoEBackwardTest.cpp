@@ -7,8 +7,10 @@
 // gradients (KernelMoEGradients.h). Each gradient prints its relative error
 // max|grad - ref| / max|ref|; the tolerance is 1e-4.
 //
-// Only the optimized pipeline: the point-gradient sums and the MoE backward
-// ops have a linalg lowering, not a scalar-loop one.
+// The kernel backward ops run through both pipelines (the naive one lowers
+// their point-gradient sums as dense scalar loops, named "naive" in the
+// output); the MoE backward ops through the optimized one only (they have
+// no scalar-loop lowering).
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,29 +107,32 @@ class KernelMvBackward : public ::testing::TestWithParam<MvCase> {};
 
 TEST_P(KernelMvBackward, GradientsMatchTheReference) {
   const MvCase &c = GetParam();
-  CompiledModule compiled(mvModule(c), /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+  for (bool naive : {false, true}) {
+    CompiledModule compiled(mvModule(c), naive);
+    ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
-  ref::Rng rng(7 + c.N + c.M);
-  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
-  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
-  auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M, c.C}), -1.0, 1.0);
-  auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N, c.C}), -1.0, 1.0);
-  // A bandwidth of the scale of the distances, so that the kernels are not
-  // all 0 or all 1.
-  Buffer h{{}, {static_cast<float>(0.6 * std::sqrt(double(c.D)))}};
-  Buffer dx = garbage(x.shape), dy = garbage(y.shape), dv = garbage(v.shape),
-         dh = garbage({});
-  compiled.callBuffers("bwd", {&x, &y, &v, &h, &d, &dx, &dy, &dv, &dh});
+    ref::Rng rng(7 + c.N + c.M);
+    auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+    auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
+    auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M, c.C}), -1.0, 1.0);
+    auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N, c.C}), -1.0, 1.0);
+    // A bandwidth of the scale of the distances, so that the kernels are not
+    // all 0 or all 1.
+    Buffer h{{}, {static_cast<float>(0.6 * std::sqrt(double(c.D)))}};
+    Buffer dx = garbage(x.shape), dy = garbage(y.shape), dv = garbage(v.shape),
+           dh = garbage({});
+    compiled.callBuffers("bwd", {&x, &y, &v, &h, &d, &dx, &dy, &dv, &dh});
 
-  ref::KernelMvGradients expected =
-      ref::kernelMvBackward(c.kind, rx, ry, rv, h.data[0], rd);
-  std::string name = "kernel_mv_backward " + mvName(c);
-  expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
-  expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
-  expectGradient(name + " dv", dv.data, expected.dv, kTolerance);
-  expectGradient(name + " dbandwidth", dh.data,
-                 ref::Tensor({}, expected.dBandwidth), kTolerance);
+    ref::KernelMvGradients expected =
+        ref::kernelMvBackward(c.kind, rx, ry, rv, h.data[0], rd);
+    std::string name =
+        std::string(naive ? "naive " : "") + "kernel_mv_backward " + mvName(c);
+    expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
+    expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
+    expectGradient(name + " dv", dv.data, expected.dv, kTolerance);
+    expectGradient(name + " dbandwidth", dh.data,
+                   ref::Tensor({}, expected.dBandwidth), kTolerance);
+  }
 }
 
 std::vector<MvCase> mvCases() {
@@ -202,28 +207,31 @@ class KernelLseBackward : public ::testing::TestWithParam<LseCase> {};
 
 TEST_P(KernelLseBackward, GradientsMatchTheReference) {
   const LseCase &c = GetParam();
-  CompiledModule compiled(lseModule(c), /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+  for (bool naive : {false, true}) {
+    CompiledModule compiled(lseModule(c), naive);
+    ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
-  ref::Rng rng(9 + c.N + c.M);
-  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
-  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
-  auto [g, rg] = randomInput(rng, withBatch(c.Bt, {c.M}), -2.0, 2.0);
-  auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N}), -1.0, 1.0);
-  Buffer eps{{}, {static_cast<float>(c.eps)}};
-  Buffer dx = garbage(x.shape), dy = garbage(y.shape), dg = garbage(g.shape);
-  std::vector<Buffer *> args = {&x, &y, &eps, &d};
-  if (c.withG)
-    args.push_back(&g);
-  args.insert(args.end(), {&dx, &dy, &dg});
-  compiled.callBuffers("bwd", args);
+    ref::Rng rng(9 + c.N + c.M);
+    auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+    auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
+    auto [g, rg] = randomInput(rng, withBatch(c.Bt, {c.M}), -2.0, 2.0);
+    auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N}), -1.0, 1.0);
+    Buffer eps{{}, {static_cast<float>(c.eps)}};
+    Buffer dx = garbage(x.shape), dy = garbage(y.shape), dg = garbage(g.shape);
+    std::vector<Buffer *> args = {&x, &y, &eps, &d};
+    if (c.withG)
+      args.push_back(&g);
+    args.insert(args.end(), {&dx, &dy, &dg});
+    compiled.callBuffers("bwd", args);
 
-  ref::KernelLseGradients expected = ref::kernelLseBackward(
-      c.kind, rx, ry, c.withG ? &rg : nullptr, eps.data[0], rd);
-  std::string name = "kernel_lse_backward " + lseName(c);
-  expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
-  expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
-  expectGradient(name + " dg", dg.data, expected.dg, kTolerance);
+    ref::KernelLseGradients expected = ref::kernelLseBackward(
+        c.kind, rx, ry, c.withG ? &rg : nullptr, eps.data[0], rd);
+    std::string name =
+        std::string(naive ? "naive " : "") + "kernel_lse_backward " + lseName(c);
+    expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
+    expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
+    expectGradient(name + " dg", dg.data, expected.dg, kTolerance);
+  }
 }
 
 std::vector<LseCase> lseCases() {

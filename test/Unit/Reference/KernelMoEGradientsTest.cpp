@@ -188,4 +188,123 @@ TEST(MoeCombineBackwardTest, MatchesFiniteDifferences) {
   expectGradient("moe_combine d_weights", weights, loss, grads.dWeights);
 }
 
+/// Log-weights of random probability weights (sum exp = 1), so that the
+/// transport problem balances.
+Tensor randomLogWeights(Rng &rng, int64_t n) {
+  Tensor w = rng.uniformTensor({n}, 0.5, 1.5);
+  double sum = 0.0;
+  for (int64_t i = 0; i < n; ++i)
+    sum += w[i];
+  for (int64_t i = 0; i < n; ++i)
+    w[i] = std::log(w[i] / sum);
+  return w;
+}
+
+/// A random direction v of log-weight changes that keeps sum exp(logW)
+/// fixed to first order: sum_i exp(logW_i) v_i = 0.
+Tensor massPreservingDirection(Rng &rng, const Tensor &logW) {
+  Tensor v = rng.uniformTensor(logW.shape, -1.0, 1.0);
+  double av = 0.0, aa = 0.0;
+  for (int64_t i = 0; i < v.numel(); ++i) {
+    double a = std::exp(logW[i]);
+    av += a * v[i];
+    aa += a * a;
+  }
+  for (int64_t i = 0; i < v.numel(); ++i)
+    v[i] -= std::exp(logW[i]) * av / aa;
+  return v;
+}
+
+/// logW + h v, renormalized so that sum exp stays exactly what it was.
+Tensor movedLogWeights(const Tensor &logW, const Tensor &v, double h) {
+  Tensor moved = logW;
+  double before = 0.0, after = 0.0;
+  for (int64_t i = 0; i < logW.numel(); ++i) {
+    before += std::exp(logW[i]);
+    after += std::exp(logW[i] + h * v[i]);
+  }
+  for (int64_t i = 0; i < logW.numel(); ++i)
+    moved[i] = logW[i] + h * v[i] - std::log(after / before);
+  return moved;
+}
+
+// The envelope gradient of OT = <a, f> + <b, g> at converged potentials
+// against central differences of that value (Sinkhorn rerun to convergence
+// at every moved input): elementwise for x and y; for the log-weights, on
+// which OT depends only along changes that keep the masses balanced, along
+// random such directions (the error relative to |grad| |v|).
+TEST(SinkhornBackwardTest, MatchesFiniteDifferencesOfTheOTValue) {
+  Rng rng(16);
+  for (Kernel kind : kCosts)
+    for (double eps : {0.5, 2.0}) {
+      int64_t N = 4, M = 5, D = 2, iterations = 3000;
+      Tensor x = rng.uniformTensor({N, D}, -1.0, 1.0);
+      Tensor y = rng.uniformTensor({M, D}, -1.0, 1.0);
+      Tensor logA = randomLogWeights(rng, N), logB = randomLogWeights(rng, M);
+      double dCost = 1.7;
+      auto value = [&](const Tensor &la, const Tensor &lb) {
+        SinkhornResult r = sinkhorn(kind, x, y, la, lb, eps, iterations);
+        double ot = 0.0;
+        for (int64_t i = 0; i < N; ++i)
+          ot += std::exp(la[i]) * r.f[i];
+        for (int64_t j = 0; j < M; ++j)
+          ot += std::exp(lb[j]) * r.g[j];
+        return dCost * ot;
+      };
+      auto loss = [&] { return value(logA, logB); };
+      SinkhornResult fwd = sinkhorn(kind, x, y, logA, logB, eps, iterations);
+      SinkhornGradients grads = sinkhornBackward(kind, x, y, logA, logB, eps,
+                                                 fwd.f, fwd.g, dCost);
+      std::string name = std::string(kernelName(kind)) + " eps " +
+                         std::to_string(eps).substr(0, 3) + " sinkhorn";
+      expectGradient(name + " dx", x, loss, grads.dx);
+      expectGradient(name + " dy", y, loss, grads.dy);
+
+      auto directional = [&](const std::string &what, bool onA) {
+        const Tensor &logW = onA ? logA : logB;
+        const Tensor &grad = onA ? grads.dlogA : grads.dlogB;
+        for (int trial = 0; trial < 3; ++trial) {
+          Tensor v = massPreservingDirection(rng, logW);
+          auto at = [&](double h) {
+            Tensor moved = movedLogWeights(logW, v, h);
+            return onA ? value(moved, logB) : value(logA, moved);
+          };
+          double fd = (at(kStep) - at(-kStep)) / (2.0 * kStep);
+          double analytic = dot(grad, v);
+          double scale = std::sqrt(dot(grad, grad) * dot(v, v));
+          double err = std::abs(fd - analytic) / scale;
+          std::printf("%-40s finite-difference relative error %.3g\n",
+                      (name + " " + what).c_str(), err);
+          EXPECT_LE(err, kTolerance) << name << " " << what;
+        }
+      };
+      directional("dlog_a (mass-preserving)", true);
+      directional("dlog_b (mass-preserving)", false);
+    }
+}
+
+// The envelope gradient is that of OT, not of sum_ij P_ij C_ij (the
+// forward's transport_cost), which leaves out eps KL(P | a b^T): their x
+// gradients differ by far more than the tolerance.
+TEST(SinkhornBackwardTest, IsNotTheGradientOfThePlanCost) {
+  Rng rng(17);
+  int64_t N = 4, M = 5, D = 2, iterations = 3000;
+  double eps = 0.5;
+  Tensor x = rng.uniformTensor({N, D}, -1.0, 1.0);
+  Tensor y = rng.uniformTensor({M, D}, -1.0, 1.0);
+  Tensor logA = randomLogWeights(rng, N), logB = randomLogWeights(rng, M);
+  SinkhornResult fwd =
+      sinkhorn(Kernel::SqEuclidean, x, y, logA, logB, eps, iterations);
+  SinkhornGradients grads = sinkhornBackward(Kernel::SqEuclidean, x, y, logA,
+                                             logB, eps, fwd.f, fwd.g, 1.0);
+  auto planCost = [&] {
+    return sinkhorn(Kernel::SqEuclidean, x, y, logA, logB, eps, iterations)
+        .cost;
+  };
+  double err = finiteDifferenceError(x, planCost, grads.dx);
+  std::printf("sinkhorn dx against d(sum P C)/dx: relative difference %.3g\n",
+              err);
+  EXPECT_GT(err, 1e-2);
+}
+
 } // namespace

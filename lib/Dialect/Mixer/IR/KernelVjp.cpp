@@ -1,8 +1,8 @@
 //===- KernelVjp.cpp - vector-Jacobian products of the kernel ops ---------===//
 //
-// DifferentiableOpInterface of kernel_mv and kernel_lse: each builds the
-// op's backward op, with fresh tensors as its `outs`. A null cotangent (a
-// zero one) becomes a tensor of zeros.
+// DifferentiableOpInterface of kernel_mv, kernel_lse and sinkhorn: each
+// builds the op's backward op, with fresh tensors as its `outs`. A null
+// cotangent (a zero one) becomes a tensor of zeros.
 //
 //===----------------------------------------------------------------------===//
 
@@ -61,9 +61,40 @@ struct KernelLseVjp
   }
 };
 
+/// The cotangent of transport_cost is applied to the entropic OT value
+/// <a, f> + <b, g> (the envelope theorem; see mixer.sinkhorn_backward);
+/// those of f and g, when present, go to the backward op, which requires
+/// them to be zero when the code runs.
+struct SinkhornVjp
+    : public DifferentiableOpInterface::ExternalModel<SinkhornVjp,
+                                                      SinkhornOp> {
+  FailureOr<SmallVector<Value>> buildVjp(Operation *op, OpBuilder &b,
+                                         ArrayRef<Value> cotangents) const {
+    auto sinkhorn = cast<SinkhornOp>(op);
+    Location loc = sinkhorn.getLoc();
+    Value dCost =
+        cotangentOrZeros(b, loc, cotangents[2], sinkhorn.getTransportCost());
+    SmallVector<Value> inits = {
+        emptyLike(b, loc, sinkhorn.getX()), emptyLike(b, loc, sinkhorn.getY()),
+        emptyLike(b, loc, sinkhorn.getLogA()),
+        emptyLike(b, loc, sinkhorn.getLogB())};
+    auto grad = SinkhornBackwardOp::create(
+        b, loc, sinkhorn.getCost(), sinkhorn.getX(), sinkhorn.getY(),
+        sinkhorn.getLogA(), sinkhorn.getLogB(), sinkhorn.getEps(),
+        sinkhorn.getF(), sinkhorn.getG(), dCost, cotangents[0], cotangents[1],
+        inits);
+    // Operands: x, y, log_a, log_b, eps (a hyperparameter), outs.
+    return SmallVector<Value>{grad.getDx(),    grad.getDy(),
+                              grad.getDlogA(), grad.getDlogB(),
+                              Value(),         Value(),
+                              Value(),         Value()};
+  }
+};
+
 } // namespace
 
 void mlir::mixer::attachKernelVjpModels(MLIRContext &context) {
   KernelMvOp::attachInterface<KernelMvVjp>(context);
   KernelLseOp::attachInterface<KernelLseVjp>(context);
+  SinkhornOp::attachInterface<SinkhornVjp>(context);
 }

@@ -171,6 +171,7 @@ void mlir::mixer::populateDecomposeCompositesPatterns(
   patterns.add<DecomposeSinkhorn>(patterns.getContext());
   populateDecomposeScanBackwardPatterns(patterns);
   populateDecomposeKernelBackwardPatterns(patterns);
+  populateDecomposeSinkhornBackwardPatterns(patterns);
 }
 
 namespace {

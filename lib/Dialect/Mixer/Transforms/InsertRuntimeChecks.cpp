@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
@@ -234,6 +235,23 @@ private:
           arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0));
       add(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, value, zero),
           name + " must be positive (it is zero, negative or NaN)");
+      return;
+    }
+    case ValueRule::Zero: {
+      // The largest |element|; maximumf propagates NaN, which fails too.
+      Value largest = reduceAll(
+          rule.value, {b.getFloatAttr(elementType, 0.0)},
+          [](OpBuilder &nb, Location nloc, Value x,
+             ValueRange acc) -> SmallVector<Value> {
+            return {arith::MaximumFOp::create(
+                nb, nloc, math::AbsFOp::create(nb, nloc, x), acc[0])};
+          })[0];
+      Value zero =
+          arith::ConstantOp::create(b, loc, b.getFloatAttr(elementType, 0.0));
+      add(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, largest,
+                                zero),
+          name + " holds a nonzero value; it must be zero (this op has no "
+                 "gradient through it)");
       return;
     }
     case ValueRule::IndexBelow:

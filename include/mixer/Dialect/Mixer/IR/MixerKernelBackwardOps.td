@@ -280,4 +280,109 @@ def Mixer_KernelLsePointGradOp
   }];
 }
 
+def Mixer_SinkhornBackwardOp
+    : Mixer_DestinationOp<"sinkhorn_backward", [AttrSizedOperandSegments]> {
+  let summary = "envelope-theorem gradients of mixer.sinkhorn's transport cost";
+  let description = [{
+    The vector-Jacobian product of `mixer.sinkhorn` with respect to `x`
+    [N, D], `y` [M, D], `log_a` [N] and `log_b` [M], from the forward's
+    operands, its potentials `f` [N] and `g` [M] (the residuals: the
+    forward's results, g from the last update) and the cotangent `d_cost`
+    (0-d) of its `transport_cost` result.
+
+    What is differentiated: the entropic optimal-transport value at the
+    converged potentials, with a = exp(log_a), b = exp(log_b),
+
+    ```
+    OT_eps(x, y, a, b) = <a, f> + <b, g>
+                       = max over (f, g) of <a, f> + <b, g>
+                           - eps sum_ij a_i b_j (exp((f_i + g_j - C_ij) / eps) - 1)
+                         (probability weights: sum a = sum b = 1)
+    ```
+
+    which is min over plans P of sum_ij P_ij C_ij + eps KL(P | a b^T). By
+    the envelope theorem its gradient needs no derivative of the
+    potentials: with the plan P_ij = exp((f_i + g_j - C_ij) / eps + log_a_i
+    + log_b_j),
+
+    ```
+    dx_i     = d_cost sum_j P_ij grad_x c(x_i, y_j)
+    dy_j     = d_cost sum_i P_ij grad_y c(x_i, y_j)
+    dlog_a_i = d_cost a_i f_i
+    dlog_b_j = d_cost b_j g_j
+    ```
+
+    (grad_x c as in mixer.kernel_lse_backward). This is not the derivative
+    of the forward's `transport_cost` = sum_ij P_ij C_ij, which leaves out
+    the entropy term eps KL(P | a b^T): the cotangent of `transport_cost`
+    is applied to OT_eps, the quantity the potentials optimize. The
+    gradients are exact at convergence (up to the marginal error of the
+    forward's last iteration). OT_eps is defined only where the weights
+    balance (sum a = sum b), so only derivatives along log-weight changes
+    that keep both sums fixed exist; dlog_a and dlog_b are exact along
+    those and are the usual choice off them (the gradient with respect to
+    a weight is its potential).
+
+    The potentials get no gradient of their own: the optional cotangents
+    `df` [N] and `dg` [M] must be zero. They are operands so that a
+    function returning f and g can be differentiated with respect to its
+    transport cost; a nonzero one is an error when the code runs
+    (mixer-insert-runtime-checks), naming it.
+
+    A composite: mixer-decompose-composites rewrites it into two
+    mixer.kernel_lse_point_grad ops (lib/Dialect/Mixer/Transforms/
+    DecomposeSinkhornBackward.cpp), each tiled over its rows and
+    recomputing the costs block by block, with every exponent <= 0:
+
+    ```
+    dx = -eps d_cost   kernel_lse_point_grad(x, y; a = f / eps + log_a, b = g / eps, w = b).grad
+    dy = -eps d_cost b kernel_lse_point_grad(y, x; a = g / eps, b = f / eps + log_a, w = 1).grad
+    ```
+
+    (sum_i exp((f_i + g_j - C_ij) / eps + log_a_i) = 1 for every j, g
+    being the last update), and elementwise ops for dlog_a and dlog_b.
+
+    ```mlir
+    %dx, %dy, %dla, %dlb = mixer.sinkhorn_backward cost(sqeuclidean)
+        ins(%x, %y, %log_a, %log_b, %eps, %f, %g, %d_cost
+            : tensor<1024x3xf32>, tensor<2048x3xf32>, tensor<1024xf32>,
+              tensor<2048xf32>, tensor<f32>, tensor<1024xf32>,
+              tensor<2048xf32>, tensor<f32>)
+        outs(%dx0, %dy0, %dla0, %dlb0 : tensor<1024x3xf32>, tensor<2048x3xf32>,
+              tensor<1024xf32>, tensor<2048xf32>)
+        -> tensor<1024x3xf32>, tensor<2048x3xf32>, tensor<1024xf32>, tensor<2048xf32>
+    ```
+
+    with `df(%df : tensor<1024xf32>)` and `dg(%dg : tensor<2048xf32>)`
+    optional, after `ins`.
+  }];
+  let arguments = (ins Mixer_KernelAttr:$cost,
+                       AnyRankedTensor:$x, AnyRankedTensor:$y,
+                       AnyRankedTensor:$log_a, AnyRankedTensor:$log_b,
+                       AnyRankedTensor:$eps, AnyRankedTensor:$f,
+                       AnyRankedTensor:$g, AnyRankedTensor:$d_cost,
+                       Optional<AnyRankedTensor>:$df,
+                       Optional<AnyRankedTensor>:$dg,
+                       Variadic<AnyRankedTensor>:$outs);
+  let results = (outs AnyRankedTensor:$dx, AnyRankedTensor:$dy,
+                      AnyRankedTensor:$dlog_a, AnyRankedTensor:$dlog_b);
+  let assemblyFormat = [{
+    `cost` `(` custom<KernelKind>($cost) `)`
+    `ins` `(` $x `,` $y `,` $log_a `,` $log_b `,` $eps `,` $f `,` $g `,` $d_cost `:` type($x) `,` type($y) `,` type($log_a) `,` type($log_b) `,` type($eps) `,` type($f) `,` type($g) `,` type($d_cost) `)`
+    (`df` `(` $df^ `:` type($df) `)`)?
+    (`dg` `(` $dg^ `:` type($dg) `)`)?
+    `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)
+  }];
+  let builders = [
+    /// `df` and `dg` may be null (zero); `outInits` holds dx, dy, dlog_a,
+    /// dlog_b.
+    OpBuilder<(ins "::mlir::mixer::KernelKind":$cost, "::mlir::Value":$x,
+                   "::mlir::Value":$y, "::mlir::Value":$logA,
+                   "::mlir::Value":$logB, "::mlir::Value":$eps,
+                   "::mlir::Value":$f, "::mlir::Value":$g,
+                   "::mlir::Value":$dCost, "::mlir::Value":$df,
+                   "::mlir::Value":$dg, "::mlir::ValueRange":$outInits)>
+  ];
+}
+
 #endif // MIXER_DIALECT_MIXER_IR_MIXERKERNELBACKWARDOPS_TD

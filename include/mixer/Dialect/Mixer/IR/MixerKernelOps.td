@@ -266,6 +266,14 @@ def Mixer_SinkhornOp : Mixer_Op<"sinkhorn", [
     ```
 
     In generic form the cost is the attribute `cost = #mixer.kernel<sqeuclidean>`.
+
+    Gradients (DifferentiableOpInterface, mixer.sinkhorn_backward): the
+    cotangent of `transport_cost` is applied to the entropic OT value
+    <a, f> + <b, g> (a = exp(log_a), b = exp(log_b)), which is
+    transport_cost plus eps KL(P | a b^T), differentiated by the envelope
+    theorem at the returned potentials; not to sum_ij P_ij C_ij itself.
+    The potentials f and g have no gradient: their cotangents must be zero
+    (checked when the code runs).
   }];
   let arguments = (ins Mixer_KernelAttr:$cost, I64Attr:$iterations,
                        AnyRankedTensor:$x, AnyRankedTensor:$y,

@@ -29,6 +29,9 @@ enum class ValueRule {
   IndexBelow,
   /// Every element >= 0 and their sum <= size of `symbol`: group sizes.
   CountsWithin,
+  /// Every element == 0: a cotangent the op has no gradient for (the
+  /// potentials of mixer.sinkhorn_backward).
+  Zero,
 };
 
 struct ShapeContract {

@@ -54,6 +54,11 @@ void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns);
 /// mixer-decompose-composites; DecomposeKernelBackward.cpp).
 void populateDecomposeKernelBackwardPatterns(RewritePatternSet &patterns);
 
+/// The pattern that rewrites mixer.sinkhorn_backward into two point-gradient
+/// sums and elementwise ops (part of mixer-decompose-composites;
+/// DecomposeSinkhornBackward.cpp).
+void populateDecomposeSinkhornBackwardPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 
