@@ -11,8 +11,8 @@ mixer-bench's inputs (see alt_common.py):
   CPU (OpenMP, the system C++ compiler) and never materialized.
 - kernel_lse: "pykeops" (logsumexp_j(g_j - |x_i - y_j|^2 / eps) as a KeOps
   reduction), "geomloss-tensorized" and "geomloss-online" (geomloss's
-  softmin on a dense cost matrix, and through KeOps), the step of its
-  Sinkhorn loop that is mixer's kernel_lse.
+  softmin on a dense cost matrix, and through KeOps: the C-transform of its
+  Sinkhorn loop, which is mixer's kernel_lse).
 - sinkhorn, "geomloss": a row saying why not: geomloss's Sinkhorn loop
   averages the two potentials' updates and anneals eps (eps-scaling); it
   has no fixed-eps alternating form to compare.
@@ -74,27 +74,27 @@ def bench_kernel_lse(case, repeat):
 
 
 def bench_geomloss_softmin(online):
-    """geomloss's softmin(eps, C, h) = -eps log sum_j exp(h_j - C_ij / eps):
-    mixer's kernel_lse is -softmin / eps with h = g. Its online (KeOps) form
-    uses the cost |x - y|^2 / 2, so x and y are scaled by sqrt(2)."""
+    """geomloss's softmin(eps, C, h) = -eps log sum_j exp(h_j - C_ij / eps),
+    the C-transform its SamplesLoss Sinkhorn loop calls
+    (geomloss._legacy.sinkhorn_samples): mixer's kernel_lse is -softmin / eps
+    with h = g. The tensorized form takes the cost matrix (computed in each
+    call, as mixer does); the online form a KeOps reduction of the cost
+    formula, here SqDist(X,Y)."""
     def bench(case, repeat):
         torch = _torch
-        from geomloss.sinkhorn_samples import (softmin_online,
-                                               softmin_tensorized)
+        from geomloss._legacy import sinkhorn_samples as gs
         x, y, eps, g = (torch.from_numpy(np.ascontiguousarray(a))
                         for a in case.args[:4])
         eps = float(eps)
         if online:
-            xs, ys = x * 2 ** 0.5, y * 2 ** 0.5
-            fn = lambda: softmin_online(eps, (xs, ys), g)  # noqa: E731
+            log_conv = gs.keops_lse("SqDist(X,Y)", x.shape[1])
+            fn = lambda: gs.softmin_online(eps, (x, y), g, log_conv).view(-1)  # noqa: E731
         else:
-            # geomloss's tensorized samples loss builds C once and reuses it:
-            # the cost matrix is part of each call here, as in mixer.
             xb, yb, gb = x[None], y[None], g[None]
 
             def fn():
                 c = ((xb[:, :, None, :] - yb[:, None, :, :]) ** 2).sum(-1)
-                return softmin_tensorized(eps, c, gb)[0]
+                return gs.softmin_tensorized(eps, c, gb)[0]
         with torch.inference_mode():
             out, times = measure(fn, repeat)
         (i,) = case.output_indices()
