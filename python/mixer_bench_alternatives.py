@@ -23,11 +23,15 @@ def _is_mixer(row):
     return row["impl"].startswith("mixer")
 
 
-def _label(row):
+def _label(row, versions=None):
+    """The impl with its library and version; the rows of the PyTorch
+    scripts under Debian's PyTorch carry neither (the JSON's versions)."""
     lib = row.get("library")
     version = row.get("version")
     if lib and version:
         return f"{row['impl']} ({lib} {version})"
+    if versions and row["impl"].startswith("torch") and versions.get("torch"):
+        return f"{row['impl']} (Debian torch {versions['torch']})"
     return row["impl"]
 
 
@@ -49,7 +53,7 @@ def fastest_alternatives(rows):
     return out
 
 
-def write_alternatives(w, rows):
+def write_alternatives(w, rows, versions=None):
     """The table of mixer's time over the fastest alternative, per case,
     and the alternatives that gave no time with their reasons."""
     w("")
@@ -73,7 +77,7 @@ def write_alternatives(w, rows):
             w(f"| {op} | {case} | {_fmt_ms(mixer['median_ms'])} | none ran | | |")
             continue
         ratio = mixer["median_ms"] / fastest["median_ms"]
-        w(f"| {op} | {case} | {_fmt_ms(mixer['median_ms'])} | {_label(fastest)} | "
+        w(f"| {op} | {case} | {_fmt_ms(mixer['median_ms'])} | {_label(fastest, versions)} | "
           f"{_fmt_ms(fastest['median_ms'])} | {ratio:.2f} |")
     if failures:
         w("")
@@ -83,7 +87,7 @@ def write_alternatives(w, rows):
         w("|---|---|---|---|---|")
         for r in failures:
             reason = r.get("reason", "").replace("|", "\\|")
-            w(f"| {r['op']} | {r['case']} | {_label(r)} | {r['status']} | {reason} |")
+            w(f"| {r['op']} | {r['case']} | {_label(r, versions)} | {r['status']} | {reason} |")
 
 
 def write_decode(w, decode):
@@ -100,6 +104,10 @@ def write_decode(w, decode):
       "call of the op over the context and the new token, what a decoder "
       "without a state pays per token; rel error compares the steps with one "
       "call over the whole sequence (mamba2-jax: with mixer's steps).")
+    w("")
+    w("The prefill's time includes compiling for the first context of each "
+      "op and B. Per-step times of a few µs of work are mostly the Python "
+      "call (argument checks, ctypes).")
     w("")
     w("| op | impl | B | context | step | q1..q3 | prefill | recompute | "
       "recompute / step | rel error | status |")

@@ -335,7 +335,7 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
             w(f"| {op} | {means[op][0]:.2f} | {means[op][1]} |")
     w("")
     w(f"![ratio]({rel_fig}/ratio.svg)")
-    write_alternatives(w, rows)
+    write_alternatives(w, rows, data.get("versions"))
     if decode:
         write_decode(w, decode)
     w("")
