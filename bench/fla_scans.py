@@ -13,7 +13,9 @@ gated_delta_rule, on mixer-bench's inputs (see alt_common.py):
 - gated_delta_rule: "fla-naive-chunk" (naive_chunk_gated_delta_rule, chunk
   Q) and "fla-naive-recurrent" (naive_recurrent_gated_delta_rule).
 
-fla's triton kernels (chunk_*, fused_*) need a GPU and are not timed here.
+fla's triton kernels (chunk_*, fused_*) need a GPU and are not timed here;
+importing fla (even its naive modules) imports triton, which PyPI's torch
+wheel brings along: no GPU is needed for that.
 Scale 1/sqrt(Dk), rounded to float as mixer's attribute holds it.
 """
 
