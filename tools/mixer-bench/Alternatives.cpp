@@ -119,7 +119,9 @@ static std::string lastLine(const std::string &path) {
     return "";
   llvm::StringRef text = (*buf)->getBuffer().rtrim();
   size_t nl = text.rfind('\n');
-  return (nl == llvm::StringRef::npos ? text : text.substr(nl + 1)).trim().str();
+  return (nl == llvm::StringRef::npos ? text : text.substr(nl + 1))
+      .trim()
+      .str();
 }
 
 /// GFLOP/s or GB/s from the family's nominal work, for rows that lack them.
@@ -148,14 +150,12 @@ static Row errorRow(const OpBench &family, const Case &c,
 }
 
 /// The rows of one script of ours on `cases`, whose data is under dataDir.
-static std::vector<Row> runScript(const OpBench &family,
-                                  const std::vector<Case> &cases,
-                                  const Alternative &alt,
-                                  const AlternativeSettings &settings,
-                                  const std::string &dataDir,
-                                  json::Object &versions) {
-  std::string stderrFile = dataDir + "/stderr-" +
-                           llvm::join(alt.args, "-") + "-" + alt.impl + ".txt";
+static std::vector<Row>
+runScript(const OpBench &family, const std::vector<Case> &cases,
+          const Alternative &alt, const AlternativeSettings &settings,
+          const std::string &dataDir, json::Object &versions) {
+  std::string stderrFile = dataDir + "/stderr-" + llvm::join(alt.args, "-") +
+                           "-" + alt.impl + ".txt";
   std::string cmd = "env OMP_NUM_THREADS=" + std::to_string(settings.threads) +
                     " " + settings.python + " " + settings.sourceDir + "/" +
                     alt.script;
@@ -240,9 +240,9 @@ std::vector<Row> mixer::bench::runAlternatives(
   if (std::error_code ec =
           fs::createUniqueDirectory("mixer-bench-" + family.op(), dataDir)) {
     for (const Case &c : cases)
-      rows.push_back(errorRow(family, c, "alternatives", "",
-                              "cannot create a data directory: " +
-                                  ec.message()));
+      rows.push_back(
+          errorRow(family, c, "alternatives", "",
+                   "cannot create a data directory: " + ec.message()));
     return rows;
   }
   std::vector<Alternative> alternatives = alternativesOf(family.op());
@@ -250,7 +250,8 @@ std::vector<Row> mixer::bench::runAlternatives(
       alternatives, [](const Alternative &a) { return !a.script.empty(); });
   std::vector<Case> written;
   for (const Case &c : cases) {
-    std::string error = needsData ? writeCaseData(family, c, dataDir.str().str()) : "";
+    std::string error =
+        needsData ? writeCaseData(family, c, dataDir.str().str()) : "";
     if (error.empty())
       written.push_back(c);
     else
@@ -258,10 +259,9 @@ std::vector<Row> mixer::bench::runAlternatives(
   }
   for (const Alternative &alt : alternatives) {
     std::vector<Row> more =
-        alt.script.empty()
-            ? runNewestTorch(family, cases, settings, versions)
-            : runScript(family, written, alt, settings, dataDir.str().str(),
-                        versions);
+        alt.script.empty() ? runNewestTorch(family, cases, settings, versions)
+                           : runScript(family, written, alt, settings,
+                                       dataDir.str().str(), versions);
     for (Row &r : more)
       rows.push_back(std::move(r));
   }

@@ -68,8 +68,8 @@ std::string mixer::bench::npyHeader(llvm::StringRef descr,
 }
 
 bool mixer::bench::writeNpy(const std::string &path, llvm::StringRef descr,
-                            const std::vector<int64_t> &shape,
-                            const void *data, size_t bytes) {
+                            const std::vector<int64_t> &shape, const void *data,
+                            size_t bytes) {
   std::ofstream out(path, std::ios::binary);
   std::string header = npyHeader(descr, shape);
   out.write(header.data(), header.size());

@@ -1,4 +1,5 @@
-//===- ScriptOutput.h - what a comparison script prints and reads -*- C++ -*-===//
+//===- ScriptOutput.h - what a comparison script prints and reads -*- C++
+//-*-===//
 //
 // The protocol of the comparison scripts in bench/: they read a case's
 // inputs and its fp64 reference from .npy files that mixer-bench writes, and

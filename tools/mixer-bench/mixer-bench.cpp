@@ -59,8 +59,9 @@ struct Options {
   int threads = 0;
   int repeat = 10;
   bool isolate = false, fwdBwd = false, calibrateOnly = false,
-       noCalibrate = false, noCompare = false, noAlternatives = false, noRuntimeChecks = false,
-       gradFd = false, noCublas = false, compileOnly = false;
+       noCalibrate = false, noCompare = false, noRuntimeChecks = false,
+       gradFd = false, noCublas = false, compileOnly = false,
+       noAlternatives = false;
   /// GPU suites with --compile-only: the chip to compile for.
   std::string chip = "sm_90a";
   /// Largest naive work checked against the fp64 reference (GPU suites).
@@ -466,7 +467,8 @@ int main(int argc, char **argv) {
                    << " cannot import torch)\n";
     }
   }
-  if (!opts.noCompare && !opts.noAlternatives && !jobs.empty() && !train) {
+  bool alternatives = !opts.noCompare && !opts.noAlternatives && !train;
+  if (alternatives && !jobs.empty()) {
     AlternativeSettings alt;
     alt.python = opts.benchPython.empty() ? benchVenvPython(MIXER_SOURCE_DIR)
                                           : opts.benchPython;
@@ -518,7 +520,7 @@ int main(int argc, char **argv) {
                         {"repeat", opts.repeat},
                         {"isolate", opts.isolate},
                         {"fwd_bwd", fwdBwd},
-                        {"alternatives", !opts.noCompare && !opts.noAlternatives},
+                        {"alternatives", alternatives},
                         {"grad_check", opts.gradFd ? "fd" : "reference"},
                         {"naive_max_work", opts.naiveMaxWork}};
     for (auto &[family, cases] : perFamily)
