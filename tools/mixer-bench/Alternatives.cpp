@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <sys/wait.h>
 
 using namespace mixer::bench;
 namespace json = llvm::json;
@@ -149,6 +150,10 @@ static Row errorRow(const OpBench &family, const Case &c,
   return row;
 }
 
+/// How long one script may take on all its cases (a KeOps or XLA build
+/// that hangs must not stop the run).
+constexpr int kScriptTimeoutS = 1800;
+
 /// The rows of one script of ours on `cases`, whose data is under dataDir.
 static std::vector<Row>
 runScript(const OpBench &family, const std::vector<Case> &cases,
@@ -156,7 +161,8 @@ runScript(const OpBench &family, const std::vector<Case> &cases,
           const std::string &dataDir, json::Object &versions) {
   std::string stderrFile = dataDir + "/stderr-" + llvm::join(alt.args, "-") +
                            "-" + alt.impl + ".txt";
-  std::string cmd = "env OMP_NUM_THREADS=" + std::to_string(settings.threads) +
+  std::string cmd = "timeout " + std::to_string(kScriptTimeoutS) +
+                    " env OMP_NUM_THREADS=" + std::to_string(settings.threads) +
                     " " + settings.python + " " + settings.sourceDir + "/" +
                     alt.script;
   for (const std::string &arg : alt.args)
@@ -182,7 +188,12 @@ runScript(const OpBench &family, const std::vector<Case> &cases,
   int status = pclose(pipe);
   rows = parseScriptOutput(output, versions);
   // A case the script printed nothing for (it died on the way): say why.
-  std::string why = alt.script + " failed (" + describeWaitStatus(status) + ")";
+  std::string why =
+      alt.script + " failed (" +
+      (WIFEXITED(status) && WEXITSTATUS(status) == 124
+           ? "timed out after " + std::to_string(kScriptTimeoutS) + " s"
+           : describeWaitStatus(status)) +
+      ")";
   if (std::string last = lastLine(stderrFile); !last.empty())
     why += ": " + last;
   std::set<std::string> seen;
