@@ -20,23 +20,7 @@ import time
 
 import torch
 
-
-def parse_case(spec):
-    """'la-L512:B=1,L=512,decay' -> ('la-L512', {'B': 1, 'L': 512}, ['decay'])"""
-    name, _, rest = spec.partition(":")
-    dims, flags = {}, []
-    for item in filter(None, rest.split(",")):
-        key, eq, value = item.partition("=")
-        if eq:
-            dims[key] = int(value)
-        else:
-            flags.append(key)
-    return name, dims, flags
-
-
-def shape_string(dims, flags):
-    """The shapes field, as mixer-bench prints it ("B=1 L=512 decay")."""
-    return " ".join([f"{k}={v}" for k, v in dims.items()] + list(flags))
+from bench_cases import parse_case, shape_string  # noqa: F401 (re-exported)
 
 
 def arguments(doc, ops, case_help="NAME:K=V,...,FLAG"):

@@ -2,7 +2,7 @@
 """Turns mixer-bench JSON into SVG figures and docs/Benchmarks.md.
 
     /usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \
-        [--train bench/results/train.json] \
+        [--train bench/results/train.json] [--decode bench/results/decode.json] \
         [--figures bench/figures] [--doc docs/Benchmarks.md]
 
 Figures: OP_time.svg per op (median time against the op's size, one line
@@ -10,7 +10,9 @@ per implementation and setting of the other dimensions) and ratio.svg (per
 case of every op, each other implementation's median time over mixer's).
 The fwd+bwd rows (of --train, the train suite, and of the main file) get a
 section of their own: forward and forward + backward times, peak RSS and
-gradient error.
+gradient error. The bench venv's libraries get a table of mixer's time over
+the fastest alternative, and --decode (bench/decode.py's JSON) the decode
+table (python/mixer_bench_alternatives.py).
 """
 
 import argparse
@@ -19,6 +21,8 @@ import os
 import math
 
 import matplotlib
+
+from mixer_bench_alternatives import load_decode, write_alternatives, write_decode
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -300,7 +304,7 @@ def write_training(w, train_rows, train_paths):
 
 
 def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
-              train_paths=()):
+              train_paths=(), decode=None):
     m, cfg = data["machine"], data["config"]
     rows = [r for r in data["rows"] if not is_fwd_bwd(r)]
     rel_fig = os.path.relpath(fig_dir, os.path.dirname(doc))
@@ -318,8 +322,9 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("# or step by step:")
     w("build/bin/mixer-bench --suite cpu --isolate --json bench/results/cpu.json")
     w("build/bin/mixer-bench --suite train --isolate --json bench/results/train.json")
+    w(".venv-bench/bin/python bench/decode.py --json bench/results/decode.json")
     w("/usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \\")
-    w("    --train bench/results/train.json")
+    w("    --train bench/results/train.json --decode bench/results/decode.json")
     w("```")
     w("")
     w("## Machine")
@@ -357,6 +362,9 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
             w(f"| {op} | {means[op][0]:.2f} | {means[op][1]} |")
     w("")
     w(f"![ratio]({rel_fig}/ratio.svg)")
+    write_alternatives(w, rows, data.get("versions"))
+    if decode:
+        write_decode(w, decode)
     w("")
     w("## Results")
     for op in ops_in_order(rows):
@@ -407,8 +415,17 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     for op in ops_in_order(rows):
         if op in OP_NOTES:
             w(f"- **{op}.** {OP_NOTES[op]}")
-    w("- **Inputs.** mixer uses a fixed seed; PyTorch draws its own values of "
-      "the same ranges.")
+    w("- **Inputs.** mixer uses a fixed seed; the PyTorch scripts draw their "
+      "own values of the same ranges; the bench venv's libraries get mixer's "
+      "inputs (mixer-bench writes each case's arguments and fp64 reference "
+      "as .npy files, `bench/alt_common.py`).")
+    w("- **Alternatives.** `scripts/setup.sh --bench` makes `.venv-bench/` "
+      "(PyPI, versions pinned in `bench/requirements.txt`); each library runs "
+      "jitted or compiled with its compilation in the warm-up, pinned to the "
+      "same number of cores (XLA, OpenMP and PyTorch size their pools from "
+      "the affinity mask; one thread is asked for explicitly where there is "
+      "one). A library that cannot import or run gives a row with the "
+      "reason.")
     w("- **Timing.** Compile time (parse, pipeline, JIT) is measured apart "
       "(`compile_s`). Then warm-up calls (at least one, up to 0.2 s), then "
       f"`--repeat` ({cfg.get('repeat')}) timed calls reusing the same input "
@@ -502,6 +519,7 @@ def main():
     parser.add_argument("--doc", default="docs/Benchmarks.md")
     parser.add_argument("--train", action="append", default=[],
                         help="mixer-bench JSON of the train suite (repeatable)")
+    parser.add_argument("--decode", help="bench/decode.py's JSON")
     args = parser.parse_args()
     data = load(args.json)
     train_rows = [r for r in data["rows"] if is_fwd_bwd(r)]
@@ -515,7 +533,7 @@ def main():
         plot_time_vs_size(rows, op, os.path.join(args.figures, figures[op]))
     plot_ratio(rows, os.path.join(args.figures, "ratio.svg"))
     write_doc(data, args.json, args.figures, args.doc, figures, train_rows,
-              args.train)
+              args.train, load_decode(args.decode) if args.decode else None)
     print(f"wrote {len(figures)} time figures and ratio.svg in {args.figures}, "
           f"and {args.doc}")
 

@@ -2,6 +2,12 @@
 # Installs the Debian packages mixer needs (LLVM/MLIR 22, OpenMP, GoogleTest,
 # numpy/matplotlib/torch for python/ and the benchmark comparisons).
 # Idempotent: packages already present are skipped.
+#
+# --bench also makes .venv-bench/, a virtual environment of the libraries
+# mixer-bench compares with (JAX, mamba2-jax, ott-jax, pykeops, geomloss,
+# flash-linear-attention, the newest PyTorch), from PyPI at the versions of
+# bench/requirements.txt. It is for the comparisons only: the compiler and
+# its tests need nothing from it.
 set -euo pipefail
 
 PACKAGES=(
@@ -12,7 +18,8 @@ PACKAGES=(
 # Comparisons only (mixer-bench): PyTorch CPU, jemalloc for a fair allocator
 # and OpenBLAS (Debian's PyTorch calls libblas.so.3, the slow reference BLAS
 # unless OpenBLAS provides it).
-BENCH_PACKAGES=(python3-torch libjemalloc2 libopenblas0-pthread)
+BENCH_PACKAGES=(python3-torch libjemalloc2 libopenblas0-pthread
+  python3-venv g++ curl)
 
 # Sanitizer and libFuzzer runtimes (scripts/test.sh --sanitize, scripts/fuzz.sh).
 SANITIZER_PACKAGES=(libclang-rt-22-dev)
@@ -33,4 +40,20 @@ if ((${#missing[@]})); then
   [[ $(id -u) -ne 0 ]] && SUDO=sudo
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The bench venv. PyTorch's CPU-only wheels come from its own index where
+# that is reachable (PyPI's Linux wheel bundles the CUDA libraries).
+if [[ "${1:-}" == --bench ]]; then
+  cd "$(dirname "$0")/.."
+  venv=.venv-bench
+  [[ -x $venv/bin/python ]] || /usr/bin/python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+  torch_index=()
+  if curl -sf --max-time 10 -o /dev/null https://download.pytorch.org/whl/cpu/torch/; then
+    torch_index=(--extra-index-url https://download.pytorch.org/whl/cpu)
+  fi
+  "$venv/bin/python" -m pip install -q "${torch_index[@]}" \
+    -r bench/requirements.txt -c bench/constraints.txt
+  echo "setup: $venv ready ($("$venv/bin/python" -c 'import jax, torch; print("jax", jax.__version__, "torch", torch.__version__)'))"
 fi

@@ -128,3 +128,13 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_lib_dir",
      os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
+
+# The bench venv (scripts/setup.sh --bench) of mixer-bench's comparisons
+# with other libraries. CI has none: its tests are then unsupported, never
+# passed, and the run says why.
+bench_python = os.path.join(config.mixer_src_root, ".venv-bench", "bin", "python")
+if os.access(bench_python, os.X_OK):
+    config.available_features.add("bench-venv")
+    config.substitutions.append(("%bench_python", bench_python))
+else:
+    lit_config.note("skipped: no bench venv (scripts/setup.sh --bench)")

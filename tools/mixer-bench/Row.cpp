@@ -67,6 +67,10 @@ json::Object mixer::bench::toJson(const Row &row) {
     o["gbps"] = optNumber(row.gbps);
   if (!row.peak.empty())
     o["peak"] = row.peak;
+  if (!row.library.empty()) {
+    o["library"] = row.library;
+    o["version"] = row.version;
+  }
   if (llvm::StringRef(row.impl).ends_with("fwd+bwd")) {
     o["fwd_ms"] = optNumber(row.fwdMs);
     o["bwd_ms"] = optNumber(row.bwdMs);
@@ -89,6 +93,8 @@ Row mixer::bench::fromJson(const json::Object &o) {
   row.status = str("status");
   row.reason = str("reason");
   row.peak = str("peak");
+  row.library = str("library");
+  row.version = str("version");
   row.medianMs = getNumber(o, "median_ms");
   row.q1Ms = getNumber(o, "q1_ms");
   row.q3Ms = getNumber(o, "q3_ms");

@@ -25,6 +25,8 @@ struct Row {
   /// The peak peak_fraction is a fraction of, where it is not the CPU
   /// calibration's: "tf32-tensor", "fp32" or "memory" (GPU rows).
   std::string peak;
+  /// Comparison rows of another library: its name and version.
+  std::string library, version;
 };
 
 /// Why a child process ended, from its wait status: "exit status 2",

@@ -4,7 +4,7 @@
 //               [--op NAME]
 //               [--filter SUBSTR,...] [--threads N] [--repeat N] [--json FILE]
 //               [--isolate] [--fwd-bwd] [--calibrate] [--no-calibrate]
-//               [--no-compare]
+//               [--no-compare] [--no-alternatives] [--bench-python PATH]
 //
 // The driver: options, suite selection, progress, and the order of the
 // work. Each op family (OpBench.h, one file per op) gives its cases; for
@@ -12,7 +12,9 @@
 // apart), runs it on random inputs, checks it against the fp64 reference,
 // times warm calls that reuse their buffers and reads the peak memory.
 // PyTorch rows of the same shapes come from the family's script in bench/
-// (Torch). Differentiable ops also get fwd+bwd rows (the forward, then its
+// (Torch); the libraries of the project's bench venv (scripts/setup.sh
+// --bench) give rows of their own on the same inputs (Alternatives).
+// Differentiable ops also get fwd+bwd rows (the forward, then its
 // @op_vjp; FwdBwdRunner) beside PyTorch autograd's, each PyTorch case then
 // in a process of its own. The GPU suites run each case through the NVVM
 // pipeline and the CUDA runtime instead, with cuBLAS rows for the
@@ -21,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Alternatives.h"
 #include "Calibrate.h"
 #include "ComparisonNotes.h"
 #include "GpuRunner.h"
@@ -58,7 +61,8 @@ struct Options {
   int repeat = 10;
   bool isolate = false, fwdBwd = false, calibrateOnly = false,
        noCalibrate = false, noCompare = false, noRuntimeChecks = false,
-       gradFd = false, noCublas = false, compileOnly = false;
+       gradFd = false, noCublas = false, compileOnly = false,
+       noAlternatives = false;
   /// GPU suites with --compile-only: the chip to compile for.
   std::string chip = "sm_90a";
   /// Largest naive work checked against the fp64 reference (GPU suites).
@@ -67,6 +71,8 @@ struct Options {
   double naiveMaxWork = 7.0e7;
   std::string torchScript;
   std::string python = "/usr/bin/python3";
+  /// The bench venv's Python (default: .venv-bench/ of the source tree).
+  std::string benchPython;
 };
 
 const char *kUsage =
@@ -89,7 +95,13 @@ const char *kUsage =
     "  --calibrate          measure the FMA peak, the triad bandwidth and the\n"
     "                       pipeline's exp throughput, then exit\n"
     "  --no-calibrate       skip that measurement before the cases\n"
-    "  --no-compare         skip the PyTorch comparison rows\n"
+    "  --no-compare         skip every comparison row\n"
+    "  --no-alternatives    skip the rows of the bench venv's libraries\n"
+    "                       (JAX, mamba2-jax, ott-jax, pykeops, geomloss,\n"
+    "                       flash-linear-attention, the newest PyTorch)\n"
+    "  --bench-python PATH  the bench venv's Python (default: .venv-bench/\n"
+    "                       of the source tree, made by scripts/setup.sh\n"
+    "                       --bench)\n"
     "  --grad-check fd      check fwd+bwd gradients by finite differences\n"
     "                       only (default: the fp64 reference's, if any)\n"
     "  --no-runtime-checks  compile without the run-time checks\n"
@@ -142,6 +154,10 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(opts.torchScript);
     } else if (arg == "--python") {
       ok = next(opts.python);
+    } else if (arg == "--bench-python") {
+      ok = next(opts.benchPython);
+    } else if (arg == "--no-alternatives") {
+      opts.noAlternatives = true;
     } else if (arg == "--threads") {
       ok = next(v) && llvm::to_integer(v, opts.threads) && opts.threads >= 0;
     } else if (arg == "--repeat") {
@@ -449,6 +465,30 @@ int main(int argc, char **argv) {
                    << ")\n";
     }
   }
+  bool alternatives = !opts.noCompare && !opts.noAlternatives && !train;
+  if (alternatives && !jobs.empty()) {
+    AlternativeSettings alt;
+    alt.python = opts.benchPython.empty() ? benchVenvPython(MIXER_SOURCE_DIR)
+                                          : opts.benchPython;
+    alt.sourceDir = MIXER_SOURCE_DIR;
+    alt.threads = numThreads;
+    alt.repeat = opts.repeat;
+    if (alt.python.empty()) {
+      llvm::errs() << "mixer-bench: no alternatives' rows (no bench venv: "
+                      "scripts/setup.sh --bench)\n";
+    } else {
+      for (auto &[family, cases] : perFamily) {
+        if (isatty(2))
+          llvm::errs() << "running the alternatives of " << family->op()
+                       << "...\n";
+        for (Row &r : runAlternatives(*family, cases, alt, versions)) {
+          if (!r.peakFraction)
+            setPeakFraction(r, run);
+          rows.push_back(std::move(r));
+        }
+      }
+    }
+  }
   // Cases together, in suite order (rows of one case keep their order).
   auto caseIndex = [&](const std::string &name) {
     for (size_t i = 0; i < jobs.size(); ++i)
@@ -479,6 +519,7 @@ int main(int argc, char **argv) {
                         {"repeat", opts.repeat},
                         {"isolate", opts.isolate},
                         {"fwd_bwd", fwdBwd},
+                        {"alternatives", alternatives},
                         {"grad_check", opts.gradFd ? "fd" : "reference"},
                         {"naive_max_work", opts.naiveMaxWork}};
     for (auto &[family, cases] : perFamily)
