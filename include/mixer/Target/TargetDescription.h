@@ -33,6 +33,9 @@ struct TargetDescription {
   /// Rows of a contraction's register block (mixer-vectorize-cpu): the block
   /// holds 2 * registerTileRows accumulators of vectorWidth lanes.
   int64_t registerTileRows = 8;
+  /// Columns of that register block: two vectors. The grouped GEMMs pack
+  /// their weights in panels of this width.
+  int64_t registerTileColumns() const { return 2 * vectorWidth; }
   /// Columns of y per block of the kernel sums' column loop.
   int64_t kernelColumnBlock = 64;
   /// Rows of a full slab of the grouped GEMMs (a power of two); the rest of

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GroupSlabs.h"
+#include "GroupedPanels.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/LinalgBuilder.h"
 
@@ -227,17 +228,13 @@ struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
   LogicalResult matchAndRewrite(GroupedMatmulOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
-    OpFoldResult K = rhsSizes[1], N = rhsSizes[2];
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    Value rhs = op.getRhs();
-    Value out = groupedMatmulRows(
-        b, lookupTargetDescription(op).moeSlabRows, op.getLhs(),
-        op.getGroupSizes(), K, N, op.getOuts()[0],
-        [&](LinalgBuilder &gb, Value e) {
-          return gb.slice(rhs, {e, zero, zero}, {one, K, N},
-                          {staticSize(K), staticSize(N)});
+    TargetDescription target = lookupTargetDescription(op);
+    Value out = groupedPanelRows(
+        b, target.moeSlabRows, target.registerTileColumns(), op.getLhs(),
+        op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
+        [](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+          // Accumulated in place in the output's tile.
+          return sb.contract(a, panels[0], sb.fill(dest, 0.0), Lhs::RowMajor);
         });
     rewriter.replaceOp(op, out);
     return success();
@@ -250,47 +247,25 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
   LogicalResult matchAndRewrite(GroupedSwigluOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
+    TargetDescription target = lookupTargetDescription(op);
     Type f32 = b.getF32Type();
-    SmallVector<OpFoldResult> wSizes = lb.sizesOf(op.getWGate());
-    OpFoldResult K = wSizes[1], F = wSizes[2];
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    Value x = op.getX();
-    Value rowsTotal = tensor::DimOp::create(b, x, 0);
-
-    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
-    Value out = forEachGroup(
-        b, slabRows, op.getGroupSizes(), rowsTotal, F, op.getOuts()[0],
-        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
-            Value out) -> Value {
-          SmallVector<int64_t> wShape = {staticSize(K), staticSize(F)};
-          Value wGate =
-              gb.slice(op.getWGate(), {e, zero, zero}, {one, K, F}, wShape);
-          Value wUp =
-              gb.slice(op.getWUp(), {e, zero, zero}, {one, K, F}, wShape);
-          return forEachSlab(
-              gb.builder(), slabRows, offset, size, out,
-              [&](LinalgBuilder &sb, int64_t rows, Value r0,
-                  Value out) -> Value {
-                ImplicitLocOpBuilder &ib = sb.builder();
-                OpFoldResult h = ib.getIndexAttr(rows);
-                Value a =
-                    sb.slice(x, {r0, zero}, {h, K}, {rows, staticSize(K)});
-                Value gate = sb.contract(a, wGate, sb.filled({h, F}, f32, 0.0),
-                                         Lhs::RowMajor);
-                Value up = sb.contract(a, wUp, sb.filled({h, F}, f32, 0.0),
-                                       Lhs::RowMajor);
-                // silu(gate) * up straight into the slab's rows of out.
-                Value dest =
-                    sb.slice(out, {r0, zero}, {h, F}, {rows, staticSize(F)});
-                AffineMap id = sb.dims(2, {0, 1});
-                Value h2 = sb.map(
-                    {gate, up}, {id, id}, dest,
-                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
-                      return siluTimes(mb, args[0], args[1]);
-                    });
-                return sb.insert(h2, out, {r0, zero}, {h, F});
-              });
+    Value out = groupedPanelRows(
+        b, target.moeSlabRows, target.registerTileColumns(), op.getX(),
+        op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
+        op.getOuts()[0],
+        [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+          // Both products of the tile in local buffers, then silu(gate) * up
+          // straight into the output's tile.
+          SmallVector<OpFoldResult> tile = sb.sizesOf(dest);
+          Value gate =
+              sb.contract(a, panels[0], sb.filled(tile, f32, 0.0), Lhs::RowMajor);
+          Value up =
+              sb.contract(a, panels[1], sb.filled(tile, f32, 0.0), Lhs::RowMajor);
+          AffineMap id = sb.dims(2, {0, 1});
+          return sb.map({gate, up}, {id, id}, dest,
+                        [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                          return siluTimes(mb, args[0], args[1]);
+                        });
         });
     rewriter.replaceOp(op, out);
     return success();
