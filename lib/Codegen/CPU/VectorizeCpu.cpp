@@ -73,7 +73,13 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
   if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
     return {};
   if (isRowMajorRhsContraction(op)) {
-    int64_t i = pickTile(bounds[0], {rowTile, rowTile / 2, 2, 1}, 0);
+    // A lowering that shaped the contraction for a register block of its
+    // own (the grouped GEMMs' micro-kernel) names its rows.
+    int64_t rows = rowTile;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(
+            mixer::kRegisterTileRowsAttrName))
+      rows = attr.getInt();
+    int64_t i = pickTile(bounds[0], {rows, rowTile, rowTile / 2, 2, 1}, 0);
     int64_t j = pickTile(bounds[1], {2 * vectorWidth, vectorWidth},
                          2 * vectorWidth);
     if (!i || !j)

@@ -69,8 +69,8 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
 }
 
 /// Covers rows [begin, begin + count) with static slabs: count / slabRows
-/// full slabs (the target's height, a power of two), then one slab of each
-/// power of two set in the remainder, so every slab has a static height.
+/// full slabs, then one slab of each power of two below slabRows set in the
+/// remainder, so every slab has a static height.
 SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
                                             int64_t slabRows, Value begin,
                                             Value count, ValueRange state,
@@ -81,7 +81,8 @@ SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
   Value done = arith::MulIOp::create(b, slabs, full);
   Value pos = arith::AddIOp::create(b, begin, done);
   Value rest = arith::SubIOp::create(b, count, done);
-  for (int64_t rows = slabRows / 2; rows >= 1; rows /= 2) {
+  for (int64_t rows = int64_t(llvm::PowerOf2Ceil(slabRows)) / 2; rows >= 1;
+       rows /= 2) {
     // The bit `rows` of the remainder: 0 or 1 slab of that height.
     Value bit = arith::AndIOp::create(
         b, rest, arith::ConstantIndexOp::create(b, rows));
@@ -222,19 +223,43 @@ static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
 
 namespace {
 
+/// The tiles of the forward grouped GEMMs on `target`, whose weights have K
+/// rows. The CPU packs panels as wide as its register tile and multiplies
+/// them in slabs of the micro-kernel's rows; the GPU maps each slab's
+/// products to threads and reads the weights in place.
+struct GroupedGemmTiles {
+  int64_t slabRows, panelCols, rowBlock, tileRows;
+  GroupedGemmTiles(const TargetDescription &target, int64_t K) {
+    if (target.isGpu()) {
+      slabRows = target.moeSlabRows;
+      panelCols = rowBlock = tileRows = 0;
+      return;
+    }
+    slabRows = tileRows = target.gemmTileRows();
+    panelCols = target.registerTileColumns();
+    rowBlock = groupedRowBlock(target.l2CacheBytes, slabRows, K);
+  }
+};
+
 struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(GroupedMatmulOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    TargetDescription target = lookupTargetDescription(op);
+    GroupedGemmTiles tiles(
+        lookupTargetDescription(op),
+        cast<ShapedType>(op.getRhs().getType()).getDimSize(1));
     Value out = groupedPanelRows(
-        b, target.moeSlabRows, target.registerTileColumns(), op.getLhs(),
+        b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getLhs(),
         op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
-        [](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
-          // Accumulated in place in the output's tile.
-          return sb.contract(a, panels[0], sb.fill(dest, 0.0), Lhs::RowMajor);
+        [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+          // Accumulated in place in the output's tile on the CPU; in a
+          // local slab buffer (a temporary of the block) on the GPU.
+          Value acc = tiles.tileRows
+                          ? sb.fill(dest, 0.0)
+                          : sb.filled(sb.sizesOf(dest), b.getF32Type(), 0.0);
+          return contractPanel(sb, a, panels[0], acc, tiles.tileRows);
         });
     rewriter.replaceOp(op, out);
     return success();
@@ -247,10 +272,13 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
   LogicalResult matchAndRewrite(GroupedSwigluOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    TargetDescription target = lookupTargetDescription(op);
     Type f32 = b.getF32Type();
+    GroupedGemmTiles tiles(
+        lookupTargetDescription(op),
+        cast<ShapedType>(op.getWGate().getType()).getDimSize(1));
+    int64_t rows = tiles.tileRows;
     Value out = groupedPanelRows(
-        b, target.moeSlabRows, target.registerTileColumns(), op.getX(),
+        b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getX(),
         op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
         op.getOuts()[0],
         [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
@@ -258,9 +286,9 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
           // straight into the output's tile.
           SmallVector<OpFoldResult> tile = sb.sizesOf(dest);
           Value gate =
-              sb.contract(a, panels[0], sb.filled(tile, f32, 0.0), Lhs::RowMajor);
+              contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0), rows);
           Value up =
-              sb.contract(a, panels[1], sb.filled(tile, f32, 0.0), Lhs::RowMajor);
+              contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0), rows);
           AffineMap id = sb.dims(2, {0, 1});
           return sb.map({gate, up}, {id, id}, dest,
                         [](ImplicitLocOpBuilder &mb, ValueRange args) {
