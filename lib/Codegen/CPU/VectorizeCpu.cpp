@@ -5,7 +5,8 @@
 //   - contractions (i, j parallel, k reduction, out[i, j] += lhs * rhs[k, j])
 //     first to cache blocks when large, then to rowTile x 2*vectorWidth blocks over one k at a time, whose
 //     accumulators are hoisted out of the k loop: vector.contract lowered to
-//     outer products, i.e. rowTile x 2 FMAs per k;
+//     outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
+//     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel);
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, so that they accumulate into a hoisted vector), the innermost
 //     whole, or by 2*vectorWidth when it is long.
