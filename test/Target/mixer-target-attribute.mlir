@@ -16,20 +16,23 @@ module attributes {mixer.target = {parallel_row_block = 32 : i64}} {
 
 // -----
 
-// MoE row slabs of 4 rows (then 2 and 1), and temporaries in memory space 3:
-// the slab buffers of each 32-column tile are allocated there. (Without a
-// memory space, as in the kernel_lse above, temporaries have none.)
+// 12 vector registers: grouped GEMM micro-kernels of 4 rows (4 x 2
+// accumulators, 2 vectors of the weight panel, 2 broadcasts), so slabs of 4
+// rows (then 2 and 1); temporaries in memory space 3: the packed panel of
+// each 32-column tile is allocated there. (Without a memory space, as in
+// the kernel_lse above, temporaries have none.)
 
 // CHECK-LABEL: func.func @grouped_matmul
 // CHECK-NOT:     arith.constant 16 : index
 // CHECK-NOT:     arith.constant 8 : index
 // CHECK:         scf.forall (%{{.*}}) = (0) to (64) step (32)
-// CHECK-NOT:     arith.constant 16 : index
-// CHECK-NOT:     arith.constant 8 : index
-// CHECK:         bufferization.alloc_tensor() {memory_space = 3 : i64} : tensor<4x32xf32>
-// CHECK:         bufferization.alloc_tensor() {memory_space = 3 : i64} : tensor<2x32xf32>
-// CHECK:         bufferization.alloc_tensor() {memory_space = 3 : i64} : tensor<1x32xf32>
-module attributes {mixer.target = {moe_slab_rows = 4 : i64, temp_memory_space = 3 : i64}} {
+// CHECK:           bufferization.alloc_tensor() {memory_space = 3 : i64} : tensor<1x32x32xf32>
+// CHECK-NOT:       arith.constant 16 : index
+// CHECK-NOT:       arith.constant 8 : index
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 4 : i64}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 4 : i64}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 4 : i64}
+module attributes {mixer.target = {vector_registers = 12 : i64, temp_memory_space = 3 : i64}} {
   func.func @grouped_matmul(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
     %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
     return %out : tensor<?x64xf32>

@@ -33,6 +33,13 @@ struct TargetDescription {
   /// Rows of a contraction's register block (mixer-vectorize-cpu): the block
   /// holds 2 * registerTileRows accumulators of vectorWidth lanes.
   int64_t registerTileRows = 8;
+  /// Columns of that register block: two vectors. The grouped GEMMs pack
+  /// their weights in panels of this width.
+  int64_t registerTileColumns() const { return 2 * vectorWidth; }
+  /// Rows of the largest such block that fits in the registers beside two
+  /// vectors of the right-hand side and two broadcasts: the micro-kernel of
+  /// the grouped GEMMs (14 with AVX-512's 32 registers, 6 with AVX2's 16).
+  int64_t gemmTileRows() const { return (vectorRegisters - 4) / 2; }
   /// Columns of y per block of the kernel sums' column loop.
   int64_t kernelColumnBlock = 64;
   /// Rows of a full slab of the grouped GEMMs (a power of two); the rest of
@@ -85,6 +92,11 @@ TargetDescription getCpuTargetDescription(CpuVectorIsa isa);
 inline TargetDescription getDefaultTargetDescription() {
   return getCpuTargetDescription(CpuVectorIsa::AVX512);
 }
+
+/// The name of the attribute by which a lowering asks mixer-vectorize-cpu for
+/// register blocks of that many rows on one contraction.
+inline constexpr StringLiteral kRegisterTileRowsAttrName =
+    "mixer.register_tile_rows";
 
 /// The name of the module attribute that carries the description.
 inline constexpr StringLiteral kTargetAttrName = "mixer.target";

@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GroupSlabs.h"
+#include "GroupedPanels.h"
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/LinalgBuilder.h"
 
@@ -68,8 +69,8 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
 }
 
 /// Covers rows [begin, begin + count) with static slabs: count / slabRows
-/// full slabs (the target's height, a power of two), then one slab of each
-/// power of two set in the remainder, so every slab has a static height.
+/// full slabs, then one slab of each power of two below slabRows set in the
+/// remainder, so every slab has a static height.
 SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
                                             int64_t slabRows, Value begin,
                                             Value count, ValueRange state,
@@ -80,7 +81,8 @@ SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
   Value done = arith::MulIOp::create(b, slabs, full);
   Value pos = arith::AddIOp::create(b, begin, done);
   Value rest = arith::SubIOp::create(b, count, done);
-  for (int64_t rows = slabRows / 2; rows >= 1; rows /= 2) {
+  for (int64_t rows = int64_t(llvm::PowerOf2Ceil(slabRows)) / 2; rows >= 1;
+       rows /= 2) {
     // The bit `rows` of the remainder: 0 or 1 slab of that height.
     Value bit = arith::AndIOp::create(
         b, rest, arith::ConstantIndexOp::create(b, rows));
@@ -221,23 +223,43 @@ static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
 
 namespace {
 
+/// The tiles of the forward grouped GEMMs on `target`, whose weights have K
+/// rows. The CPU packs panels as wide as its register tile and multiplies
+/// them in slabs of the micro-kernel's rows; the GPU maps each slab's
+/// products to threads and reads the weights in place.
+struct GroupedGemmTiles {
+  int64_t slabRows, panelCols, rowBlock, tileRows;
+  GroupedGemmTiles(const TargetDescription &target, int64_t K) {
+    if (target.isGpu()) {
+      slabRows = target.moeSlabRows;
+      panelCols = rowBlock = tileRows = 0;
+      return;
+    }
+    slabRows = tileRows = target.gemmTileRows();
+    panelCols = target.registerTileColumns();
+    rowBlock = groupedRowBlock(target.l2CacheBytes, slabRows, K);
+  }
+};
+
 struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(GroupedMatmulOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
-    OpFoldResult K = rhsSizes[1], N = rhsSizes[2];
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    Value rhs = op.getRhs();
-    Value out = groupedMatmulRows(
-        b, lookupTargetDescription(op).moeSlabRows, op.getLhs(),
-        op.getGroupSizes(), K, N, op.getOuts()[0],
-        [&](LinalgBuilder &gb, Value e) {
-          return gb.slice(rhs, {e, zero, zero}, {one, K, N},
-                          {staticSize(K), staticSize(N)});
+    GroupedGemmTiles tiles(
+        lookupTargetDescription(op),
+        cast<ShapedType>(op.getRhs().getType()).getDimSize(1));
+    Value out = groupedPanelRows(
+        b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getLhs(),
+        op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
+        [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+          // Accumulated in place in the output's tile on the CPU; in a
+          // local slab buffer (a temporary of the block) on the GPU.
+          Value acc = tiles.tileRows
+                          ? sb.fill(dest, 0.0)
+                          : sb.filled(sb.sizesOf(dest), b.getF32Type(), 0.0);
+          return contractPanel(sb, a, panels[0], acc, tiles.tileRows);
         });
     rewriter.replaceOp(op, out);
     return success();
@@ -250,47 +272,28 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
   LogicalResult matchAndRewrite(GroupedSwigluOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
     Type f32 = b.getF32Type();
-    SmallVector<OpFoldResult> wSizes = lb.sizesOf(op.getWGate());
-    OpFoldResult K = wSizes[1], F = wSizes[2];
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    Value x = op.getX();
-    Value rowsTotal = tensor::DimOp::create(b, x, 0);
-
-    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
-    Value out = forEachGroup(
-        b, slabRows, op.getGroupSizes(), rowsTotal, F, op.getOuts()[0],
-        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
-            Value out) -> Value {
-          SmallVector<int64_t> wShape = {staticSize(K), staticSize(F)};
-          Value wGate =
-              gb.slice(op.getWGate(), {e, zero, zero}, {one, K, F}, wShape);
-          Value wUp =
-              gb.slice(op.getWUp(), {e, zero, zero}, {one, K, F}, wShape);
-          return forEachSlab(
-              gb.builder(), slabRows, offset, size, out,
-              [&](LinalgBuilder &sb, int64_t rows, Value r0,
-                  Value out) -> Value {
-                ImplicitLocOpBuilder &ib = sb.builder();
-                OpFoldResult h = ib.getIndexAttr(rows);
-                Value a =
-                    sb.slice(x, {r0, zero}, {h, K}, {rows, staticSize(K)});
-                Value gate = sb.contract(a, wGate, sb.filled({h, F}, f32, 0.0),
-                                         Lhs::RowMajor);
-                Value up = sb.contract(a, wUp, sb.filled({h, F}, f32, 0.0),
-                                       Lhs::RowMajor);
-                // silu(gate) * up straight into the slab's rows of out.
-                Value dest =
-                    sb.slice(out, {r0, zero}, {h, F}, {rows, staticSize(F)});
-                AffineMap id = sb.dims(2, {0, 1});
-                Value h2 = sb.map(
-                    {gate, up}, {id, id}, dest,
-                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
-                      return siluTimes(mb, args[0], args[1]);
-                    });
-                return sb.insert(h2, out, {r0, zero}, {h, F});
-              });
+    GroupedGemmTiles tiles(
+        lookupTargetDescription(op),
+        cast<ShapedType>(op.getWGate().getType()).getDimSize(1));
+    int64_t rows = tiles.tileRows;
+    Value out = groupedPanelRows(
+        b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getX(),
+        op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
+        op.getOuts()[0],
+        [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+          // Both products of the tile in local buffers, then silu(gate) * up
+          // straight into the output's tile.
+          SmallVector<OpFoldResult> tile = sb.sizesOf(dest);
+          Value gate =
+              contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0), rows);
+          Value up =
+              contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0), rows);
+          AffineMap id = sb.dims(2, {0, 1});
+          return sb.map({gate, up}, {id, id}, dest,
+                        [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                          return siluTimes(mb, args[0], args[1]);
+                        });
         });
     rewriter.replaceOp(op, out);
     return success();

@@ -51,6 +51,8 @@ struct GroupedCase {
   bool i64Sizes;
   bool dynamicT;
   bool naive;
+  /// LLVM's name of the CPU to compile for; empty: this machine.
+  std::string targetCpu = "";
 };
 
 std::string caseName(const GroupedCase &c) {
@@ -58,8 +60,11 @@ std::string caseName(const GroupedCase &c) {
   os << "T" << c.T << "_K" << c.K << "_N" << c.N << "_E" << c.E << "_sum"
      << c.rowsInGroups << (c.singleGroup ? "_single" : "")
      << (c.i64Sizes ? "_i64" : "_i32") << (c.dynamicT ? "_dynT" : "")
-     << (c.naive ? "_naive" : "");
-  return os.str();
+     << (c.naive ? "_naive" : "")
+     << (c.targetCpu.empty() ? "" : "_" + c.targetCpu);
+  std::string name = os.str();
+  std::replace(name.begin(), name.end(), '-', '_'); // a test name
+  return name;
 }
 
 /// func @gm(lhs [T,K], rhs [E,K,N], sizes [E], out [T,N]) -> out.
@@ -104,7 +109,9 @@ class GroupedMatmulAgainstReference
 
 TEST_P(GroupedMatmulAgainstReference, RelativeErrorWithinTolerance) {
   const GroupedCase &c = GetParam();
-  CompiledModule compiled(groupedMatmulModule(c), c.naive);
+  CompiledModule compiled(groupedMatmulModule(c), c.naive,
+                          /*recurrentThreshold=*/-1, /*runtimeChecks=*/true,
+                          c.targetCpu);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(42 + c.T);
@@ -142,6 +149,17 @@ std::vector<GroupedCase> groupedCases() {
   // Columns that do not tile into vector blocks (N = 40) stay whole.
   cases.push_back({50, 24, 40, 3, 45, false, true, false, false});
   cases.push_back({19, 1, 32, 2, 19, false, true, false, false});
+  // K = 1024: several blocks of rows per group sweep the packed panels,
+  // N = 80 ends in a narrower panel; compiled for this machine, for AVX2
+  // (Zen 3: panels of 16 columns, blocks of 6 rows) and for AVX-512
+  // (Skylake-X: panels of 32, blocks of 14), whose code this machine runs
+  // when it has the features.
+  cases.push_back({600, 1024, 80, 3, 590, false, true, false, false});
+  cases.push_back({600, 1024, 80, 3, 590, false, true, false, false, "znver3"});
+  if (__builtin_cpu_supports("avx512f"))
+    cases.push_back(
+        {600, 1024, 80, 3, 590, false, true, false, false, "skylake-avx512"});
+  cases.push_back({203, 64, 64, 4, 203, false, false, false, false, "znver3"});
   // The naive lowering: a second oracle.
   cases.push_back({75, 16, 32, 4, 70, false, false, false, true});
   cases.push_back({75, 16, 32, 4, 70, false, true, true, true});
@@ -211,7 +229,9 @@ class GroupedSwigluAgainstReference
 
 TEST_P(GroupedSwigluAgainstReference, RelativeErrorWithinTolerance) {
   const GroupedCase &c = GetParam();
-  CompiledModule compiled(groupedSwigluModule(c), c.naive);
+  CompiledModule compiled(groupedSwigluModule(c), c.naive,
+                          /*recurrentThreshold=*/-1, /*runtimeChecks=*/true,
+                          c.targetCpu);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
 
   ref::Rng rng(77 + c.T);

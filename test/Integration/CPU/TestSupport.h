@@ -72,9 +72,11 @@ struct Buffer {
 /// A module compiled for the CPU and loaded into the JIT.
 class CompiledModule {
 public:
-  /// `recurrentThreshold` < 0 keeps the pipeline's default.
+  /// `recurrentThreshold` < 0 keeps the pipeline's default; `targetCpu`
+  /// (LLVM's name) compiles for that CPU instead of this machine's.
   CompiledModule(const std::string &source, bool naive,
-                 int64_t recurrentThreshold = -1, bool runtimeChecks = true) {
+                 int64_t recurrentThreshold = -1, bool runtimeChecks = true,
+                 const std::string &targetCpu = "") {
     mlir::DialectRegistry registry;
     mlir::mixer::registerCompilerDialects(registry);
     context = std::make_unique<mlir::MLIRContext>(registry);
@@ -85,6 +87,8 @@ public:
     mlir::mixer::CpuPipelineOptions options;
     options.naive = naive;
     options.runtimeChecks = runtimeChecks;
+    if (!targetCpu.empty())
+      options.targetCpu = targetCpu;
     if (recurrentThreshold >= 0)
       options.recurrentThreshold = recurrentThreshold;
     if (failed(mlir::mixer::compileToLLVM(*module, options)))

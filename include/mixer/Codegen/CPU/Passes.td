@@ -44,7 +44,9 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
     The register block, the vector width and the cache blocks (a quarter
     of L2 for the right-hand side) come from the module's `mixer.target`
     (the default target, AVX-512: 8 x 32 blocks, without one); the options,
-    when given, override it.
+    when given, override it. A contraction that carries
+    `mixer.register_tile_rows = R` (the grouped GEMMs' micro-kernel, shaped
+    by its lowering) gets blocks of R rows when R divides its rows.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",

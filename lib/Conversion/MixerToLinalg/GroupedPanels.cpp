@@ -1,0 +1,241 @@
+//===- GroupedPanels.cpp - grouped GEMMs over packed weight panels --------===//
+//
+//   for e in [0, E):                          rows off .. off + size_e - 1
+//     for each panel p of `panelCols` columns of N:
+//       packed[p] = W[e][:, p]                [K, width], contiguous
+//     for each block of at most `rowBlock` of the group's rows:
+//       for each panel p:
+//         for each static slab of the block:
+//           out[slab, p] = step(lhs[slab], packed[p], out[slab, p])
+//   out[rows past the groups] = 0
+//
+// The packed buffer ([panels, K, panelCols] per weight) is allocated once
+// and carried through the loops. A block of rows is reused by every panel,
+// so it is sized to stay in L2 beside the packed weights.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GroupedPanels.h"
+#include "GroupSlabs.h"
+#include "mixer/Target/TargetDescription.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+namespace {
+/// One panel: its index, first column and width.
+using PanelBody = function_ref<SmallVector<Value>(
+    ImplicitLocOpBuilder &b, OpFoldResult panel, OpFoldResult col0,
+    OpFoldResult width, ValueRange state)>;
+
+/// The loops of one grouped product over packed panels.
+struct PanelLoops {
+  int64_t slabRows, panelCols;
+  Value lhs;
+  ValueRange weights;
+  OpFoldResult K;
+  /// N in `fullPanels` panels of panelCols, then one of `restCols` when
+  /// `hasRest` (with N dynamic: no full panel, the rest is N).
+  int64_t fullPanels;
+  OpFoldResult restCols;
+  bool hasRest;
+  PanelSlabStep step;
+
+  /// Runs `body` on every panel in order, carrying `state`.
+  SmallVector<Value> forEachPanel(ImplicitLocOpBuilder &b, ValueRange state,
+                                  PanelBody body) const {
+    SmallVector<Value> next(state.begin(), state.end());
+    if (fullPanels > 0) {
+      Value c0 = arith::ConstantIndexOp::create(b, 0);
+      Value c1 = arith::ConstantIndexOp::create(b, 1);
+      Value count = arith::ConstantIndexOp::create(b, fullPanels);
+      Value width = arith::ConstantIndexOp::create(b, panelCols);
+      auto loop = scf::ForOp::create(
+          b, c0, count, c1, next,
+          [&](OpBuilder &nb, Location loc, Value p, ValueRange iter) {
+            ImplicitLocOpBuilder pb(loc, nb);
+            Value col0 = arith::MulIOp::create(pb, p, width);
+            scf::YieldOp::create(
+                pb, body(pb, p, col0, pb.getIndexAttr(panelCols), iter));
+          });
+      next.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    if (hasRest)
+      next = body(b, b.getIndexAttr(fullPanels),
+                  b.getIndexAttr(fullPanels * panelCols), restCols, next);
+    return next;
+  }
+
+  /// Panel `panel` ([K, width]) of a packed buffer.
+  Value panelOf(LinalgBuilder &lb, Value packed, OpFoldResult panel,
+                OpFoldResult width) const {
+    OpFoldResult zero = lb.builder().getIndexAttr(0),
+                 one = lb.builder().getIndexAttr(1);
+    return lb.slice(packed, {panel, zero, zero}, {one, K, width},
+                    {staticSize(K), staticSize(width)});
+  }
+
+  /// The columns from `col0` of `width` of expert `e` of `weight`, in place.
+  Value columnsOf(LinalgBuilder &lb, Value weight, Value e, OpFoldResult col0,
+                  OpFoldResult width) const {
+    OpFoldResult zero = lb.builder().getIndexAttr(0),
+                 one = lb.builder().getIndexAttr(1);
+    return lb.slice(weight, {e, zero, col0}, {one, K, width},
+                    {staticSize(K), staticSize(width)});
+  }
+
+  /// Copies the panels of expert `e` of every weight into its buffer.
+  SmallVector<Value> pack(ImplicitLocOpBuilder &b, Value e,
+                          ValueRange buffers) const {
+    return forEachPanel(
+        b, buffers,
+        [&](ImplicitLocOpBuilder &pb, OpFoldResult panel, OpFoldResult col0,
+            OpFoldResult width, ValueRange bufs) -> SmallVector<Value> {
+          LinalgBuilder lb(pb);
+          OpFoldResult zero = pb.getIndexAttr(0), one = pb.getIndexAttr(1);
+          SmallVector<Value> next;
+          for (auto [weight, buffer] : llvm::zip(weights, bufs)) {
+            Value src = columnsOf(lb, weight, e, col0, width);
+            Value packed =
+                lb.copy(src, panelOf(lb, buffer, panel, width));
+            next.push_back(lb.insert(packed, buffer, {panel, zero, zero},
+                                     {one, K, width}));
+          }
+          return next;
+        });
+  }
+
+  /// out[r0 .. r0 + rows - 1] from the packed panels (none: the weights of
+  /// expert `e` in place), in static slabs.
+  Value multiply(ImplicitLocOpBuilder &b, Value e, Value r0, Value rows,
+                 ValueRange buffers, Value out) const {
+    return forEachPanel(
+        b, ValueRange{out},
+        [&](ImplicitLocOpBuilder &pb, OpFoldResult panel, OpFoldResult col0,
+            OpFoldResult width, ValueRange state) -> SmallVector<Value> {
+          LinalgBuilder lb(pb);
+          SmallVector<Value> panels;
+          for (Value buffer : buffers)
+            panels.push_back(panelOf(lb, buffer, panel, width));
+          if (buffers.empty())
+            for (Value weight : weights)
+              panels.push_back(columnsOf(lb, weight, e, col0, width));
+          return forEachSlabCarrying(
+              pb, slabRows, r0, rows, state,
+              [&](LinalgBuilder &sb, int64_t h, Value s0,
+                  ValueRange acc) -> SmallVector<Value> {
+                OpFoldResult zero = sb.builder().getIndexAttr(0),
+                             height = sb.builder().getIndexAttr(h);
+                Value a = sb.slice(lhs, {s0, zero}, {height, K},
+                                   {h, staticSize(K)});
+                Value dest = sb.slice(acc[0], {s0, col0}, {height, width},
+                                      {h, staticSize(width)});
+                Value tile = step(sb, a, panels, dest);
+                return {sb.insert(tile, acc[0], {s0, col0}, {height, width})};
+              });
+        })[0];
+  }
+};
+} // namespace
+
+Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
+                                    int64_t panelCols, int64_t rowBlock,
+                                    Value lhs, Value groupSizes,
+                                    ValueRange weights, Value out,
+                                    PanelSlabStep step) {
+  LinalgBuilder lb(b);
+  SmallVector<OpFoldResult> wSizes = lb.sizesOf(weights[0]);
+  OpFoldResult K = wSizes[1], N = wSizes[2];
+  int64_t n = staticSize(N);
+  bool dynamicN = ShapedType::isDynamic(n);
+  // Unpacked: one panel of all N columns.
+  bool packed = panelCols > 0;
+  bool onePanel = dynamicN || !packed;
+  PanelLoops loops{slabRows,
+                   panelCols,
+                   lhs,
+                   weights,
+                   K,
+                   onePanel ? 0 : n / panelCols,
+                   onePanel ? N : b.getIndexAttr(n % panelCols),
+                   onePanel || n % panelCols != 0,
+                   step};
+
+  // One packed buffer per weight: [panels, K, panel width].
+  OpFoldResult width =
+      loops.fullPanels ? b.getIndexAttr(panelCols) : loops.restCols;
+  int64_t panels = loops.fullPanels + (loops.hasRest ? 1 : 0);
+  SmallVector<Value> state = {out};
+  for (Value weight : packed ? weights : ValueRange()) {
+    SmallVector<Value> dynamicSizes;
+    SmallVector<int64_t> shape;
+    dispatchIndexOpFoldResults({b.getIndexAttr(panels), K, width},
+                               dynamicSizes, shape);
+    state.push_back(bufferization::AllocTensorOp::create(
+        b, RankedTensorType::get(shape, cast<ShapedType>(weight.getType()).getElementType()),
+        dynamicSizes));
+  }
+
+  Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
+  SmallVector<Value> walked = walkGroups(
+      b, groupSizes, rowsTotal, state,
+      [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+          ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = gb.builder();
+        SmallVector<Value> buffers(acc.drop_front());
+        if (packed)
+          buffers = loops.pack(ib, e, buffers);
+        Value result = acc[0];
+        if (rowBlock <= 0) {
+          result = loops.multiply(ib, e, offset, size, buffers, result);
+        } else {
+          // Blocks of rowBlock rows, the last one shorter.
+          Value c0 = arith::ConstantIndexOp::create(ib, 0);
+          Value c1 = arith::ConstantIndexOp::create(ib, 1);
+          Value block = arith::ConstantIndexOp::create(ib, rowBlock);
+          Value count = arith::CeilDivUIOp::create(ib, size, block);
+          auto blocks = scf::ForOp::create(
+              ib, c0, count, c1, ValueRange{result},
+              [&](OpBuilder &nb, Location loc, Value i, ValueRange iter) {
+                ImplicitLocOpBuilder bb(loc, nb);
+                Value done = arith::MulIOp::create(bb, i, block);
+                Value r0 = arith::AddIOp::create(bb, offset, done);
+                Value rows = arith::MinUIOp::create(
+                    bb, block, arith::SubIOp::create(bb, size, done));
+                scf::YieldOp::create(
+                    bb, loops.multiply(bb, e, r0, rows, buffers, iter[0]));
+              });
+          result = blocks.getResult(0);
+        }
+        SmallVector<Value> next = {result};
+        next.append(buffers);
+        return next;
+      });
+  Value sum = walked.back();
+  Value past = arith::SubIOp::create(b, rowsTotal, sum);
+  return zeroRows(b, slabRows, sum, past, N, walked[0]);
+}
+
+int64_t mlir::mixer::groupedRowBlock(int64_t l2CacheBytes, int64_t slabRows,
+                                     int64_t K) {
+  if (ShapedType::isDynamic(K))
+    return 0;
+  int64_t rowBytes = std::max<int64_t>(K, 1) * int64_t(sizeof(float));
+  int64_t rows = l2CacheBytes / 4 / rowBytes / slabRows * slabRows;
+  return std::max(rows, slabRows);
+}
+
+Value mlir::mixer::contractPanel(LinalgBuilder &lb, Value lhs, Value panel,
+                                 Value acc, int64_t tileRows) {
+  Value product = lb.contract(lhs, panel, acc, Lhs::RowMajor);
+  if (tileRows > 0)
+    product.getDefiningOp()->setAttr(kRegisterTileRowsAttrName,
+                                   lb.builder().getI64IntegerAttr(tileRows));
+  return product;
+}

@@ -1,0 +1,54 @@
+//===- GroupedPanels.h - grouped GEMMs over packed weight panels -*- C++ -*-===//
+//
+// The forward grouped GEMMs multiply each group's rows by its expert's
+// weights one column panel at a time. A panel (the register tile's width of
+// columns, 2 vectors) is first copied into a contiguous [K, width] buffer:
+// the micro-kernel then reads it row after row from consecutive cache lines
+// instead of one line per row of the [K, N] weight, whose rows, a power of
+// two apart, fall into the same few L1 sets. An expert's weights are packed
+// once; blocks of its rows small enough to stay in L2 then sweep every
+// panel, each slab of rows holding its register tile across the whole K.
+// Defined in GroupedPanels.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_GROUPEDPANELS_H
+#define MIXER_LIB_CONVERSION_MIXERTOLINALG_GROUPEDPANELS_H
+
+#include "mixer/Utils/LinalgBuilder.h"
+
+namespace mlir::mixer {
+
+/// The tile of `dest` ([rows, width], a slice of the output) computed from
+/// `lhs` (the slab's rows, [rows, K]) and one packed panel per weight
+/// ([K, width]).
+using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
+                                         ValueRange panels, Value dest)>;
+
+/// out[rows of group e, panel] = step(lhs rows, the panels of weights[i][e],
+/// out tile) for every group and column panel of `panelCols` columns (the
+/// last one narrower when N is not a multiple; with `panelCols` <= 0, the
+/// weights are used in place, one panel of all N). Each expert's panels are
+/// packed once; its rows go in blocks of at most `rowBlock` (none when <= 0)
+/// that every panel reuses, each block in static slabs of at most
+/// `slabRows`. Rows past the groups are zero. Each weight is [E, K, N];
+/// `lhs` is [T, K] and `out` [T, N].
+Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
+                       int64_t panelCols, int64_t rowBlock, Value lhs,
+                       Value groupSizes, ValueRange weights, Value out,
+                       PanelSlabStep step);
+
+/// acc += lhs [rows, K] x panel [K, width], asking mixer-vectorize-cpu for
+/// register blocks of `tileRows` rows (when > 0): the micro-kernel, whose
+/// accumulators stay in registers across the whole K.
+Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
+                    int64_t tileRows);
+
+/// Rows of a block of the grouped GEMMs' left-hand side ([rows, K] f32)
+/// that stays in a quarter of L2: a multiple of `slabRows`, at least one
+/// slab; 0 (no blocks) when K is dynamic.
+int64_t groupedRowBlock(int64_t l2CacheBytes, int64_t slabRows, int64_t K);
+
+} // namespace mlir::mixer
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_GROUPEDPANELS_H
