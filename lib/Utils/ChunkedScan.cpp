@@ -166,6 +166,11 @@ SmallVector<Value> ChunkedScanBuilder::emptyBoundaries() {
   if (spec.boundaryStates.empty())
     return boundaries;
   assert(segments.size() == 1 && "boundary states need a single segment");
+  if (!spec.boundaryDests.empty()) {
+    assert(spec.boundaryDests.size() == spec.boundaryStates.size() &&
+           "one destination per boundary state");
+    return SmallVector<Value>(spec.boundaryDests);
+  }
   Value rows = arith::AddIOp::create(b, segments[0].fullChunks,
                                      arith::ConstantIndexOp::create(b, 1));
   for (RankedTensorType type : spec.boundaryStates) {

@@ -97,6 +97,9 @@ struct ChunkedScanSpec {
   /// scanned the tokens before it, or in reverse the tokens from it on. Only
   /// with a single segment.
   SmallVector<RankedTensorType> boundaryStates;
+  /// Where the boundary states are written (an op's `outs`, of the shape
+  /// above), one per entry of boundaryStates; empty: new tensors.
+  SmallVector<Value> boundaryDests;
 };
 
 /// Builds the scan of `spec` over the op's `outs` with `hooks`; returns the

@@ -71,6 +71,20 @@ static LogicalResult verifyChunkSize(Operation *op, int64_t chunkSize) {
   return success();
 }
 
+/// Fails when the rows C of `chunkStates` (present, with C and L static)
+/// are not L / chunk_size + 1: row j is the state before token
+/// j * chunk_size, the last row where the partial last chunk starts.
+static LogicalResult verifyChunkRows(Operation *op, ShapeVerifier &v,
+                                     Value chunkStates, StringRef name,
+                                     unsigned dim, int64_t chunkSize) {
+  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
+  if (!chunkStates || !length || !rows || *rows == *length / chunkSize + 1)
+    return success();
+  return op->emitOpError() << "operand '" << name << "' dim " << dim
+                           << " (C) must be L / chunk_size + 1 = "
+                           << *length / chunkSize + 1 << ", got " << *rows;
+}
+
 /// Verifies every operand and result of a scan against its signature,
 /// binding the dimension symbols in `v`.
 static LogicalResult verifyScan(Operation *op, const ScanSignature &sig,
@@ -202,11 +216,17 @@ static ScanSignature signatureOf(SsdOp op) {
                 {op.getB(), "b", {"B", "L", "G", "N"}},
                 {op.getC(), "c", {"B", "L", "G", "N"}},
                 {op.getInit(), "init", {"B", "H", "P", "N"}}};
-  sig.results =
-      scanResults(op.getOuts(), {{"y", {"B", "L", "H", "P"}},
-                                 {"final_state", {"B", "H", "P", "N"}}});
+  SmallVector<std::pair<StringRef, ArrayRef<StringRef>>> results;
+  static const StringRef seq[] = {"B", "L", "H", "P"},
+                         state[] = {"B", "H", "P", "N"},
+                         rows[] = {"B", "H", "C", "N", "P"};
+  results = {{"y", seq}, {"final_state", state}};
+  // A third `outs`: the chunk-boundary states, transposed.
+  if (op.getOuts().size() > 2)
+    results.push_back({"chunk_states", rows});
+  sig.results = scanResults(op.getOuts(), results);
   sig.loops = {"B", "H", "P"};
-  sig.sequential = {"L", "N"};
+  sig.sequential = {"L", "N", "C"};
   sig.members = "H";
   sig.groups = "G";
   sig.membersWord = "heads";
@@ -216,17 +236,23 @@ static ScanSignature signatureOf(SsdOp op) {
 
 void SsdOp::build(OpBuilder &builder, OperationState &state, Value x,
                   Value logA, Value b, Value c, Value init, Value yInit,
-                  Value stateInit, int64_t chunkSize) {
-  build(builder, state, TypeRange{yInit.getType(), stateInit.getType()}, x,
-        logA, b, c, init, ValueRange{yInit, stateInit},
+                  Value stateInit, int64_t chunkSize, Value chunkStatesInit) {
+  SmallVector<Value> outs = {yInit, stateInit};
+  if (chunkStatesInit)
+    outs.push_back(chunkStatesInit);
+  build(builder, state, ValueRange(outs).getTypes(), x, logA, b, c, init, outs,
         builder.getI64IntegerAttr(chunkSize));
 }
 
 LogicalResult SsdOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
+  int64_t chunkSize = getChunkSizeAttr().getInt();
+  if (failed(verifyChunkSize(*this, chunkSize)))
     return failure();
   ShapeVerifier v(*this);
-  return verifyScan(*this, signatureOf(*this), v);
+  if (failed(verifyScan(*this, signatureOf(*this), v)))
+    return failure();
+  Value chunkStates = getOuts().size() > 2 ? getOuts()[2] : Value();
+  return verifyChunkRows(*this, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
 MIXER_GROUPED_SCAN_STRUCTURE(SsdOp)
@@ -401,7 +427,7 @@ static ScanSignature signatureOf(SsdBackwardOp op) {
       {op.getB(), "b", {"B", "L", "G", "N"}},
       {op.getC(), "c", {"B", "L", "G", "N"}},
       {op.getInit(), "init", {"B", "H", "P", "N"}},
-      {op.getFinalState(), "final_state", {"B", "H", "P", "N"}},
+      {op.getChunkStates(), "chunk_states", {"B", "H", "C", "N", "P"}},
       {op.getDy(), "dy", {"B", "L", "H", "P"}},
       {op.getDFinalState(), "d_final_state", {"B", "H", "P", "N"}}};
   ValueRange outs = op.getOuts();
@@ -412,7 +438,7 @@ static ScanSignature signatureOf(SsdBackwardOp op) {
   if (op.getInit())
     addResult(sig, outs, "dinit", {"B", "H", "P", "N"});
   sig.loops = {"B", "H"};
-  sig.sequential = {"L", "P", "N"};
+  sig.sequential = {"L", "P", "N", "C"};
   sig.members = "H";
   sig.groups = "G";
   sig.membersWord = "heads";
@@ -422,17 +448,21 @@ static ScanSignature signatureOf(SsdBackwardOp op) {
 
 void SsdBackwardOp::build(OpBuilder &builder, OperationState &state, Value x,
                           Value logA, Value b, Value c, Value init,
-                          Value finalState, Value dy, Value dFinalState,
+                          Value chunkStates, Value dy, Value dFinalState,
                           ValueRange outs, int64_t chunkSize) {
-  build(builder, state, TypeRange(outs), x, logA, b, c, init, finalState, dy,
+  build(builder, state, TypeRange(outs), x, logA, b, c, init, chunkStates, dy,
         dFinalState, outs, builder.getI64IntegerAttr(chunkSize));
 }
 
 LogicalResult SsdBackwardOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
+  int64_t chunkSize = getChunkSizeAttr().getInt();
+  if (failed(verifyChunkSize(*this, chunkSize)))
     return failure();
   ShapeVerifier v(*this);
-  return verifyScan(*this, signatureOf(*this), v);
+  if (failed(verifyScan(*this, signatureOf(*this), v)))
+    return failure();
+  return verifyChunkRows(*this, v, getChunkStates(), "chunk_states", 2,
+                         chunkSize);
 }
 
 MIXER_SCAN_STRUCTURE(SsdBackwardOp)
@@ -450,7 +480,6 @@ static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
       {op.getV(), "v", {"B", "L", "H", "Dv"}},
       {op.getLogDecay(), "log_decay", {"B", "L", "H"}, ValueRule::NonPositive},
       {op.getInit(), "init", {"B", "H", "Dk", "Dv"}},
-      {op.getFinalState(), "final_state", {"B", "H", "Dk", "Dv"}},
       {op.getDout(), "dout", {"B", "L", "H", "Dv"}},
       {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}}};
   ValueRange outs = op.getOuts();
@@ -469,12 +498,11 @@ static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
 void LinearAttentionBackwardOp::build(OpBuilder &builder,
                                       OperationState &state, Value q, Value k,
                                       Value v, Value logDecay, Value init,
-                                      Value finalState, Value dOut,
-                                      Value dFinalState, ValueRange outs,
-                                      int64_t chunkSize, int64_t window,
-                                      float scale) {
-  build(builder, state, TypeRange(outs), q, k, v, logDecay, init, finalState,
-        dOut, dFinalState, outs, builder.getI64IntegerAttr(chunkSize),
+                                      Value dOut, Value dFinalState,
+                                      ValueRange outs, int64_t chunkSize,
+                                      int64_t window, float scale) {
+  build(builder, state, TypeRange(outs), q, k, v, logDecay, init, dOut,
+        dFinalState, outs, builder.getI64IntegerAttr(chunkSize),
         builder.getI64IntegerAttr(window), builder.getF32FloatAttr(scale));
 }
 
@@ -557,13 +585,8 @@ LogicalResult SelectiveScanBackwardOp::verify() {
   ShapeVerifier v(*this);
   if (failed(verifyScan(*this, signatureOf(*this), v)))
     return failure();
-  // Row j of chunk_states is the state before token j * chunk_size.
-  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
-  if (getChunkStates() && length && rows && *rows != *length / chunkSize + 1)
-    return emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
-                            "chunk_size + 1 = "
-                         << *length / chunkSize + 1 << ", got " << *rows;
-  return success();
+  return verifyChunkRows(*this, v, getChunkStates(), "chunk_states", 2,
+                         chunkSize);
 }
 
 MIXER_SCAN_STRUCTURE(SelectiveScanBackwardOp)
@@ -639,12 +662,8 @@ LogicalResult GatedDeltaRuleBackwardOp::verify() {
   ShapeVerifier v(*this);
   if (failed(verifyScan(*this, signatureOf(*this), v)))
     return failure();
-  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
-  if (getChunkStates() && length && rows && *rows != *length / chunkSize + 1)
-    return emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
-                            "chunk_size + 1 = "
-                         << *length / chunkSize + 1 << ", got " << *rows;
-  return success();
+  return verifyChunkRows(*this, v, getChunkStates(), "chunk_states", 2,
+                         chunkSize);
 }
 
 MIXER_SCAN_STRUCTURE(GatedDeltaRuleBackwardOp)
