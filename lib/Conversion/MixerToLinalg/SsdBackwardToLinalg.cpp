@@ -6,9 +6,10 @@
 //   1. Unless the op has them, the chunk-boundary states: the forward's
 //      state passing without its output, recording St before every chunk.
 //   2. The reverse scan carrying dSt, the cotangent of the state. Per chunk
-//      of n tokens (n = Q for a full chunk, 1 for a tail token, whose start
-//      state is recomputed from the tail's boundary state), from S0 (the
-//      state before the chunk, [P, N]) and dS (after it), with the forward's
+//      of Q tokens (the tail, L not a multiple of Q, as one chunk padded
+//      with zero inputs and zero log-decays, which leave the state alone),
+//      from S0 (the state before the chunk, [P, N]) and dS (after it),
+//      with the forward's
 //      decays (cum, L) and scores M = (C B^T) * L, and w_t = exp(cum_last -
 //      cum_t):
 //
@@ -45,7 +46,9 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
@@ -60,37 +63,20 @@ public:
         dFinal(op.getDFinalState()), states(states),
         hasInit(static_cast<bool>(op.getInit())) {}
 
-  void configure(ImplicitLocOpBuilder &b, Value length) {
-    Value cQ = arith::ConstantIndexOp::create(b, in.Q);
-    tailRow = arith::DivUIOp::create(b, length, cQ);
-    tailStart = arith::MulIOp::create(b, tailRow, cQ);
-  }
-
   void init(LinalgBuilder &lb, ScanCarry &carry) override {
     group = forward.groupOf(lb.builder(), head);
     carry.states.push_back(initialState(lb, dFinal, stateSlice(lb)));
   }
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
-    Value row = arith::DivUIOp::create(
-        lb.builder(), t0, arith::ConstantIndexOp::create(lb.builder(), in.Q));
-    backwardBlock(lb, in.Q, t0, boundaryState(lb, row), carry);
+    backwardBlock(lb, t0, Value(), carry);
   }
-  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
-                 ScanCarry &carry) override {
-    // The state before tail token t, recomputed from the tail's start.
-    ImplicitLocOpBuilder &b = lb.builder();
-    auto loop = scf::ForOp::create(
-        b, tailStart, t, arith::ConstantIndexOp::create(b, 1),
-        ValueRange{lb.copyToNew(boundaryState(lb, tailRow))},
-        [&](OpBuilder &nb, Location loc, Value s, ValueRange acc) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          LinalgBuilder ilb(ib);
-          scf::YieldOp::create(
-              ib, ValueRange{forward.advance(ilb, acc[0], batch, head, group,
-                                             s)});
-        });
-    backwardBlock(lb, 1, t, loop.getResult(0), carry);
+  void tailChunkStep(LinalgBuilder &lb, unsigned, Value t0, Value count,
+                     ScanCarry &carry) override {
+    backwardBlock(lb, t0, count, carry);
+  }
+  void tokenStep(LinalgBuilder &, unsigned, Value, ScanCarry &) override {
+    llvm_unreachable("the tail runs as a padded chunk");
   }
   void finalize(LinalgBuilder &lb, ArrayRef<Value> carried,
                 MutableArrayRef<Value> outs) override {
@@ -111,45 +97,82 @@ private:
                     {one, one, one, b.getIndexAttr(in.N), b.getIndexAttr(in.P)},
                     {in.N, in.P});
   }
-  /// The rows [t0, t0 + n) of a [B, L, *, D] operand at `index` (packed).
-  Value rows(LinalgBuilder &lb, Value v, Value t0, int64_t n, Value index,
-             int64_t D) const {
-    OpBuilder &b = lb.builder();
-    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-    return lb.copyToNew(lb.slice(v, {batch, t0, index, zero},
-                                 {one, b.getIndexAttr(n), one,
-                                  b.getIndexAttr(D)},
-                                 {n, D}));
-  }
-  /// dest[t0 + i, index, :] (+)= block[i, :]: adds this head's share of a
-  /// group's gradient when the group has several heads.
-  Value put(LinalgBuilder &lb, Value block, Value dest, Value t0, Value index,
-            bool accumulate) const;
-  void backwardBlock(LinalgBuilder &lb, int64_t n, Value t0, Value s0t,
+  /// The rows [t0, t0 + Q) of a [B, L, *, D] operand at `index`, or only
+  /// `count` of them padded with zeros to Q; [Q] for a [B, L, H] operand.
+  Value rows(LinalgBuilder &lb, Value v, Value t0, Value count,
+             Value index) const;
+  /// dest[t0 + i, index, ...] (+)= block[i, ...] for the Q rows of `block`,
+  /// or its first `count`: adds this head's share of a group's gradient
+  /// when `accumulate`.
+  Value put(LinalgBuilder &lb, Value block, Value dest, Value t0, Value count,
+            Value index, bool accumulate) const;
+  void backwardBlock(LinalgBuilder &lb, Value t0, Value count,
                      ScanCarry &carry);
 
   SsdInputs in;
   SsdScan forward;
   Value dy, dFinal, states;
   bool hasInit;
-  Value tailStart, tailRow;
   Value group; // of the current head
 };
 
 } // namespace
 
-Value SsdBackwardScan::put(LinalgBuilder &lb, Value block, Value dest,
-                           Value t0, Value index, bool accumulate) const {
-  OpBuilder &b = lb.builder();
-  auto type = cast<RankedTensorType>(block.getType());
-  int64_t n = type.getDimSize(0), D = type.getDimSize(1);
+Value SsdBackwardScan::rows(LinalgBuilder &lb, Value v, Value t0, Value count,
+                           Value index) const {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto type = cast<RankedTensorType>(v.getType());
+  bool perToken = type.getRank() == 3; // [B, L, H]
+  int64_t D = perToken ? 0 : type.getDimSize(3);
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  SmallVector<OpFoldResult> offsets = {batch, t0, index, zero};
-  SmallVector<OpFoldResult> sizes = {one, b.getIndexAttr(n), one,
-                                     b.getIndexAttr(D)};
+  OpFoldResult n = count ? OpFoldResult(count) : b.getIndexAttr(in.Q);
+  int64_t rowsShape = count ? ShapedType::kDynamic : in.Q;
+  SmallVector<OpFoldResult> offsets = {batch, t0, index};
+  SmallVector<OpFoldResult> sizes = {one, n, one};
+  SmallVector<int64_t> shape = {rowsShape}, full = {in.Q};
+  if (!perToken) {
+    offsets.push_back(zero);
+    sizes.push_back(b.getIndexAttr(D));
+    shape.push_back(D);
+    full.push_back(D);
+  }
+  Value slice = lb.slice(v, offsets, sizes, shape);
+  auto fullType = RankedTensorType::get(full, type.getElementType());
+  if (count) {
+    Value zeroF = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
+    return tensor::createPadHighOp(fullType, slice, zeroF, /*nofold=*/false,
+                                   b.getLoc(), b);
+  }
+  // Packed: the contractions read its rows, strided in the operand.
+  return perToken ? slice : lb.copyToNew(slice);
+}
+
+Value SsdBackwardScan::put(LinalgBuilder &lb, Value block, Value dest,
+                           Value t0, Value count, Value index,
+                           bool accumulate) const {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto type = cast<RankedTensorType>(block.getType());
+  bool perToken = type.getRank() == 1;
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  OpFoldResult n = count ? OpFoldResult(count) : b.getIndexAttr(in.Q);
+  SmallVector<int64_t> shape = {count ? ShapedType::kDynamic : in.Q};
+  SmallVector<OpFoldResult> offsets = {batch, t0, index};
+  SmallVector<OpFoldResult> sizes = {one, n, one};
+  SmallVector<OpFoldResult> blockOffsets = {zero}, blockSizes = {n};
+  if (!perToken) {
+    int64_t D = type.getDimSize(1);
+    offsets.push_back(zero);
+    sizes.push_back(b.getIndexAttr(D));
+    shape.push_back(D);
+    blockOffsets.push_back(zero);
+    blockSizes.push_back(b.getIndexAttr(D));
+  }
+  if (count)
+    block = lb.slice(block, blockOffsets, blockSizes, shape);
   if (accumulate) {
-    AffineMap id = lb.dims(2, {0, 1});
-    block = lb.map({block}, {id}, lb.slice(dest, offsets, sizes, {n, D}),
+    AffineMap id = lb.dims(shape.size(), perToken ? ArrayRef<unsigned>{0}
+                                                  : ArrayRef<unsigned>{0, 1});
+    block = lb.map({block}, {id}, lb.slice(dest, offsets, sizes, shape),
                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
                      return arith::AddFOp::create(ib, args[1], args[0])
                          .getResult();
@@ -158,20 +181,22 @@ Value SsdBackwardScan::put(LinalgBuilder &lb, Value block, Value dest,
   return lb.insert(block, dest, offsets, sizes);
 }
 
-void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
-                                    Value s0t, ScanCarry &carry) {
+void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
+                                    ScanCarry &carry) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type(), f64 = b.getF64Type();
   int64_t P = in.P, N = in.N;
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult q = b.getIndexAttr(n), p = b.getIndexAttr(P);
+  OpFoldResult q = b.getIndexAttr(in.Q), p = b.getIndexAttr(P);
   Value dSt = carry.states[0];
+  // The state before the chunk: row t0 / Q of the chunk states.
+  Value s0t = boundaryState(
+      lb, arith::DivUIOp::create(b, t0, arith::ConstantIndexOp::create(b, in.Q)));
 
-  Value X = rows(lb, in.x, t0, n, head, P);
-  Value A = lb.slice(in.logA, {batch, t0, head}, {one, q, one}, {n});
-  Value Bc = rows(lb, in.b, t0, n, group, N);
-  Value Cc = rows(lb, in.c, t0, n, group, N);
-  Value dY = dy ? rows(lb, dy, t0, n, head, P) : lb.filled({q, p}, f32, 0.0);
+  Value X = rows(lb, in.x, t0, count, head);
+  Value A = rows(lb, in.logA, t0, count, head);
+  Value Bc = rows(lb, in.b, t0, count, group);
+  Value Cc = rows(lb, in.c, t0, count, group);
+  Value dY = dy ? rows(lb, dy, t0, count, head) : lb.filled({q, p}, f32, 0.0);
 
   // The forward's decays and scores of the chunk.
   SsdChunkDecays decays = SsdChunkDecays::of(lb, A);
@@ -264,11 +289,10 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
       lb.contract(Cc, dYs, decays.overChunk(lb, dSt), Lhs::Transposed);
 
   bool shared = in.headsPerGroup() > 1;
-  carry.outs[0] = put(lb, dX, carry.outs[0], t0, head, false);
-  carry.outs[1] = lb.insert(dLogA, carry.outs[1], {batch, t0, head},
-                            {one, q, one});
-  carry.outs[2] = put(lb, dB, carry.outs[2], t0, group, shared);
-  carry.outs[3] = put(lb, dC, carry.outs[3], t0, group, shared);
+  carry.outs[0] = put(lb, dX, carry.outs[0], t0, count, head, false);
+  carry.outs[1] = put(lb, dLogA, carry.outs[1], t0, count, head, false);
+  carry.outs[2] = put(lb, dB, carry.outs[2], t0, count, group, shared);
+  carry.outs[3] = put(lb, dC, carry.outs[3], t0, count, group, shared);
 }
 
 namespace {
@@ -307,8 +331,8 @@ struct SsdBackwardLowering : public OpRewritePattern<SsdBackwardOp> {
       outs[3] = lb.fill(outs[3], 0.0);
     }
     SsdBackwardScan backward(op, in, states);
-    backward.configure(b, spec.length);
     spec.reverse = true;
+    spec.paddedTail = true;
     spec.steppedOuts = 4;
     rewriter.replaceOp(op, buildChunkedScan(b, spec, outs, backward));
     return success();
