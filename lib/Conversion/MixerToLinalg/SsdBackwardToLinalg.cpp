@@ -59,12 +59,12 @@ namespace {
 class SsdBackwardScan final : public ChunkedScanHooks {
 public:
   SsdBackwardScan(SsdBackwardOp op, const SsdInputs &in, Value states)
-      : in(in), forward(in, /*withOutput=*/false), dy(op.getDy()),
+      : in(in), dy(op.getDy()),
         dFinal(op.getDFinalState()), states(states),
         hasInit(static_cast<bool>(op.getInit())) {}
 
   void init(LinalgBuilder &lb, ScanCarry &carry) override {
-    group = forward.groupOf(lb.builder(), head);
+    group = in.groupOf(lb.builder(), head);
     carry.states.push_back(initialState(lb, dFinal, stateSlice(lb)));
   }
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
@@ -110,7 +110,6 @@ private:
                      ScanCarry &carry);
 
   SsdInputs in;
-  SsdScan forward;
   Value dy, dFinal, states;
   bool hasInit;
   Value group; // of the current head

@@ -28,6 +28,8 @@ struct SsdInputs {
   static SsdInputs of(Value x, Value logA, Value b, Value c, Value init,
                       int64_t chunkSize);
   int64_t headsPerGroup() const { return H / G; }
+  /// The group read by `head`.
+  Value groupOf(ImplicitLocOpBuilder &b, Value head) const;
 };
 
 /// The decays of a chunk of n tokens from its log-decays A [n]: the
@@ -46,11 +48,6 @@ struct SsdChunkDecays {
 
 /// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]).
 Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L);
-
-/// One token's update of the transposed state, in place:
-/// St = exp(logA) St + b_t x_t^T (bt [N], xt [P], logA a scalar).
-Value ssdAdvanceToken(LinalgBuilder &lb, Value st, Value bt, Value xt,
-                      Value logA);
 
 /// The math of mixer.ssd for the chunked-scan driver. Outs: y (stepped) and
 /// the final state; with `withOutput` false the steps pass the state only
@@ -72,12 +69,6 @@ public:
                  ScanCarry &carry) override;
   void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
                 MutableArrayRef<Value> outs) override;
-
-  /// The state after token t from `st` before it (in place).
-  Value advance(LinalgBuilder &lb, Value st, Value batch, Value head,
-                Value group, Value t) const;
-  /// The group read by `head`.
-  Value groupOf(ImplicitLocOpBuilder &b, Value head) const;
 
 private:
   SsdInputs in;

@@ -44,6 +44,11 @@ SsdInputs SsdInputs::of(Value x, Value logA, Value b, Value c, Value init,
           chunkSize};
 }
 
+Value SsdInputs::groupOf(ImplicitLocOpBuilder &b, Value head) const {
+  return arith::DivUIOp::create(
+      b, head, arith::ConstantIndexOp::create(b, headsPerGroup()));
+}
+
 SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
@@ -116,17 +121,6 @@ Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
                 });
 }
 
-Value mlir::mixer::ssdAdvanceToken(LinalgBuilder &lb, Value st, Value bt,
-                                   Value xt, Value logA) {
-  Value decay = lb.expOfNonPositive(logA);
-  return lb.map({bt, xt}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value outer = arith::MulFOp::create(ib, args[0], args[1]);
-                  Value kept = arith::MulFOp::create(ib, args[2], decay);
-                  return arith::AddFOp::create(ib, kept, outer).getResult();
-                });
-}
-
 //===----------------------------------------------------------------------===//
 // The forward scan
 //===----------------------------------------------------------------------===//
@@ -171,14 +165,11 @@ void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
   spec.boundaryDests = {chunkStatesOut};
 }
 
-Value SsdScan::groupOf(ImplicitLocOpBuilder &b, Value head) const {
-  return arith::DivUIOp::create(
-      b, head, arith::ConstantIndexOp::create(b, in.headsPerGroup()));
-}
+
 
 void SsdScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   ImplicitLocOpBuilder &ib = lb.builder();
-  group = groupOf(ib, head);
+  group = in.groupOf(ib, head);
   carry.states.push_back(initialState(lb, in.init, stateSlice(ib)));
 }
 
@@ -237,28 +228,24 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                               {one, q, one, p});
 }
 
-Value SsdScan::advance(LinalgBuilder &lb, Value st, Value batchIv,
-                       Value headIv, Value groupIv, Value t) const {
-  ImplicitLocOpBuilder &b = lb.builder();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  Value xt = lb.slice(in.x, {batchIv, t, headIv, zero},
-                      {one, one, one, b.getIndexAttr(in.P)}, {in.P});
-  Value bt = lb.slice(in.b, {batchIv, t, groupIv, zero},
-                      {one, one, one, b.getIndexAttr(in.N)}, {in.N});
-  Value la =
-      tensor::ExtractOp::create(b, in.logA, ValueRange{batchIv, t, headIv});
-  return ssdAdvanceToken(lb, st, bt, xt, la);
-}
-
 void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
                         ScanCarry &carry) {
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult p = b.getIndexAttr(in.P), n = b.getIndexAttr(in.N);
-  Value ct;
-  if (withOutput)
-    ct = lb.slice(in.c, {batch, t, group, zero}, {one, one, one, n}, {in.N});
-  Value newSt = advance(lb, carry.states[0], batch, head, group, t);
+  Value xt = lb.slice(in.x, {batch, t, head, zero}, {one, one, one, p}, {in.P});
+  Value bt = lb.slice(in.b, {batch, t, group, zero}, {one, one, one, n}, {in.N});
+  Value ct = lb.slice(in.c, {batch, t, group, zero}, {one, one, one, n}, {in.N});
+  // St = exp(a_t) St + b_t x_t^T, in place.
+  Value decay = lb.expOfNonPositive(
+      tensor::ExtractOp::create(b, in.logA, ValueRange{batch, t, head}));
+  Value newSt =
+      lb.map({bt, xt}, {lb.dims(2, {0}), lb.dims(2, {1})}, carry.states[0],
+             [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+               Value outer = arith::MulFOp::create(ib, args[0], args[1]);
+               Value kept = arith::MulFOp::create(ib, args[2], decay);
+               return arith::AddFOp::create(ib, kept, outer).getResult();
+             });
   carry.states[0] = newSt;
   if (!withOutput)
     return;

@@ -221,12 +221,14 @@ static ScanSignature signatureOf(SsdOp op) {
                          state[] = {"B", "H", "P", "N"},
                          rows[] = {"B", "H", "C", "N", "P"};
   results = {{"y", seq}, {"final_state", state}};
-  // A third `outs`: the chunk-boundary states, transposed.
-  if (op.getOuts().size() > 2)
-    results.push_back({"chunk_states", rows});
-  sig.results = scanResults(op.getOuts(), results);
   sig.loops = {"B", "H", "P"};
-  sig.sequential = {"L", "N", "C"};
+  sig.sequential = {"L", "N"};
+  // A third `outs`: the chunk-boundary states, transposed.
+  if (op.getOuts().size() > 2) {
+    results.push_back({"chunk_states", rows});
+    sig.sequential.push_back("C");
+  }
+  sig.results = scanResults(op.getOuts(), results);
   sig.members = "H";
   sig.groups = "G";
   sig.membersWord = "heads";
