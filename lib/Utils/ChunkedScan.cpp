@@ -248,6 +248,7 @@ void ChunkedScanBuilder::buildTail(LinalgBuilder &lb, unsigned segment,
   ImplicitLocOpBuilder &hb = lb.builder();
   const SegmentBounds &bounds = segments[segment];
   if (spec.paddedTail) {
+    assert(!spec.recurrentThreshold && "a padded tail is shorter than a chunk");
     Value count = subIndex(hb, bounds.end, bounds.tailStart);
     Value nonEmpty = arith::CmpIOp::create(
         hb, arith::CmpIPredicate::ugt, count,

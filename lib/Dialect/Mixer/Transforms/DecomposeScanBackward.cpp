@@ -1,12 +1,12 @@
 //===- DecomposeScanBackward.cpp - scan backward ops to forward scans -----===//
 //
-// mixer.linear_attention_backward becomes a mixer.ssd_backward (below), which
-// convert-mixer-to-linalg lowers as a chunked reverse scan
+// mixer.linear_attention_backward becomes a mixer.ssd_backward (below),
+// which convert-mixer-to-linalg lowers as a chunked reverse scan
 // (SsdBackwardToLinalg.cpp). For lowerings without a backward of their own
 // (the naive pipeline's scalar loops), mixer.ssd_backward itself becomes
 // forward mixer.ssd scans and elementwise linalg ops, which keep no
-// per-token state. Per head h of group g (S_t the
-// forward state, D_t the state cotangent, a_t = exp(log_a_t)):
+// per-token state. Per head h of group g (S_t the forward state, D_t the
+// state cotangent, a_t = exp(log_a_t)):
 //
 //   D_t = a_{t+1} D_{t+1} + dy_t c_t^T,  D_{L-1} = dF + dy_{L-1} c_{L-1}^T
 //
