@@ -1,4 +1,4 @@
-//===- SsdBackwardToLinalg.cpp - mixer.ssd_backward as a chunked reverse scan ===//
+//===- SsdBackwardToLinalg.cpp - ssd_backward as a chunked reverse scan ---===//
 //
 // Two passes of the chunked-scan driver per (batch, head), states carried
 // transposed ([N, P]) as in the forward (SsdLowering.h):
@@ -9,9 +9,8 @@
 //      of Q tokens (the tail, L not a multiple of Q, as one chunk padded
 //      with zero inputs and zero log-decays, which leave the state alone),
 //      from S0 (the state before the chunk, [P, N]) and dS (after it),
-//      with the forward's
-//      decays (cum, L) and scores M = (C B^T) * L, and w_t = exp(cum_last -
-//      cum_t):
+//      with the forward's decays (cum, L) and scores M = (C B^T) * L, and
+//      w_t = exp(cum_last - cum_t):
 //
 //        Y  = M X + diag(exp(cum)) C S0^T         (the forward, for reference)
 //        dM = dY X^T,   dG = dM * L,   dYs = diag(exp(cum)) dY
@@ -59,8 +58,7 @@ namespace {
 class SsdBackwardScan final : public ChunkedScanHooks {
 public:
   SsdBackwardScan(SsdBackwardOp op, const SsdInputs &in, Value states)
-      : in(in), dy(op.getDy()),
-        dFinal(op.getDFinalState()), states(states),
+      : in(in), dy(op.getDy()), dFinal(op.getDFinalState()), states(states),
         hasInit(static_cast<bool>(op.getInit())) {}
 
   void init(LinalgBuilder &lb, ScanCarry &carry) override {
@@ -118,7 +116,7 @@ private:
 } // namespace
 
 Value SsdBackwardScan::rows(LinalgBuilder &lb, Value v, Value t0, Value count,
-                           Value index) const {
+                            Value index) const {
   ImplicitLocOpBuilder &b = lb.builder();
   auto type = cast<RankedTensorType>(v.getType());
   bool perToken = type.getRank() == 3; // [B, L, H]
@@ -146,9 +144,8 @@ Value SsdBackwardScan::rows(LinalgBuilder &lb, Value v, Value t0, Value count,
   return perToken ? slice : lb.copyToNew(slice);
 }
 
-Value SsdBackwardScan::put(LinalgBuilder &lb, Value block, Value dest,
-                           Value t0, Value count, Value index,
-                           bool accumulate) const {
+Value SsdBackwardScan::put(LinalgBuilder &lb, Value block, Value dest, Value t0,
+                           Value count, Value index, bool accumulate) const {
   ImplicitLocOpBuilder &b = lb.builder();
   auto type = cast<RankedTensorType>(block.getType());
   bool perToken = type.getRank() == 1;
@@ -171,11 +168,11 @@ Value SsdBackwardScan::put(LinalgBuilder &lb, Value block, Value dest,
   if (accumulate) {
     AffineMap id = lb.dims(shape.size(), perToken ? ArrayRef<unsigned>{0}
                                                   : ArrayRef<unsigned>{0, 1});
-    block = lb.map({block}, {id}, lb.slice(dest, offsets, sizes, shape),
-                   [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                     return arith::AddFOp::create(ib, args[1], args[0])
-                         .getResult();
-                   });
+    block =
+        lb.map({block}, {id}, lb.slice(dest, offsets, sizes, shape),
+               [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                 return arith::AddFOp::create(ib, args[1], args[0]).getResult();
+               });
   }
   return lb.insert(block, dest, offsets, sizes);
 }
@@ -189,7 +186,8 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   Value dSt = carry.states[0];
   // The state before the chunk: row t0 / Q of the chunk states.
   Value s0t = boundaryState(
-      lb, arith::DivUIOp::create(b, t0, arith::ConstantIndexOp::create(b, in.Q)));
+      lb,
+      arith::DivUIOp::create(b, t0, arith::ConstantIndexOp::create(b, in.Q)));
 
   Value X = rows(lb, in.x, t0, count, head);
   Value A = rows(lb, in.logA, t0, count, head);
@@ -228,9 +226,9 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
 
   // dB: the state leaving the chunk (diag(w) X dS), then the intra-chunk
   // part.
-  Value dB = lb.contract(decays.toEnd(lb, X), dS,
-                         lb.filled({q, b.getIndexAttr(N)}, f32, 0.0),
-                         Lhs::RowMajor);
+  Value dB =
+      lb.contract(decays.toEnd(lb, X), dS,
+                  lb.filled({q, b.getIndexAttr(N)}, f32, 0.0), Lhs::RowMajor);
   Value e = sumInto(lb, {dB, Bc}, {tn, tn}, lb.filled({q}, f32, 0.0), t1, {1},
                     productOf);
   dB = lb.contract(dG, Cc, dB, Lhs::Transposed);
@@ -255,33 +253,30 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   Value v = lb.map({r, e, o}, {j1, j1, j1}, lb.empty({q}, f32),
                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
                      return arith::SubFOp::create(
-                                ib,
-                                arith::AddFOp::create(ib, args[0], args[1]),
+                                ib, arith::AddFOp::create(ib, args[0], args[1]),
                                 args[2])
                          .getResult();
                    });
 
   // dlog_a_k = exp(cum_last) <dS, S0> + sum_t o_t + sum_{j<k} v_j, in f64.
-  Value stateDot = sumInto(lb, {dSt, s0t}, {id2, id2},
-                           lb.filled({}, f32, 0.0), lb.dims(2, {}), {0, 1},
-                           productOf);
-  Value chunkDecay = lb.expOfNonPositive(
-      arith::TruncFOp::create(b, f32, decays.cumLast));
+  Value stateDot = sumInto(lb, {dSt, s0t}, {id2, id2}, lb.filled({}, f32, 0.0),
+                           lb.dims(2, {}), {0, 1}, productOf);
+  Value chunkDecay =
+      lb.expOfNonPositive(arith::TruncFOp::create(b, f32, decays.cumLast));
   Value leaving = arith::MulFOp::create(
       b, chunkDecay, tensor::ExtractOp::create(b, stateDot, ValueRange{}));
   Value base = arith::AddFOp::create(b, arith::ExtFOp::create(b, f64, leaving),
                                      lb.prefixSumF64(o).first);
   Value vSums = lb.prefixSumF64(v).second;
-  Value dLogA = lb.map({vSums, v}, {j1, j1}, lb.empty({q}, f32),
-                       [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                         // The inclusive sum less v_k: the sum over j < k.
-                         Value before = arith::SubFOp::create(
-                             ib, args[0],
-                             arith::ExtFOp::create(ib, f64, args[1]));
-                         Value sum = arith::AddFOp::create(ib, base, before);
-                         return arith::TruncFOp::create(ib, f32, sum)
-                             .getResult();
-                       });
+  Value dLogA =
+      lb.map({vSums, v}, {j1, j1}, lb.empty({q}, f32),
+             [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+               // The inclusive sum less v_k: the sum over j < k.
+               Value before = arith::SubFOp::create(
+                   ib, args[0], arith::ExtFOp::create(ib, f64, args[1]));
+               Value sum = arith::AddFOp::create(ib, base, before);
+               return arith::TruncFOp::create(ib, f32, sum).getResult();
+             });
 
   // dS_start = exp(cum_last) dS + dYs^T C (in place).
   carry.states[0] =

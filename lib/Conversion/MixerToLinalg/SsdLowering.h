@@ -1,4 +1,4 @@
-//===- SsdLowering.h - the chunked SSD shared by forward and backward -*- C++ -*-===//
+//===- SsdLowering.h - the chunked SSD of forward and backward -*- C++ -*-===//
 //
 // The pieces of the chunked SSD (SsdToLinalg.cpp) that the backward
 // (SsdBackwardToLinalg.cpp) reuses: the hooks of the forward scan, which
@@ -55,7 +55,8 @@ Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L);
 class SsdScan final : public ChunkedScanHooks {
 public:
   using Op = SsdOp;
-  SsdScan(const SsdInputs &in, bool withOutput) : in(in), withOutput(withOutput) {}
+  SsdScan(const SsdInputs &in, bool withOutput)
+      : in(in), withOutput(withOutput) {}
 
   /// The forward op's hooks: its output is computed unless neither y nor
   /// the final state has a use (the chunk states alone are wanted).
