@@ -11,8 +11,8 @@ using namespace mlir;
 using namespace mlir::mixer;
 
 std::optional<std::string> mlir::mixer::getCompositeBlocker(Operation *op) {
-  if (isa<SinkhornOp, SsdBackwardOp, LinearAttentionBackwardOp,
-          KernelMvBackwardOp, KernelLseBackwardOp>(op))
+  if (isa<SinkhornOp, LinearAttentionBackwardOp, KernelMvBackwardOp,
+          KernelLseBackwardOp>(op))
     return std::string("it is a composite op: run mixer-decompose-composites "
                        "first");
   return std::nullopt;

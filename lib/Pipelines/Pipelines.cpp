@@ -96,7 +96,11 @@ buildTensorPipeline(OpPassManager &pm, const TensorPipelineOptions &options,
   // Step 1. Decompose composite ops (sinkhorn) into loops of the mixer ops
   // they are made of.
   // In: mixer ops on tensors. Out: no composite op left.
-  funcPm.addPass(createMixerDecomposeCompositesPass());
+  // The naive pipeline's scalar loops have no backward of ssd: it becomes
+  // forward scans there.
+  MixerDecomposeCompositesPassOptions decompose;
+  decompose.ssdBackwardToScans = options.naive;
+  funcPm.addPass(createMixerDecomposeCompositesPass(decompose));
 
   // Step 2. Fuse the elementwise ops around mixer ops (dt scaling, gates)
   // with each other. Mixer ops are not linalg ops, so they stay whole; this

@@ -6,11 +6,17 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
 
 ChunkedScanHooks::~ChunkedScanHooks() = default;
+
+void ChunkedScanHooks::tailChunkStep(LinalgBuilder &, unsigned, Value, Value,
+                                     ScanCarry &) {
+  llvm_unreachable("paddedTail needs a tailChunkStep");
+}
 
 /// The sizes of `slice` in its [..., rows, cols] tensor.
 static SmallVector<OpFoldResult> sliceSizes(OpBuilder &b,
@@ -166,6 +172,11 @@ SmallVector<Value> ChunkedScanBuilder::emptyBoundaries() {
   if (spec.boundaryStates.empty())
     return boundaries;
   assert(segments.size() == 1 && "boundary states need a single segment");
+  if (!spec.boundaryDests.empty()) {
+    assert(spec.boundaryDests.size() == spec.boundaryStates.size() &&
+           "one destination per boundary state");
+    return SmallVector<Value>(spec.boundaryDests);
+  }
   Value rows = arith::AddIOp::create(b, segments[0].fullChunks,
                                      arith::ConstantIndexOp::create(b, 1));
   for (RankedTensorType type : spec.boundaryStates) {
@@ -236,6 +247,28 @@ void ChunkedScanBuilder::buildTail(LinalgBuilder &lb, unsigned segment,
                                    ScanCarry &carry) {
   ImplicitLocOpBuilder &hb = lb.builder();
   const SegmentBounds &bounds = segments[segment];
+  if (spec.paddedTail) {
+    assert(!spec.recurrentThreshold && "a padded tail is shorter than a chunk");
+    Value count = subIndex(hb, bounds.end, bounds.tailStart);
+    Value nonEmpty = arith::CmpIOp::create(
+        hb, arith::CmpIPredicate::ugt, count,
+        arith::ConstantIndexOp::create(hb, 0));
+    SmallVector<Value> flat = flatten(carry);
+    auto ifOp = scf::IfOp::create(hb, ValueRange(flat).getTypes(), nonEmpty,
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(hb);
+      hb.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      LinalgBuilder tlb(hb);
+      ScanCarry step = carry;
+      hooks.tailChunkStep(tlb, segment, bounds.tailStart, count, step);
+      scf::YieldOp::create(hb, flatten(step));
+      hb.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      scf::YieldOp::create(hb, flat);
+    }
+    unflatten(llvm::to_vector_of<Value>(ifOp.getResults()), carry);
+    return;
+  }
   Value lower = bounds.tailStart, upper = bounds.end, lastToken;
   // In reverse, iteration i runs token end - 1 - i.
   if (spec.reverse) {

@@ -22,7 +22,7 @@
 // PIPE:      builtin.module(
 // PIPE-NEXT:   mixer-insert-runtime-checks,
 // PIPE-NEXT:   func.func(
-// PIPE-NEXT:     mixer-decompose-composites,
+// PIPE-NEXT:     mixer-decompose-composites{ssd-backward-to-scans=false},
 // PIPE-NEXT:     linalg-fuse-elementwise-ops,
 // PIPE-NEXT:     mixer-tile-parallel-dims{row-block=64},
 // PIPE-NEXT:     convert-mixer-to-linalg{recurrent-threshold=8},
@@ -88,12 +88,12 @@
 // Without run-time checks the pipeline starts at the decomposition.
 // UNCHECKED:      builtin.module(
 // UNCHECKED-NEXT:   func.func(
-// UNCHECKED-NEXT:     mixer-decompose-composites,
+// UNCHECKED-NEXT:     mixer-decompose-composites{ssd-backward-to-scans=false},
 
 // NAIVE:      builtin.module(
 // NAIVE-NEXT:   mixer-insert-runtime-checks,
 // NAIVE-NEXT:   func.func(
-// NAIVE-NEXT:     mixer-decompose-composites,
+// NAIVE-NEXT:     mixer-decompose-composites{ssd-backward-to-scans=true},
 // NAIVE-NEXT:     linalg-fuse-elementwise-ops,
 // NAIVE-NEXT:     convert-mixer-to-loops,
 // NAIVE-NEXT:     canonicalize{

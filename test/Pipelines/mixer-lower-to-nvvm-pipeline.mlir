@@ -19,7 +19,7 @@
 // PIPE:      builtin.module(
 // PIPE-NEXT:   mixer-set-target{chip=sm_90 cpu=host features= threads-per-block=0},
 // PIPE-NEXT:   func.func(
-// PIPE-NEXT:     mixer-decompose-composites,
+// PIPE-NEXT:     mixer-decompose-composites{ssd-backward-to-scans=false},
 // PIPE-NEXT:     linalg-fuse-elementwise-ops,
 // PIPE-NEXT:     mixer-tile-parallel-dims{row-block=64},
 // PIPE-NEXT:     convert-mixer-to-linalg{recurrent-threshold=8},

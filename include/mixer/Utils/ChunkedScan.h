@@ -49,6 +49,10 @@ public:
   /// The recurrent form on token `t` of segment `segment`.
   virtual void tokenStep(LinalgBuilder &lb, unsigned segment, Value t,
                          ScanCarry &carry) = 0;
+  /// With ChunkedScanSpec::paddedTail: the tail tokens [t0, t0 + count)
+  /// (0 < count < chunkSize) as one chunk step, padded to a full chunk.
+  virtual void tailChunkStep(LinalgBuilder &lb, unsigned segment, Value t0,
+                             Value count, ScanCarry &carry);
   /// Writes the final `states` of the (batch, head) into the op's `outs`
   /// (all of them, the stepped ones already updated).
   virtual void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
@@ -86,6 +90,9 @@ struct ChunkedScanSpec {
   /// How many leading `outs` the steps write (carried through the chunk
   /// and token loops); the others only `finalize` writes.
   unsigned steppedOuts = 1;
+  /// Runs a segment's tail (when not empty) as one chunk step,
+  /// ChunkedScanHooks::tailChunkStep, instead of token by token.
+  bool paddedTail = false;
   /// Scans from the last token to the first: segments from last to first,
   /// and in each the tail tokens (from last to first) before the full
   /// chunks (from last to first). The backward pass needs it.
@@ -97,6 +104,9 @@ struct ChunkedScanSpec {
   /// scanned the tokens before it, or in reverse the tokens from it on. Only
   /// with a single segment.
   SmallVector<RankedTensorType> boundaryStates;
+  /// Where the boundary states are written (an op's `outs`, of the shape
+  /// above), one per entry of boundaryStates; empty: new tensors.
+  SmallVector<Value> boundaryDests;
 };
 
 /// Builds the scan of `spec` over the op's `outs` with `hooks`; returns the

@@ -49,7 +49,10 @@ struct ChunkedScanLowering : public OpRewritePattern<typename Scan::Op> {
     spec.length = tensor::DimOp::create(b, op->getOperand(0), 1);
     spec.recurrentThreshold = recurrentThreshold;
     scan->configure(b, spec);
-    rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), *scan));
+    // The `outs` the boundary states are written into come back last.
+    ValueRange outs = op.getOuts();
+    outs = outs.drop_back(spec.boundaryDests.size());
+    rewriter.replaceOp(op, buildChunkedScan(b, spec, outs, *scan));
     return success();
   }
 

@@ -40,7 +40,7 @@ mlir::mixer::getLinalgLoweringBlocker(Operation *op) {
   if (std::optional<std::string> reason = getCompositeBlocker(op))
     return reason;
   return llvm::TypeSwitch<Operation *, std::optional<std::string>>(op)
-      .Case([](SsdOp ssd) -> std::optional<std::string> {
+      .Case<SsdOp, SsdBackwardOp>([](auto ssd) -> std::optional<std::string> {
         // The chunked form carries the state transposed ([N, P]), for the
         // row-major contractions of the CPU.
         if (!lookupTargetDescription(ssd).transposedStates)

@@ -28,6 +28,7 @@ void mlir::mixer::populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                                 int64_t recurrentThreshold) {
   populateKernelToLinalgPatterns(patterns);
   populateSsdToLinalgPatterns(patterns, recurrentThreshold);
+  populateSsdBackwardToLinalgPatterns(patterns);
   populateLinearAttentionToLinalgPatterns(patterns, recurrentThreshold);
   populateSelectiveScanToLinalgPatterns(patterns);
   populateSelectiveScanBackwardToLinalgPatterns(patterns);

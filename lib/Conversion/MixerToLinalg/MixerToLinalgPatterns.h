@@ -24,6 +24,8 @@ void populateKernelToLinalgPatterns(RewritePatternSet &patterns);
 
 void populateSsdToLinalgPatterns(RewritePatternSet &patterns,
                                  int64_t recurrentThreshold);
+/// mixer.ssd_backward -> a reverse scan over the chunks of the forward.
+void populateSsdBackwardToLinalgPatterns(RewritePatternSet &patterns);
 /// mixer.linear_attention -> chunked linear attention (window as a shift).
 void populateLinearAttentionToLinalgPatterns(RewritePatternSet &patterns,
                                              int64_t recurrentThreshold);

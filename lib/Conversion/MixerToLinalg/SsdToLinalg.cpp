@@ -13,16 +13,15 @@
 //   for each remaining token (all of them when L <= recurrent-threshold):
 //     St = exp(a_t) St + b_t x_t^T,  y_t = St^T c_t
 //
-// Every exp is of a value clamped to <= 0.
+// Every exp is of a value clamped to <= 0. With a chunk_states result the
+// driver records St before every chunk; when y and the final state have no
+// uses, only the state passing is built.
 //
 //===----------------------------------------------------------------------===//
 
+#include "SsdLowering.h"
 #include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
-#include "mixer/Utils/ChunkedScan.h"
-#include "mixer/Utils/LinalgBuilder.h"
-
-#include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -34,93 +33,32 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// Building blocks of a chunk
+//===----------------------------------------------------------------------===//
 
-/// The math of mixer.ssd for the chunked-scan driver.
-class SsdScan final : public ChunkedScanHooks {
-public:
-  using Op = SsdOp;
-  static FailureOr<SsdScan> match(SsdOp op, PatternRewriter &rewriter);
-  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
-
-  void init(LinalgBuilder &lb, ScanCarry &carry) override;
-  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
-                 ScanCarry &carry) override;
-  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
-                 ScanCarry &carry) override;
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
-
-private:
-  SsdScan(SsdOp op, int64_t H, int64_t P, int64_t G, int64_t N)
-      : op(op), x(op.getX()), logA(op.getLogA()), bIn(op.getB()),
-        cIn(op.getC()), H(H), P(P), N(N), headsPerGroup(H / G),
-        Q(op.getChunkSize()) {}
-
-  SsdOp op;
-  Value x, logA, bIn, cIn; // the op's inputs
-  int64_t H, P, N, headsPerGroup, Q;
-  StateSlice stateSlice(OpBuilder &b) const;
-
-  Value group; // of the current head
-};
-
-} // namespace
-
-FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &rewriter) {
-  int64_t H = dimSize(op.getX(), 2), P = dimSize(op.getX(), 3);
-  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
-  return SsdScan(op, H, P, G, N);
+SsdInputs SsdInputs::of(Value x, Value logA, Value b, Value c, Value init,
+                        int64_t chunkSize) {
+  return {x,           logA,        b,           c,           init,
+          dimSize(x, 2), dimSize(x, 3), dimSize(b, 2), dimSize(b, 3),
+          chunkSize};
 }
 
-void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
-  spec.heads = arith::ConstantIndexOp::create(b, H);
-  spec.chunkSize = Q;
+Value SsdInputs::groupOf(ImplicitLocOpBuilder &b, Value head) const {
+  return arith::DivUIOp::create(
+      b, head, arith::ConstantIndexOp::create(b, headsPerGroup()));
 }
 
-void SsdScan::init(LinalgBuilder &lb, ScanCarry &carry) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  group = arith::DivUIOp::create(
-      ib, head, arith::ConstantIndexOp::create(ib, headsPerGroup));
-  carry.states.push_back(initialState(lb, op.getInit(), stateSlice(ib)));
-}
-
-void SsdScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                       MutableArrayRef<Value> outs) {
-  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
-}
-
-/// The state of the head, [P, N], carried transposed as St [N, P].
-StateSlice SsdScan::stateSlice(OpBuilder &b) const {
-  OpFoldResult zero = b.getIndexAttr(0);
-  return {{batch, head, zero, zero}, P, N, /*transposed=*/true};
-}
-
-void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
-                        ScanCarry &carry) {
-  Value y = carry.outs[0], st = carry.states[0];
+SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(P),
-               n = b.getIndexAttr(N);
-
-  // Packed into a local buffer: three contractions read it, and its rows
-  // are strided across the (usually uncached) time-major input.
-  Value X = lb.copyToNew(
-      lb.slice(x, {batch, t0, head, zero}, {one, q, one, p}, {Q, P}));
-  Value A = lb.slice(logA, {batch, t0, head}, {one, q, one}, {Q});
-  Value Bc = lb.slice(bIn, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
-  Value Cc = lb.slice(cIn, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
-
-  // Inclusive prefix sums of the log decays, in f64 so that differences of
-  // two sums (segment sums) keep f32 accuracy however long the chunk.
-  Value cumLast, cum;
-  std::tie(cumLast, cum) = lb.prefixSumF64(A);
-
+  int64_t n = cast<RankedTensorType>(A.getType()).getDimSize(0);
+  OpFoldResult q = b.getIndexAttr(n);
+  SsdChunkDecays d;
+  std::tie(d.cumLast, d.cum) = lb.prefixSumF64(A);
   // Decay from s to t inside the chunk, zero above the diagonal.
-  Value L = lb.map(
-      {cum, cum}, {lb.dims(2, {0}), lb.dims(2, {1})}, lb.empty({q, q}, f32),
+  d.L = lb.map(
+      {d.cum, d.cum}, {lb.dims(2, {0}), lb.dims(2, {1})}, lb.empty({q, q}, f32),
       [&](ImplicitLocOpBuilder &ib, ValueRange args) {
         Value seg = arith::TruncFOp::create(
             ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
@@ -132,78 +70,190 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
         return arith::SelectOp::create(ib, causal, decay, zeroF).getResult();
       });
+  return d;
+}
 
-  // Intra-chunk block: ((Cc Bc^T) * L) X.
-  Value G = lb.contract(Cc, lb.transpose(Bc), lb.filled({q, q}, f32, 0.0),
+Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
+  Type f32 = lb.builder().getF32Type();
+  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+                lb.empty(lb.sizesOf(rows), f32),
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  Value d = LinalgBuilder(ib).expOfNonPositive(
+                      arith::TruncFOp::create(ib, f32, args[1]));
+                  return arith::MulFOp::create(ib, args[0], d).getResult();
+                });
+}
+
+Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
+  Type f32 = lb.builder().getF32Type();
+  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+                lb.empty(lb.sizesOf(rows), f32),
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  Value seg = arith::TruncFOp::create(
+                      ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
+                  return arith::MulFOp::create(
+                             ib, args[0],
+                             LinalgBuilder(ib).expOfNonPositive(seg))
+                      .getResult();
+                });
+}
+
+Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Value chunkDecay = lb.expOfNonPositive(
+      arith::TruncFOp::create(b, b.getF32Type(), cumLast));
+  return lb.map({}, {}, state, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+    return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
+  });
+}
+
+Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
+                                  Value L) {
+  Type f32 = lb.builder().getF32Type();
+  SmallVector<OpFoldResult> qq = lb.sizesOf(L);
+  Value G = lb.contract(Cc, lb.transpose(Bc), lb.filled(qq, f32, 0.0),
                         Lhs::RowMajor);
-  Value M = lb.map(
-      {G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})}, lb.empty({q, q}, f32),
-      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        return arith::MulFOp::create(ib, args[0], args[1]).getResult();
-      });
-  // The output block accumulates in a local (cache-resident) buffer and is
-  // written to y once: y is strided and usually far larger than the caches.
-  Value Y = lb.contract(M, X, lb.filled({q, p}, f32, 0.0), Lhs::RowMajor);
+  return lb.map({G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
+                lb.empty(qq, f32),
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(ib, args[0], args[1])
+                      .getResult();
+                });
+}
 
-  // Off-diagonal output: the state entering the chunk, decayed to each t.
-  Value Cs = lb.map({Cc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                    lb.empty({q, n}, f32),
-                    [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      Value d = LinalgBuilder(ib).expOfNonPositive(
-                          arith::TruncFOp::create(ib, f32, args[1]));
-                      return arith::MulFOp::create(ib, args[0], d).getResult();
-                    });
-  Y = lb.contract(Cs, st, Y, Lhs::RowMajor);
+//===----------------------------------------------------------------------===//
+// The forward scan
+//===----------------------------------------------------------------------===//
 
-  // State passing: decay the state over the chunk and add each token's
-  // contribution decayed to the chunk end.
-  Value Bw = lb.map(
-      {Bc, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})}, lb.empty({q, n}, f32),
-      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value seg = arith::TruncFOp::create(
-            ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
-        return arith::MulFOp::create(ib, args[0],
-                                     LinalgBuilder(ib).expOfNonPositive(seg))
-            .getResult();
-      });
-  Value chunkDecay =
-      lb.expOfNonPositive(arith::TruncFOp::create(b, f32, cumLast));
-  // Updated in place (the state is a loop-carried buffer).
-  Value decayed =
-      lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
-      });
-  Value newSt = lb.contract(Bw, X, decayed, Lhs::Transposed);
+/// Whether `value` is read: a use other than a tile's insert into a
+/// parallel loop result that is itself unread.
+static bool isRead(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+    auto arg = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
+    auto forall = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
+                      : nullptr;
+    if (!forall || use.getOperandNumber() != 0)
+      return true;
+    if (isRead(forall.getTiedOpResult(forall.getTiedOpOperand(arg))))
+      return true;
+  }
+  return false;
+}
 
-  carry.outs[0] = lb.insert(Y, y, {batch, t0, head, zero}, {one, q, one, p});
-  carry.states[0] = newSt;
+FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
+  SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
+                               op.getInit(), op.getChunkSize());
+  // The backward's residual alone: no output where nothing reads it.
+  bool withOutput = !op.getChunkStates() || isRead(op.getY()) ||
+                    isRead(op.getFinalState());
+  SsdScan scan(in, withOutput);
+  if (op.getChunkStates())
+    scan.chunkStatesOut = op.getOuts()[2];
+  return scan;
+}
+
+void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
+  spec.heads = arith::ConstantIndexOp::create(b, in.H);
+  spec.chunkSize = in.Q;
+  if (!chunkStatesOut)
+    return;
+  // Row j is the state before token j * Q whatever the length: no
+  // recurrent-only short sequences.
+  spec.recurrentThreshold = std::nullopt;
+  spec.boundaryStates = {RankedTensorType::get({in.N, in.P}, b.getF32Type())};
+  spec.boundaryDests = {chunkStatesOut};
+}
+
+
+
+void SsdScan::init(LinalgBuilder &lb, ScanCarry &carry) {
+  ImplicitLocOpBuilder &ib = lb.builder();
+  group = in.groupOf(ib, head);
+  carry.states.push_back(initialState(lb, in.init, stateSlice(ib)));
+}
+
+void SsdScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                       MutableArrayRef<Value> outs) {
+  if (outs.size() > 1)
+    outs[1] =
+        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+}
+
+/// The state of the head, [P, N], carried transposed as St [N, P].
+StateSlice SsdScan::stateSlice(OpBuilder &b) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, in.P, in.N, /*transposed=*/true};
+}
+
+void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                        ScanCarry &carry) {
+  Value st = carry.states[0];
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  int64_t Q = in.Q, P = in.P, N = in.N;
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(P),
+               n = b.getIndexAttr(N);
+
+  // Packed into a local buffer: three contractions read it, and its rows
+  // are strided across the (usually uncached) time-major input.
+  Value X = lb.copyToNew(
+      lb.slice(in.x, {batch, t0, head, zero}, {one, q, one, p}, {Q, P}));
+  Value A = lb.slice(in.logA, {batch, t0, head}, {one, q, one}, {Q});
+  Value Bc =
+      lb.slice(in.b, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
+  Value Cc =
+      lb.slice(in.c, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
+  SsdChunkDecays decays = SsdChunkDecays::of(lb, A);
+
+  Value Y;
+  if (withOutput) {
+    // Intra-chunk block: ((Cc Bc^T) * L) X. The output block accumulates
+    // in a local (cache-resident) buffer and is written to y once: y is
+    // strided and usually far larger than the caches.
+    Value M = ssdChunkScores(lb, Cc, Bc, decays.L);
+    Y = lb.contract(M, X, lb.filled({q, p}, f32, 0.0), Lhs::RowMajor);
+    // Off-diagonal output: the state entering the chunk, decayed to each t.
+    Y = lb.contract(decays.fromStart(lb, Cc), st, Y, Lhs::RowMajor);
+  }
+
+  // State passing: decay the state over the chunk (in place: it is a
+  // loop-carried buffer) and add each token's contribution decayed to the
+  // chunk end.
+  carry.states[0] = lb.contract(decays.toEnd(lb, Bc), X,
+                                decays.overChunk(lb, st), Lhs::Transposed);
+  if (Y)
+    carry.outs[0] = lb.insert(Y, carry.outs[0], {batch, t0, head, zero},
+                              {one, q, one, p});
 }
 
 void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
                         ScanCarry &carry) {
-  Value y = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult p = b.getIndexAttr(P), n = b.getIndexAttr(N);
-
-  Value xt = lb.slice(x, {batch, t, head, zero}, {one, one, one, p}, {P});
-  Value bt = lb.slice(bIn, {batch, t, group, zero}, {one, one, one, n}, {N});
-  Value ct = lb.slice(cIn, {batch, t, group, zero}, {one, one, one, n}, {N});
-  Value decay = lb.expOfNonPositive(
-      tensor::ExtractOp::create(b, logA, ValueRange{batch, t, head}));
-
+  OpFoldResult p = b.getIndexAttr(in.P), n = b.getIndexAttr(in.N);
+  Value xt = lb.slice(in.x, {batch, t, head, zero}, {one, one, one, p}, {in.P});
+  Value bt = lb.slice(in.b, {batch, t, group, zero}, {one, one, one, n}, {in.N});
+  Value ct = lb.slice(in.c, {batch, t, group, zero}, {one, one, one, n}, {in.N});
   // St = exp(a_t) St + b_t x_t^T, in place.
+  Value decay = lb.expOfNonPositive(
+      tensor::ExtractOp::create(b, in.logA, ValueRange{batch, t, head}));
   Value newSt =
-      lb.map({bt, xt}, {lb.dims(2, {0}), lb.dims(2, {1})}, st,
+      lb.map({bt, xt}, {lb.dims(2, {0}), lb.dims(2, {1})}, carry.states[0],
              [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                Value outer = arith::MulFOp::create(ib, args[0], args[1]);
                Value kept = arith::MulFOp::create(ib, args[2], decay);
                return arith::AddFOp::create(ib, kept, outer).getResult();
              });
+  carry.states[0] = newSt;
+  if (!withOutput)
+    return;
+  Value y = carry.outs[0];
 
   // y_t[p] = sum_n c_t[n] St[n, p]
   Value acc = lb.fill(
-      lb.slice(y, {batch, t, head, zero}, {one, one, one, p}, {P}), 0.0);
+      lb.slice(y, {batch, t, head, zero}, {one, one, one, p}, {in.P}), 0.0);
   auto yt = linalg::GenericOp::create(
       b, acc.getType(), ValueRange{ct, newSt}, ValueRange{acc},
       ArrayRef<AffineMap>{lb.dims(2, {1}), lb.dims(2, {1, 0}), lb.dims(2, {0})},
@@ -216,7 +266,6 @@ void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
       });
   carry.outs[0] =
       lb.insert(yt.getResult(0), y, {batch, t, head, zero}, {one, one, one, p});
-  carry.states[0] = newSt;
 }
 
 void mlir::mixer::populateSsdToLinalgPatterns(RewritePatternSet &patterns,

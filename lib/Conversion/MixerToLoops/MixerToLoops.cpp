@@ -29,15 +29,29 @@ void mlir::mixer::populateMixerToLoopsPatterns(RewritePatternSet &patterns) {
   populateMoEToLoopsPatterns(patterns);
 }
 
+/// Why convert-mixer-to-loops cannot lower `op`, or std::nullopt.
+static std::optional<std::string> getLoopsLoweringBlocker(Operation *op) {
+  if (std::optional<std::string> reason = getCompositeBlocker(op))
+    return reason;
+  if (isa<SsdBackwardOp>(op))
+    return std::string("the scalar loops have no backward of ssd: run "
+                       "mixer-decompose-composites{ssd-backward-to-scans=1} "
+                       "first");
+  if (auto ssd = dyn_cast<SsdOp>(op); ssd && ssd.getChunkStates())
+    return std::string("the scalar loops do not record 'chunk_states'");
+  return std::nullopt;
+}
+
 namespace {
 struct ConvertMixerToLoopsPass
     : public mixer::impl::ConvertMixerToLoopsPassBase<ConvertMixerToLoopsPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateMixerToLoopsPatterns(patterns);
-    // The scalar loops need no static size: only composites are left out.
+    // The scalar loops need no static size: composites are left out, and
+    // the residual and backward of ssd, which they do not implement.
     if (failed(lowerAllMixerOps(getOperation(), std::move(patterns),
-                                getCompositeBlocker)))
+                                getLoopsLoweringBlocker)))
       return signalPassFailure();
   }
 };

@@ -211,3 +211,37 @@ func.func @ssd_dynamic_length(%x: tensor<?x?x2x4xf32>, %la: tensor<?x?x2xf32>, %
 // THRESHOLD0-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // THRESHOLD0-DAG:     %[[L:.*]] = tensor.dim %{{.*}}, %[[C1]] : tensor<?x?x2x4xf32>
 // THRESHOLD0:         arith.cmpi ugt, %[[L]], %[[C0]] : index
+
+// -----
+
+// With a third `outs`, the chunk states: St ([N, P]) recorded before each
+// of the 40 / 16 = 2 full chunks and where the tail starts (row 2), into
+// that `outs`. The recurrent form is not used for short sequences here.
+// CHECK-LABEL: func.func @ssd_chunk_states
+// CHECK-SAME:    %[[CS0:[^:]*]]: tensor<1x2x3x8x4xf32>)
+// CHECK:         scf.for %[[BI:[^ ]*]] = {{.*}} iter_args({{.*}}, %[[CSB:[^ ]*]] = %[[CS0]])
+// CHECK:           scf.for %[[HI:[^ ]*]] =
+// CHECK:             %[[CH:.*]]:3 = scf.for %[[CI:[^ ]*]] = {{.*}} iter_args(%{{.*}}, %[[ST:[^ ]*]] = %{{.*}}, %[[CSC:[^ ]*]] = %{{.*}})
+// CHECK:               tensor.insert_slice %[[ST]] into %[[CSC]][%[[BI]], %[[HI]], %[[CI]], 0, 0] [1, 1, 1, 8, 4]
+// CHECK:               tensor<16x16xf32>
+// CHECK:             tensor.insert_slice %[[CH]]#1 into %[[CH]]#2[%[[BI]], %[[HI]], %{{.*}}, 0, 0] [1, 1, 1, 8, 4]
+// CHECK:         return %{{.*}}#0, %{{.*}}#2
+func.func @ssd_chunk_states(%x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %b: tensor<1x40x1x8xf32>, %c: tensor<1x40x1x8xf32>, %y0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x4x8xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> (tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>) {
+  %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  return %y, %cs : tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>
+}
+
+// -----
+
+// When nothing reads y and the final state, only the state passing is
+// built: no intra-chunk scores, no output.
+// CHECK-LABEL: func.func @ssd_chunk_states_only
+// CHECK:         scf.for
+// CHECK:           tensor.insert_slice %{{.*}} : tensor<8x4xf32> into tensor<1x2x3x8x4xf32>
+// CHECK-NOT:       tensor<16x16xf32>
+// CHECK-NOT:       into tensor<1x40x2x4xf32>
+// CHECK:         return
+func.func @ssd_chunk_states_only(%x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %b: tensor<1x40x1x8xf32>, %c: tensor<1x40x1x8xf32>, %y0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x4x8xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> tensor<1x2x3x8x4xf32> {
+  %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  return %cs : tensor<1x2x3x8x4xf32>
+}

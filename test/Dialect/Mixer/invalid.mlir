@@ -81,6 +81,22 @@ func.func @ssd_state_shape(%x: tensor<1x8x2x4xf32>, %la: tensor<1x8x2xf32>, %b: 
 
 // -----
 
+func.func @ssd_chunk_states_rows(%x: tensor<1x8x2x4xf32>, %la: tensor<1x8x2xf32>, %b: tensor<1x8x1x4xf32>, %y0: tensor<1x8x2x4xf32>, %s0: tensor<1x2x4x4xf32>, %cs0: tensor<1x2x2x4x4xf32>) {
+  // expected-error @+1 {{operand 'chunk_states' dim 2 (C) must be L / chunk_size + 1 = 3, got 2}}
+  %y, %s, %cs = mixer.ssd chunk_size(4) ins(%x, %la, %b, %b : tensor<1x8x2x4xf32>, tensor<1x8x2xf32>, tensor<1x8x1x4xf32>, tensor<1x8x1x4xf32>) outs(%y0, %s0, %cs0 : tensor<1x8x2x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x4x4xf32>) -> tensor<1x8x2x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @ssd_chunk_states_shape(%x: tensor<1x8x2x4xf32>, %la: tensor<1x8x2xf32>, %b: tensor<1x8x1x4xf32>, %y0: tensor<1x8x2x4xf32>, %s0: tensor<1x2x4x4xf32>, %cs0: tensor<1x2x3x4x5xf32>) {
+  // expected-error @+1 {{'chunk_states' dim 4 (P) is 5, but 'x' dim 3 (P) is 4}}
+  %y, %s, %cs = mixer.ssd chunk_size(4) ins(%x, %la, %b, %b : tensor<1x8x2x4xf32>, tensor<1x8x2xf32>, tensor<1x8x1x4xf32>, tensor<1x8x1x4xf32>) outs(%y0, %s0, %cs0 : tensor<1x8x2x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x3x4x5xf32>) -> tensor<1x8x2x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x3x4x5xf32>
+  return
+}
+
+// -----
+
 func.func @grouped_matmul_lhs_rank(%lhs: tensor<32xf32>, %rhs: tensor<4x32x16xf32>, %gs: tensor<4xi64>, %o0: tensor<64x16xf32>) {
   // expected-error @+1 {{operand 'lhs' must have rank 2 [T, K], got rank 1}}
   %r0 = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<32xf32>, tensor<4x32x16xf32>, tensor<4xi64>) outs(%o0 : tensor<64x16xf32>) -> tensor<64x16xf32>

@@ -1,7 +1,20 @@
-// RUN: mixer-opt %s --mixer-decompose-composites --split-input-file | FileCheck %s
-// RUN: mixer-opt %s --mixer-decompose-composites --split-input-file | FileCheck %s --check-prefix=FLAT
+// RUN: mixer-opt %s --mixer-decompose-composites="ssd-backward-to-scans=1" --split-input-file | FileCheck %s
+// RUN: mixer-opt %s --mixer-decompose-composites="ssd-backward-to-scans=1" --split-input-file | FileCheck %s --check-prefix=FLAT
+// RUN: mixer-opt %s --mixer-decompose-composites --split-input-file | FileCheck %s --check-prefix=KEEP
 
-// mixer.ssd_backward becomes forward mixer.ssd scans: the state cotangent
+// By default mixer.ssd_backward stays (convert-mixer-to-linalg lowers it)
+// and mixer.linear_attention_backward becomes one, its states transposed.
+// KEEP-LABEL: func.func @ssd_backward
+// KEEP: mixer.ssd_backward chunk_size(4)
+// KEEP-NOT: mixer.ssd chunk_size
+// KEEP-LABEL: func.func @linear_attention_backward_window
+// KEEP-NOT: mixer.linear_attention_backward
+// KEEP: linalg.transpose
+// KEEP: mixer.ssd_backward chunk_size(8) ins({{.*}} : tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>) init(%{{.*}} : tensor<1x2x4x8xf32>) dy(
+// KEEP-NOT: mixer.ssd chunk_size
+
+// With ssd-backward-to-scans (the naive pipeline), mixer.ssd_backward
+// becomes forward mixer.ssd scans: the state cotangent
 // in reversed time (dx, dinit); the per-head db^h in reversed time and dc^h
 // forward (P and N exchanged, one group per head, each token's own term
 // added afterwards); the reverse cumulative sum of the decay terms
@@ -38,7 +51,7 @@
 // CHECK: math.exp
 // CHECK: return
 func.func @ssd_backward(%x: tensor<2x10x4x8xf32>, %la: tensor<2x10x4xf32>, %b: tensor<2x10x2x16xf32>, %c: tensor<2x10x2x16xf32>, %h: tensor<2x4x8x16xf32>, %s: tensor<2x4x8x16xf32>, %dy: tensor<2x10x4x8xf32>, %ds: tensor<2x4x8x16xf32>) -> (tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>) {
-  %g:5 = mixer.ssd_backward chunk_size(4) ins(%x, %la, %b, %c : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>) init(%h : tensor<2x4x8x16xf32>) final_state(%s : tensor<2x4x8x16xf32>) dy(%dy : tensor<2x10x4x8xf32>) d_final_state(%ds : tensor<2x4x8x16xf32>) outs(%x, %la, %b, %c, %h : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>
+  %g:5 = mixer.ssd_backward chunk_size(4) ins(%x, %la, %b, %c : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>) init(%h : tensor<2x4x8x16xf32>) dy(%dy : tensor<2x10x4x8xf32>) d_final_state(%ds : tensor<2x4x8x16xf32>) outs(%x, %la, %b, %c, %h : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>
   return %g#0, %g#1, %g#2, %g#3, %g#4 : tensor<2x10x4x8xf32>, tensor<2x10x4xf32>, tensor<2x10x2x16xf32>, tensor<2x10x2x16xf32>, tensor<2x4x8x16xf32>
 }
 
@@ -56,6 +69,6 @@ func.func @ssd_backward(%x: tensor<2x10x4x8xf32>, %la: tensor<2x10x4xf32>, %b: t
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 0, 0, 0] [1, 4, 2, 8] [1, 1, 1, 1] : tensor<1x4x2x8xf32> into tensor<1x12x2x8xf32>
 // CHECK: return
 func.func @linear_attention_backward_window(%q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %h: tensor<1x2x8x4xf32>, %do: tensor<1x12x2x4xf32>) -> (tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) {
-  %g:5 = mixer.linear_attention_backward chunk_size(8) window(3) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) init(%h : tensor<1x2x8x4xf32>) final_state(%h : tensor<1x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld, %h : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
+  %g:5 = mixer.linear_attention_backward chunk_size(8) window(3) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) init(%h : tensor<1x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld, %h : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
   return %g#0, %g#1, %g#2, %g#3, %g#4 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
 }

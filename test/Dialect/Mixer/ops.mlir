@@ -13,6 +13,15 @@ func.func @ssd(%x: tensor<2x100x8x16xf32>, %la: tensor<2x100x8xf32>, %b: tensor<
   return %y, %s : tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>
 }
 
+// CHECK-LABEL: func.func @ssd_chunk_states
+// CHECK: mixer.ssd chunk_size(16) ins({{.*}}) outs({{.*}} : tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>, tensor<2x8x7x32x16xf32>) -> tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>, tensor<2x8x7x32x16xf32>
+func.func @ssd_chunk_states(%x: tensor<2x100x8x16xf32>, %la: tensor<2x100x8xf32>, %b: tensor<2x100x2x32xf32>, %cs0: tensor<2x8x7x32x16xf32>) -> tensor<2x8x7x32x16xf32> {
+  %y0 = tensor.empty() : tensor<2x100x8x16xf32>
+  %s0 = tensor.empty() : tensor<2x8x16x32xf32>
+  %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %b : tensor<2x100x8x16xf32>, tensor<2x100x8xf32>, tensor<2x100x2x32xf32>, tensor<2x100x2x32xf32>) outs(%y0, %s0, %cs0 : tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>, tensor<2x8x7x32x16xf32>) -> tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>, tensor<2x8x7x32x16xf32>
+  return %cs : tensor<2x8x7x32x16xf32>
+}
+
 // CHECK-LABEL: func.func @ssd_dynamic_length_with_init
 // CHECK: mixer.ssd chunk_size(128) ins({{.*}}) init(%{{.*}} : tensor<1x4x64x128xf32>) outs(
 func.func @ssd_dynamic_length_with_init(%x: tensor<1x?x4x64xf32>, %la: tensor<1x?x4xf32>, %b: tensor<1x?x1x128xf32>, %c: tensor<1x?x1x128xf32>, %h: tensor<1x4x64x128xf32>, %y0: tensor<1x?x4x64xf32>, %s0: tensor<1x4x64x128xf32>) -> (tensor<1x?x4x64xf32>, tensor<1x4x64x128xf32>) {

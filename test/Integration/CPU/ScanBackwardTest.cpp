@@ -2,9 +2,9 @@
 //
 // Builds a function holding one mixer.ssd_backward or
 // mixer.linear_attention_backward, compiles it through the CPU pipeline
-// (which decomposes it into forward scans), runs it through the JIT on
-// random inputs and cotangents and compares every gradient with the fp64
-// reference gradients. Each case prints the relative error
+// (its chunked reverse scan; the naive pipeline's forward scans), runs it
+// through the JIT on random inputs and cotangents and compares every
+// gradient with the fp64 reference gradients. Each case prints the relative error
 // max|grad - ref| / max|ref| of every gradient.
 //
 //===----------------------------------------------------------------------===//
@@ -31,10 +31,12 @@ struct Arg {
   bool isOut = false;
 };
 
-/// func @bwd(<args>) -> (<outs>) { <op> ins ... outs(<outs>); return }
-/// `body` is the op's text up to `outs(`.
+/// func @bwd(<args>) -> (<outs>) { <prologue> <op> ins ... outs(<outs>);
+/// return }. `body` is the op's text up to `outs(`; `prologue` holds whole
+/// ops that it reads.
 std::string backwardModule(const std::vector<Arg> &args,
-                           const std::string &body) {
+                           const std::string &body,
+                           const std::string &prologue) {
   std::ostringstream os, outs, outTypes;
   os << "func.func @bwd(";
   bool first = true, firstOut = true;
@@ -49,7 +51,8 @@ std::string backwardModule(const std::vector<Arg> &args,
     outTypes << (firstOut ? "" : ", ") << tensorType(a.buffer.shape);
     firstOut = false;
   }
-  os << ") -> (" << outTypes.str() << ") {\n  %g:" << std::count_if(
+  os << ") -> (" << outTypes.str() << ") {\n" << prologue << "  %g:"
+     << std::count_if(
       args.begin(), args.end(), [](const Arg &a) { return a.isOut; })
      << " = " << body << " outs(" << outs.str() << " : " << outTypes.str()
      << ") -> " << outTypes.str() << "\n  return %g#0";
@@ -78,8 +81,8 @@ Buffer outBuffer(const std::vector<int64_t> &shape) {
 
 /// Runs the module and returns the out buffers, in order.
 std::vector<Buffer> runBackward(std::vector<Arg> &args, const std::string &body,
-                                bool naive) {
-  std::string source = backwardModule(args, body);
+                                bool naive, const std::string &prologue = "") {
+  std::string source = backwardModule(args, body, prologue);
   CompiledModule module(source, naive);
   EXPECT_TRUE(module.ok()) << "compilation failed:\n" << source;
   if (!module.ok())
@@ -120,6 +123,9 @@ struct SsdCase {
   bool withInit, withDy, withDFinal;
   Decays decays = Decays::Realistic;
   bool naive = false;
+  /// The chunk states from the forward's chunk_states result (else the
+  /// backward recomputes them).
+  bool savedStates = false;
 };
 
 std::string caseName(const SsdCase &c) {
@@ -130,7 +136,7 @@ std::string caseName(const SsdCase &c) {
      << (c.decays == Decays::NearZero       ? "_decay0"
          : c.decays == Decays::NearMinusTen ? "_decay10"
                                             : "")
-     << (c.naive ? "_naive" : "");
+     << (c.naive ? "_naive" : "") << (c.savedStates ? "_saved" : "");
   return os.str();
 }
 
@@ -168,9 +174,6 @@ TEST_P(SsdBackwardAgainstReference, GradientsWithinTolerance) {
                            {"c", rounded(c)}};
   if (s.withInit)
     args.push_back({"h", rounded(init)});
-  ref::Tensor finalState =
-      ref::ssd(x, la, b, c, s.withInit ? &init : nullptr).finalState;
-  args.push_back({"s", rounded(finalState)});
   if (s.withDy)
     args.push_back({"dy", rounded(dy)});
   if (s.withDFinal)
@@ -187,12 +190,30 @@ TEST_P(SsdBackwardAgainstReference, GradientsWithinTolerance) {
        << ")";
   if (s.withInit)
     body << " init(%h : " << tensorType(ss) << ")";
-  body << " final_state(%s : " << tensorType(ss) << ")";
+  // The forward form that saves its chunk states, its other results unused.
+  std::ostringstream prologue;
+  if (s.savedStates) {
+    std::vector<int64_t> cs = {s.B, s.H, s.L / s.chunk + 1, s.N, s.P};
+    prologue << "  %ey = tensor.empty() : " << tensorType(xs)
+             << "\n  %es = tensor.empty() : " << tensorType(ss)
+             << "\n  %ecs = tensor.empty() : " << tensorType(cs)
+             << "\n  %fy, %fs, %cs = mixer.ssd chunk_size(" << s.chunk
+             << ") ins(%x, %la, %b, %c : " << tensorType(xs) << ", "
+             << tensorType(las) << ", " << tensorType(bs) << ", "
+             << tensorType(bs) << ")"
+             << (s.withInit ? " init(%h : " + tensorType(ss) + ")" : "")
+             << " outs(%ey, %es, %ecs : " << tensorType(xs) << ", "
+             << tensorType(ss) << ", " << tensorType(cs) << ") -> "
+             << tensorType(xs) << ", " << tensorType(ss) << ", "
+             << tensorType(cs) << "\n";
+    body << " chunk_states(%cs : " << tensorType(cs) << ")";
+  }
   if (s.withDy)
     body << " dy(%dy : " << tensorType(xs) << ")";
   if (s.withDFinal)
     body << " d_final_state(%ds : " << tensorType(ss) << ")";
-  std::vector<Buffer> got = runBackward(args, body.str(), s.naive);
+  std::vector<Buffer> got =
+      runBackward(args, body.str(), s.naive, prologue.str());
   ASSERT_FALSE(got.empty());
 
   ref::SsdGradients g =
@@ -223,6 +244,13 @@ std::vector<SsdCase> ssdCases() {
       {1, 200, 4, 8, 2, 8, 32, true, true, false, Decays::NearMinusTen},
       // The naive (scalar loops) lowering of the scans it becomes.
       {1, 45, 4, 8, 2, 8, 16, true, true, true, Decays::Realistic, true},
+      // The chunk states of the forward's chunk_states result.
+      {2, 100, 4, 8, 2, 16, 32, true, true, true, Decays::Realistic, false,
+       true},
+      {1, 256, 2, 16, 1, 8, 64, false, true, false, Decays::NearMinusTen,
+       false, true},
+      {1, 7, 2, 8, 2, 8, 16, true, false, true, Decays::Realistic, false,
+       true},
   };
 }
 
@@ -275,11 +303,6 @@ TEST_P(LinearAttentionBackwardAgainstReference, GradientsWithinTolerance) {
     args.push_back({"ld", rounded(ld)});
   if (s.withInit)
     args.push_back({"h", rounded(init)});
-  ref::Tensor finalState =
-      ref::linearAttention(q, k, v, s.withDecay ? &ld : nullptr,
-                           s.withInit ? &init : nullptr, s.window, scale)
-          .finalState;
-  args.push_back({"s", rounded(finalState)});
   args.push_back({"do", rounded(dout)});
   if (s.withDFinal)
     args.push_back({"ds", rounded(dS)});
@@ -299,8 +322,7 @@ TEST_P(LinearAttentionBackwardAgainstReference, GradientsWithinTolerance) {
     body << " log_decay(%ld : " << tensorType(las) << ")";
   if (s.withInit)
     body << " init(%h : " << tensorType(ss) << ")";
-  body << " final_state(%s : " << tensorType(ss) << ") dout(%do : "
-       << tensorType(vs) << ")";
+  body << " dout(%do : " << tensorType(vs) << ")";
   if (s.withDFinal)
     body << " d_final_state(%ds : " << tensorType(ss) << ")";
   std::vector<Buffer> got = runBackward(args, body.str(), false);

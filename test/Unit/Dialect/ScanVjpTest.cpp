@@ -1,7 +1,7 @@
 //===- ScanVjpTest.cpp - DifferentiableOpInterface of ssd, linear_attention ===//
 //
 // buildVjp of mixer.ssd and mixer.linear_attention creates the backward op
-// with the forward's operands, attributes and final state, the present
+// with the forward's operands, attributes and (ssd) chunk states, the present
 // cotangents only, and returns one value per operand: the gradient of each
 // input (of its type) and null for each `outs` operand.
 //
@@ -84,9 +84,21 @@ TEST_F(ScanVjpTest, SsdWithInitAndOutputCotangent) {
   EXPECT_TRUE(succeeded(verify(backward)));
   EXPECT_EQ(backward.getDy(), a[5]);
   EXPECT_FALSE(backward.getDFinalState());
-  EXPECT_EQ(backward.getFinalState(), ssd.getFinalState());
   EXPECT_EQ(backward.getInit(), a[4]);
   EXPECT_EQ(backward.getChunkSize(), 8);
+  // The forward is switched to the form that saves its chunk states
+  // [B, H, L / 8 + 1, N, P], which the backward reads; the original op is
+  // left without uses.
+  auto saving = backward.getChunkStates().getDefiningOp<SsdOp>();
+  ASSERT_TRUE(saving);
+  EXPECT_NE(saving, ssd);
+  EXPECT_TRUE(succeeded(verify(saving)));
+  EXPECT_EQ(saving.getChunkStates().getType(), f32({2, 4, 3, 8, 8}));
+  EXPECT_EQ(saving.getX(), a[0]);
+  EXPECT_EQ(saving.getInit(), a[4]);
+  EXPECT_EQ(saving.getChunkSize(), 8);
+  EXPECT_TRUE(ssd.getY().use_empty());
+  EXPECT_TRUE(ssd.getFinalState().use_empty());
 }
 
 TEST_F(ScanVjpTest, LinearAttentionWithDecayAndStateCotangent) {

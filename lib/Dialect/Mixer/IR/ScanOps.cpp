@@ -77,6 +77,20 @@ static LogicalResult verifyChunkSize(Operation *op, int64_t chunkSize) {
   return success();
 }
 
+/// Fails when the rows C of `chunkStates` (present, with C and L static)
+/// are not L / chunk_size + 1: row j is the state before token
+/// j * chunk_size, the last row where the partial last chunk starts.
+static LogicalResult verifyChunkRows(Operation *op, ShapeVerifier &v,
+                                     Value chunkStates, StringRef name,
+                                     unsigned dim, int64_t chunkSize) {
+  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
+  if (!chunkStates || !length || !rows || *rows == *length / chunkSize + 1)
+    return success();
+  return op->emitOpError() << "operand '" << name << "' dim " << dim
+                           << " (C) must be L / chunk_size + 1 = "
+                           << *length / chunkSize + 1 << ", got " << *rows;
+}
+
 /// Verifies every operand and result of a scan against its signature,
 /// binding the dimension symbols in `v`.
 static LogicalResult verifyScan(Operation *op, const ScanSignature &sig,
@@ -206,23 +220,38 @@ template <typename OpTy> static ScanSignature ssdInputs(OpTy op) {
 // Loops (B, H, P; L, N): B, H, P tiled. Each head reads its group's b and
 // c, so a head tile maps to a group tile.
 static ScanSignature signatureOf(SsdOp op) {
-  return forwardScan(ssdInputs(op), op.getOuts(), "y", {"B", "L", "H", "P"},
-                     {"B", "H", "P"}, {"L", "N"});
+  ScanSignature sig =
+      forwardScan(ssdInputs(op), op.getOuts(), "y", {"B", "L", "H", "P"},
+                  {"B", "H", "P"}, {"L", "N"});
+  // A third `outs`: the chunk-boundary states, transposed.
+  if (op.getOuts().size() > 2) {
+    static const StringRef rows[] = {"B", "H", "C", "N", "P"};
+    sig.results.append(
+        namedResults(op.getOuts().drop_front(2), {{"chunk_states", rows}}));
+    sig.sequential.push_back("C");
+  }
+  return sig;
 }
 
 void SsdOp::build(OpBuilder &builder, OperationState &state, Value x,
                   Value logA, Value b, Value c, Value init, Value yInit,
-                  Value stateInit, int64_t chunkSize) {
-  build(builder, state, TypeRange{yInit.getType(), stateInit.getType()}, x,
-        logA, b, c, init, ValueRange{yInit, stateInit},
+                  Value stateInit, int64_t chunkSize, Value chunkStatesInit) {
+  SmallVector<Value> outs = {yInit, stateInit};
+  if (chunkStatesInit)
+    outs.push_back(chunkStatesInit);
+  build(builder, state, ValueRange(outs).getTypes(), x, logA, b, c, init, outs,
         builder.getI64IntegerAttr(chunkSize));
 }
 
 LogicalResult SsdOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
+  int64_t chunkSize = getChunkSizeAttr().getInt();
+  if (failed(verifyChunkSize(*this, chunkSize)))
     return failure();
   ShapeVerifier v(*this);
-  return verifyScan(*this, signatureOf(*this), v);
+  if (failed(verifyScan(*this, signatureOf(*this), v)))
+    return failure();
+  Value chunkStates = getOuts().size() > 2 ? getOuts()[2] : Value();
+  return verifyChunkRows(*this, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
 MIXER_GROUPED_SCAN_STRUCTURE(SsdOp)
@@ -412,12 +441,7 @@ static LogicalResult verifyScanBackward(Operation *op, const ScanSignature &sig,
   ShapeVerifier v(op);
   if (failed(verifyScan(op, sig, v)))
     return failure();
-  std::optional<int64_t> length = v.size("L"), rows = v.size("C");
-  if (chunkStates && length && rows && *rows != *length / chunkSize + 1)
-    return op->emitOpError() << "operand 'chunk_states' dim 2 (C) must be L / "
-                                "chunk_size + 1 = "
-                             << *length / chunkSize + 1 << ", got " << *rows;
-  return success();
+  return verifyChunkRows(op, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
 /// Fails for a member tile of a backward op that does not cover whole
@@ -459,23 +483,23 @@ static LogicalResult checkWholeGroupTile(Operation *op,
 static ScanSignature signatureOf(SsdBackwardOp op) {
   return backwardScan(
       op.getContext(), ssdInputs(op), op.getOuts(),
-      {{op.getFinalState(), "final_state", {"B", "H", "P", "N"}},
+      {{op.getChunkStates(), "chunk_states", {"B", "H", "C", "N", "P"}},
        {op.getDy(), "dy", {"B", "L", "H", "P"}},
        {op.getDFinalState(), "d_final_state", {"B", "H", "P", "N"}}},
-      {"B", "H"}, {"L", "P", "N"});
+      {"B", "H"}, {"L", "P", "N", "C"});
 }
 
 void SsdBackwardOp::build(OpBuilder &builder, OperationState &state, Value x,
                           Value logA, Value b, Value c, Value init,
-                          Value finalState, Value dy, Value dFinalState,
+                          Value chunkStates, Value dy, Value dFinalState,
                           ValueRange outs, int64_t chunkSize) {
-  build(builder, state, TypeRange(outs), x, logA, b, c, init, finalState, dy,
+  build(builder, state, TypeRange(outs), x, logA, b, c, init, chunkStates, dy,
         dFinalState, outs, builder.getI64IntegerAttr(chunkSize));
 }
 
 LogicalResult SsdBackwardOp::verify() {
   return verifyScanBackward(*this, signatureOf(*this),
-                            getChunkSizeAttr().getInt());
+                            getChunkSizeAttr().getInt(), getChunkStates());
 }
 
 MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(SsdBackwardOp)
@@ -488,8 +512,7 @@ MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(SsdBackwardOp)
 static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
   return backwardScan(
       op.getContext(), linearAttentionInputs(op), op.getOuts(),
-      {{op.getFinalState(), "final_state", {"B", "H", "Dk", "Dv"}},
-       {op.getDout(), "dout", {"B", "L", "H", "Dv"}},
+      {{op.getDout(), "dout", {"B", "L", "H", "Dv"}},
        {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}}},
       {"B", "H"}, {"L", "Dk", "Dv"});
 }
@@ -497,12 +520,11 @@ static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
 void LinearAttentionBackwardOp::build(OpBuilder &builder,
                                       OperationState &state, Value q, Value k,
                                       Value v, Value logDecay, Value init,
-                                      Value finalState, Value dOut,
-                                      Value dFinalState, ValueRange outs,
-                                      int64_t chunkSize, int64_t window,
-                                      float scale) {
-  build(builder, state, TypeRange(outs), q, k, v, logDecay, init, finalState,
-        dOut, dFinalState, outs, builder.getI64IntegerAttr(chunkSize),
+                                      Value dOut, Value dFinalState,
+                                      ValueRange outs, int64_t chunkSize,
+                                      int64_t window, float scale) {
+  build(builder, state, TypeRange(outs), q, k, v, logDecay, init, dOut,
+        dFinalState, outs, builder.getI64IntegerAttr(chunkSize),
         builder.getI64IntegerAttr(window), builder.getF32FloatAttr(scale));
 }
 

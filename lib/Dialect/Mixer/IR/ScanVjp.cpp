@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
@@ -44,7 +45,48 @@ static SmallVector<Value> perOperand(ValueRange grads, unsigned numOuts) {
   return result;
 }
 
+/// The forward `op` in the form that also returns its chunk-boundary
+/// states (the residual of the backward), replacing `op`'s uses; `op`
+/// itself when it returns them already. Built where `op` is.
+static SsdOp withChunkStates(OpBuilder &builder, SsdOp op) {
+  if (op.getChunkStates())
+    return op;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value x = op.getX();
+  // [B, H, L / chunk_size + 1, N, P].
+  int64_t length = cast<RankedTensorType>(x.getType()).getDimSize(1);
+  OpFoldResult rows = builder.getIndexAttr(length / op.getChunkSize() + 1);
+  if (ShapedType::isDynamic(length))
+    rows = arith::AddIOp::create(
+               builder, loc,
+               arith::DivUIOp::create(
+                   builder, loc, tensor::DimOp::create(builder, loc, x, 1),
+                   arith::ConstantIndexOp::create(builder, loc,
+                                                  op.getChunkSize())),
+               arith::ConstantIndexOp::create(builder, loc, 1))
+               .getResult();
+  SmallVector<OpFoldResult> sizes = {
+      tensor::getMixedSize(builder, loc, x, 0),
+      tensor::getMixedSize(builder, loc, x, 2), rows,
+      tensor::getMixedSize(builder, loc, op.getB(), 3),
+      tensor::getMixedSize(builder, loc, x, 3)};
+  Value statesOut =
+      tensor::EmptyOp::create(builder, loc, sizes, builder.getF32Type());
+  ValueRange outs = op.getOuts();
+  auto saving = SsdOp::create(builder, loc, x, op.getLogA(), op.getB(),
+                              op.getC(), op.getInit(), outs[0], outs[1],
+                              op.getChunkSize(), statesOut);
+  op.getY().replaceAllUsesWith(saving.getY());
+  op.getFinalState().replaceAllUsesWith(saving.getFinalState());
+  return saving;
+}
+
 namespace {
+/// Switches the forward to the form that saves its chunk states (the
+/// original op is left without uses) and reads them in the backward, so
+/// that the backward does not recompute the forward's state passing.
 struct SsdVjpModel
     : public DifferentiableOpInterface::ExternalModel<SsdVjpModel, SsdOp> {
   FailureOr<SmallVector<Value>> buildVjp(Operation *operation,
@@ -52,13 +94,14 @@ struct SsdVjpModel
                                          ArrayRef<Value> cotangents) const {
     auto op = cast<SsdOp>(operation);
     Location loc = op.getLoc();
+    SsdOp saving = withChunkStates(builder, op);
     SmallVector<Value> outs = gradientOuts(
         builder, loc,
         {op.getX(), op.getLogA(), op.getB(), op.getC(), op.getInit()});
     auto backward = SsdBackwardOp::create(
         builder, loc, op.getX(), op.getLogA(), op.getB(), op.getC(),
-        op.getInit(), op.getFinalState(), cotangents[0], cotangents[1], outs,
-        op.getChunkSize());
+        op.getInit(), saving.getChunkStates(), cotangents[0], cotangents[1],
+        outs, op.getChunkSize());
     return perOperand(backward.getGrads(), op.getOuts().size());
   }
 };
@@ -77,7 +120,7 @@ struct LinearAttentionVjpModel
                       op.getInit()});
     auto backward = LinearAttentionBackwardOp::create(
         builder, loc, op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
-        op.getInit(), op.getFinalState(), cotangents[0], cotangents[1], outs,
+        op.getInit(), cotangents[0], cotangents[1], outs,
         op.getChunkSize(), op.getWindow(), op.getScale().convertToFloat());
     return perOperand(backward.getGrads(), op.getOuts().size());
   }

@@ -167,9 +167,9 @@ struct DecomposeSinkhorn : public OpRewritePattern<SinkhornOp> {
 } // namespace
 
 void mlir::mixer::populateDecomposeCompositesPatterns(
-    RewritePatternSet &patterns) {
+    RewritePatternSet &patterns, bool ssdBackwardToScans) {
   patterns.add<DecomposeSinkhorn>(patterns.getContext());
-  populateDecomposeScanBackwardPatterns(patterns);
+  populateDecomposeScanBackwardPatterns(patterns, ssdBackwardToScans);
   populateDecomposeKernelBackwardPatterns(patterns);
   populateDecomposeSinkhornBackwardPatterns(patterns);
 }
@@ -178,9 +178,10 @@ namespace {
 struct MixerDecomposeCompositesPass
     : public mixer::impl::MixerDecomposeCompositesPassBase<
           MixerDecomposeCompositesPass> {
+  using Base::Base;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    populateDecomposeCompositesPatterns(patterns);
+    populateDecomposeCompositesPatterns(patterns, ssdBackwardToScans);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

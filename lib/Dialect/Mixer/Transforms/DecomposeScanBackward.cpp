@@ -1,9 +1,12 @@
 //===- DecomposeScanBackward.cpp - scan backward ops to forward scans -----===//
 //
-// mixer.ssd_backward becomes forward mixer.ssd scans and elementwise linalg
-// ops, so that the backward runs the forward's chunked algorithm on every
-// target and keeps no per-token state. Per head h of group g (S_t the
-// forward state, D_t the state cotangent, a_t = exp(log_a_t)):
+// mixer.linear_attention_backward becomes a mixer.ssd_backward (below),
+// which convert-mixer-to-linalg lowers as a chunked reverse scan
+// (SsdBackwardToLinalg.cpp). For lowerings without a backward of their own
+// (the naive pipeline's scalar loops), mixer.ssd_backward itself becomes
+// forward mixer.ssd scans and elementwise linalg ops, which keep no
+// per-token state. Per head h of group g (S_t the forward state, D_t the
+// state cotangent, a_t = exp(log_a_t)):
 //
 //   D_t = a_{t+1} D_{t+1} + dy_t c_t^T,  D_{L-1} = dF + dy_{L-1} c_{L-1}^T
 //
@@ -522,8 +525,8 @@ struct DecomposeLinearAttentionBackward
     if (init)
       ssdOuts.push_back(bb.emptyLike(initT));
     auto ssd = SsdBackwardOp::create(
-        ib, v, la, k, shiftedQ, initT, bb.transposeState(op.getFinalState()),
-        dy, dF ? bb.transposeState(dF) : Value(), ssdOuts, op.getChunkSize());
+        ib, v, la, k, shiftedQ, initT, /*chunkStates=*/Value(), dy,
+        dF ? bb.transposeState(dF) : Value(), ssdOuts, op.getChunkSize());
     ValueRange g = ssd.getGrads();
 
     // dq: the scan's dc moved back to the query tokens; the first `lag`
@@ -628,7 +631,8 @@ struct DecomposeLinearAttentionBackward
 } // namespace
 
 void mlir::mixer::populateDecomposeScanBackwardPatterns(
-    RewritePatternSet &patterns) {
-  patterns.add<DecomposeSsdBackward, DecomposeLinearAttentionBackward>(
-      patterns.getContext());
+    RewritePatternSet &patterns, bool ssdBackwardToScans) {
+  patterns.add<DecomposeLinearAttentionBackward>(patterns.getContext());
+  if (ssdBackwardToScans)
+    patterns.add<DecomposeSsdBackward>(patterns.getContext());
 }

@@ -10,7 +10,7 @@
 #define MIXER_DIALECT_MIXER_IR_MIXERSCANBACKWARDOPS_TD
 
 //===----------------------------------------------------------------------===//
-// ssd and linear_attention: lowered through forward scans
+// ssd and linear_attention: a chunked reverse scan
 //===----------------------------------------------------------------------===//
 
 def Mixer_SsdBackwardOp
@@ -19,11 +19,13 @@ def Mixer_SsdBackwardOp
   let description = [{
     The gradients of `mixer.ssd` with respect to its array inputs. Operands:
     the forward inputs `x` [B, L, H, P], `log_a` [B, L, H], `b` and `c`
-    [B, L, G, N] and the optional `init` [B, H, P, N]; the forward's final
-    state `final_state` [B, H, P, N] (its residual); the optional output
-    cotangents `dy` [B, L, H, P] and `d_final_state` [B, H, P, N] (absent:
-    zero). Results, in the shapes of the `outs` operands: `dx`, `dlog_a`,
-    `db`, `dc` and, only when `init` is present, `dinit`.
+    [B, L, G, N] and the optional `init` [B, H, P, N]; optionally the
+    forward's `chunk_states` [B, H, C, N, P] (C = L / chunk_size + 1, the
+    `chunk_states` result of `mixer.ssd` with the same `chunk_size`: row j
+    is the state before token j * chunk_size, transposed); the optional
+    output cotangents `dy` [B, L, H, P] and `d_final_state` [B, H, P, N]
+    (absent: zero). Results, in the shapes of the `outs` operands: `dx`,
+    `dlog_a`, `db`, `dc` and, only when `init` is present, `dinit`.
 
     Per head h of group g, with a_t = exp(log_a_t), the state cotangent
     D_t (P x N) runs backwards in time and gives every gradient:
@@ -35,17 +37,15 @@ def Mixer_SsdBackwardOp
     db_t    = sum_{h in g} D_t^T x_t
     dc_t    = sum_{h in g} S_t^T dy_t          (S_t the forward state)
     dinit   = a_0 D_0
-    dlog_a_k = sum_{t>=k} (<dc^h_t, c_t> - <db^h_t, b_t>) + <d_final_state, final_state>
+    dlog_a_k = <D_k, a_k S_{k-1}>
     ```
 
-    where dc^h and db^h are one head's terms of dc and db. The op has no
-    lowering of its own: mixer-decompose-composites rewrites it into forward
-    `mixer.ssd` ops (a reverse-time scan of D for dx and dinit, scans of D^T
-    and S^T for db and dc, cumulative sums for dlog_a; docs/Backward.md) and
-    elementwise linalg ops, so it runs the forward's chunked algorithm and
-    never forms a per-token state. `chunk_size` is that of the scans it
-    becomes. The lowering recomputes what it needs from the inputs and does
-    not read `final_state` at present.
+    The lowering is a reverse scan over the chunks carrying D: per chunk,
+    from the saved state at its start and D at its end, it recomputes the
+    chunk's intra-chunk products and forms every gradient of the chunk with
+    matrix products (docs/Backward.md). Without `chunk_states` it first
+    recomputes them with the forward's state passing. No per-token state is
+    formed: memory beyond operands and results is the chunk states.
 
     Parallel dimensions for tiling: B, H. A head tile must cover whole groups
     (db and dc sum over the heads of a group).
@@ -54,7 +54,7 @@ def Mixer_SsdBackwardOp
     %dx, %dla, %db, %dc = mixer.ssd_backward chunk_size(64)
         ins(%x, %log_a, %b, %c : tensor<2x1024x8x64xf32>, tensor<2x1024x8xf32>,
                                  tensor<2x1024x1x128xf32>, tensor<2x1024x1x128xf32>)
-        final_state(%s : tensor<2x8x64x128xf32>)
+        chunk_states(%s : tensor<2x8x17x128x64xf32>)
         dy(%dy : tensor<2x1024x8x64xf32>)
         outs(%dx0, %dla0, %db0, %dc0 : tensor<2x1024x8x64xf32>, tensor<2x1024x8xf32>,
                                        tensor<2x1024x1x128xf32>, tensor<2x1024x1x128xf32>)
@@ -65,7 +65,7 @@ def Mixer_SsdBackwardOp
   let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$log_a,
                        AnyRankedTensor:$b, AnyRankedTensor:$c,
                        Optional<AnyRankedTensor>:$init,
-                       AnyRankedTensor:$final_state,
+                       Optional<AnyRankedTensor>:$chunk_states,
                        Optional<AnyRankedTensor>:$dy,
                        Optional<AnyRankedTensor>:$d_final_state,
                        Variadic<AnyRankedTensor>:$outs,
@@ -75,7 +75,7 @@ def Mixer_SsdBackwardOp
     `chunk_size` `(` $chunk_size `)`
     `ins` `(` $x `,` $log_a `,` $b `,` $c `:` type($x) `,` type($log_a) `,` type($b) `,` type($c) `)`
     (`init` `(` $init^ `:` type($init) `)`)?
-    `final_state` `(` $final_state `:` type($final_state) `)`
+    (`chunk_states` `(` $chunk_states^ `:` type($chunk_states) `)`)?
     (`dy` `(` $dy^ `:` type($dy) `)`)?
     (`d_final_state` `(` $d_final_state^ `:` type($d_final_state) `)`)?
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type($grads)
@@ -85,7 +85,7 @@ def Mixer_SsdBackwardOp
     /// db, dc and, with `init`, dinit.
     OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$logA,
                    "::mlir::Value":$b, "::mlir::Value":$c,
-                   "::mlir::Value":$init, "::mlir::Value":$finalState,
+                   "::mlir::Value":$init, "::mlir::Value":$chunkStates,
                    "::mlir::Value":$dy, "::mlir::Value":$dFinalState,
                    "::mlir::ValueRange":$outs, "int64_t":$chunkSize)>
   ];
@@ -98,7 +98,7 @@ def Mixer_LinearAttentionBackwardOp
     The gradients of `mixer.linear_attention` with respect to its array
     inputs. Operands: the forward inputs `q` and `k` [B, L, H, Dk], `v`
     [B, L, H, Dv], the optional `log_decay` [B, L, H] and `init`
-    [B, H, Dk, Dv]; the forward's `final_state` [B, H, Dk, Dv]; the optional
+    [B, H, Dk, Dv]; the optional
     cotangents `dout` [B, L, H, Dv] and `d_final_state` [B, H, Dk, Dv] (absent:
     zero). `chunk_size`, `window` and `scale` are the forward's. Results, in
     the shapes of the `outs` operands: `dq`, `dk`, `dv`, then `dlog_decay`
@@ -120,8 +120,8 @@ def Mixer_LinearAttentionBackwardOp
 
     where the primed gradients are those of window 0 with q' and do'. The op
     has no lowering of its own: mixer-decompose-composites rewrites it into
-    a `mixer.ssd_backward` (then forward `mixer.ssd` scans) and elementwise
-    linalg ops.
+    a `mixer.ssd_backward` (which recomputes the chunk states) and
+    elementwise linalg ops.
 
     Parallel dimensions for tiling: B, H.
 
@@ -129,7 +129,6 @@ def Mixer_LinearAttentionBackwardOp
     %dq, %dk, %dv, %dld = mixer.linear_attention_backward chunk_size(64) scale(1.250000e-01)
         ins(%q, %k, %v : tensor<2x4096x8x64xf32>, tensor<2x4096x8x64xf32>, tensor<2x4096x8x64xf32>)
         log_decay(%ld : tensor<2x4096x8xf32>)
-        final_state(%s : tensor<2x8x64x64xf32>)
         dout(%do : tensor<2x4096x8x64xf32>)
         outs(%dq0, %dk0, %dv0, %dld0 : tensor<2x4096x8x64xf32>, tensor<2x4096x8x64xf32>,
                                        tensor<2x4096x8x64xf32>, tensor<2x4096x8xf32>)
@@ -141,7 +140,6 @@ def Mixer_LinearAttentionBackwardOp
                        AnyRankedTensor:$v,
                        Optional<AnyRankedTensor>:$log_decay,
                        Optional<AnyRankedTensor>:$init,
-                       AnyRankedTensor:$final_state,
                        Optional<AnyRankedTensor>:$dout,
                        Optional<AnyRankedTensor>:$d_final_state,
                        Variadic<AnyRankedTensor>:$outs,
@@ -156,7 +154,6 @@ def Mixer_LinearAttentionBackwardOp
     `ins` `(` $q `,` $k `,` $v `:` type($q) `,` type($k) `,` type($v) `)`
     (`log_decay` `(` $log_decay^ `:` type($log_decay) `)`)?
     (`init` `(` $init^ `:` type($init) `)`)?
-    `final_state` `(` $final_state `:` type($final_state) `)`
     (`dout` `(` $dout^ `:` type($dout) `)`)?
     (`d_final_state` `(` $d_final_state^ `:` type($d_final_state) `)`)?
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type($grads)
@@ -166,7 +163,7 @@ def Mixer_LinearAttentionBackwardOp
     /// and, when present, dlog_decay and dinit.
     OpBuilder<(ins "::mlir::Value":$q, "::mlir::Value":$k,
                    "::mlir::Value":$v, "::mlir::Value":$logDecay,
-                   "::mlir::Value":$init, "::mlir::Value":$finalState,
+                   "::mlir::Value":$init,
                    "::mlir::Value":$dOut, "::mlir::Value":$dFinalState,
                    "::mlir::ValueRange":$outs, "int64_t":$chunkSize,
                    "int64_t":$window, "float":$scale)>

@@ -27,6 +27,15 @@ def Mixer_SsdOp : Mixer_StructuredOp<"ssd", [], ["checkTile"]> {
     of the chunked algorithm the lowering uses (the four steps of Mamba-2's
     SSD); it does not change the result. L need not be a multiple of it.
 
+    With a third `outs` operand the op also returns `chunk_states`
+    [B, H, C, N, P], C = L / chunk_size + 1 (integer division): row j holds
+    the state before token j * chunk_size, transposed (S^T, [N, P], as the
+    chunked form carries it); the last row is where the partial last chunk
+    starts. It is the residual that `mixer.ssd_backward` reads instead of
+    recomputing the states: the forward form that training runs. When `y`
+    and the final state have no uses, the lowering computes the chunk
+    states alone (the state passing of each chunk, not its output).
+
     Parallel dimensions for tiling: B, H, P.
 
     ```mlir
@@ -42,7 +51,8 @@ def Mixer_SsdOp : Mixer_StructuredOp<"ssd", [], ["checkTile"]> {
                        Optional<AnyRankedTensor>:$init,
                        Variadic<AnyRankedTensor>:$outs,
                        I64Attr:$chunk_size);
-  let results = (outs AnyRankedTensor:$y, AnyRankedTensor:$final_state);
+  let results = (outs AnyRankedTensor:$y, AnyRankedTensor:$final_state,
+                      Optional<AnyRankedTensor>:$chunk_states);
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     `ins` `(` $x `,` $log_a `,` $b `,` $c `:` type($x) `,` type($log_a) `,` type($b) `,` type($c) `)`
@@ -50,10 +60,12 @@ def Mixer_SsdOp : Mixer_StructuredOp<"ssd", [], ["checkTile"]> {
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)
   }];
   let builders = [
+    /// A null `chunkStatesInit`: no chunk_states result.
     OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$logA,
                    "::mlir::Value":$b, "::mlir::Value":$c,
                    "::mlir::Value":$init, "::mlir::Value":$yInit,
-                   "::mlir::Value":$stateInit, "int64_t":$chunkSize)>
+                   "::mlir::Value":$stateInit, "int64_t":$chunkSize,
+                   CArg<"::mlir::Value", "{}">:$chunkStatesInit)>
   ];
 }
 

@@ -59,25 +59,35 @@ def MixerDecomposeCompositesPass
     %c = linalg.generic ... ins(%rows) outs(%c0)      // sum over the rows
     ```
 
-    The backward ops of ssd and linear_attention become forward `mixer.ssd`
-    scans and elementwise linalg ops (docs/Backward.md): the state cotangent
-    is a scan in reversed time with the decay shifted by one token; the
-    gradients of b and c are scans with the roles of the state dims
-    exchanged; the decay gradient is a reverse cumulative sum (an ssd with
-    one-element states) of terms arranged so that nothing cancels in f32.
-    `mixer.linear_attention_backward` first becomes a `mixer.ssd_backward`
-    with one group per head.
+    `mixer.linear_attention_backward` becomes a `mixer.ssd_backward` with
+    one group per head (states transposed, the window a shift of q and do;
+    docs/Backward.md), which convert-mixer-to-linalg lowers as a chunked
+    reverse scan. With `ssd-backward-to-scans` (the naive pipeline, whose
+    scalar loops have no backward of their own), `mixer.ssd_backward`
+    becomes forward `mixer.ssd` scans and elementwise linalg ops: the state
+    cotangent is a scan in reversed time with the decay shifted by one
+    token; the gradients of b and c are scans with the roles of the state
+    dims exchanged; the decay gradient is a reverse cumulative sum (an ssd
+    with one-element states) of terms arranged so that nothing cancels in
+    f32.
 
     ```mlir
     %g:4 = mixer.ssd_backward chunk_size(16) ins(%x, %la, %b, %c : ...)
-        final_state(%s : ...) dy(%dy : ...) outs(...)
-    // becomes (rev: a linalg.generic reading token L-1-t)
+        dy(%dy : ...) outs(...)
+    // becomes, with ssd-backward-to-scans (rev: a linalg.generic reading
+    // token L-1-t)
     %dx_rev, %d0 = mixer.ssd ins(rev(%dy), la', rev(%c), rev(%b)) ...
     %db_rev, %_ = mixer.ssd ins(a' rev(%c)_{t-1}, la', rev(%dy)_{t-1}, rev(%x)) ...
     %dc, %_ = mixer.ssd ins(a %b_{t-1}, %la, %x_{t-1}, %dy) ...
     %dla_rev, %_ = mixer.ssd ins(<decay terms>, 0, 1, 1) ...
     ```
   }];
+  let options = [
+    Option<"ssdBackwardToScans", "ssd-backward-to-scans", "bool",
+           /*default=*/"false",
+           "Rewrite mixer.ssd_backward into forward mixer.ssd scans (for "
+           "lowerings without a backward of their own: the naive pipeline)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::bufferization::BufferizationDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -22,8 +22,10 @@ FailureOr<scf::ForallOp> tileParallelDims(RewriterBase &rewriter,
                                           ArrayRef<int64_t> sizes);
 
 /// Patterns that rewrite composite mixer ops (mixer.sinkhorn) into loops of
-/// the mixer ops they are made of (see mixer-decompose-composites).
-void populateDecomposeCompositesPatterns(RewritePatternSet &patterns);
+/// the mixer ops they are made of (see mixer-decompose-composites); with
+/// `ssdBackwardToScans`, mixer.ssd_backward into forward scans too.
+void populateDecomposeCompositesPatterns(RewritePatternSet &patterns,
+                                         bool ssdBackwardToScans = false);
 
 /// The vector-Jacobian product of a linalg.generic whose maps are projected
 /// permutations and whose reduction loops only accumulate (`out + e`),
@@ -44,10 +46,12 @@ FailureOr<SmallVector<Value>> buildRoutingVjp(ImplicitLocOpBuilder &b,
                                               Operation *op,
                                               ArrayRef<Value> cotangents);
 
-/// Patterns that rewrite the backward ops of ssd and linear_attention into
-/// forward mixer.ssd scans and linalg ops (part of
+/// Patterns that rewrite mixer.linear_attention_backward into a
+/// mixer.ssd_backward and linalg ops and, with `ssdBackwardToScans`,
+/// mixer.ssd_backward into forward mixer.ssd scans and linalg ops (part of
 /// populateDecomposeCompositesPatterns).
-void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns);
+void populateDecomposeScanBackwardPatterns(RewritePatternSet &patterns,
+                                           bool ssdBackwardToScans);
 
 /// Patterns that rewrite the composite backward ops (mixer.kernel_mv_backward,
 /// mixer.kernel_lse_backward) into one row-blocked sum per gradient (part of

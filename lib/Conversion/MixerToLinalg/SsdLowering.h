@@ -1,0 +1,86 @@
+//===- SsdLowering.h - the chunked SSD of forward and backward -*- C++ -*-===//
+//
+// The pieces of the chunked SSD (SsdToLinalg.cpp) that the backward
+// (SsdBackwardToLinalg.cpp) reuses: the hooks of the forward scan, which
+// can also run as the state passing alone (the chunk-boundary states the
+// backward starts from), and the per-chunk products of decays and scores.
+// States are carried transposed, St [N, P].
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_SSDLOWERING_H
+#define MIXER_LIB_CONVERSION_MIXERTOLINALG_SSDLOWERING_H
+
+#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Utils/ChunkedScan.h"
+#include "mixer/Utils/LinalgBuilder.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::mixer {
+
+/// The inputs of an ssd scan and its static sizes.
+struct SsdInputs {
+  Value x, logA, b, c, init; // init may be null
+  int64_t H, P, G, N, Q;
+
+  /// Reads the sizes from the operands ([B, L, H, P] and [B, L, G, N]).
+  static SsdInputs of(Value x, Value logA, Value b, Value c, Value init,
+                      int64_t chunkSize);
+  int64_t headsPerGroup() const { return H / G; }
+  /// The group read by `head`.
+  Value groupOf(ImplicitLocOpBuilder &b, Value head) const;
+};
+
+/// The decays of a chunk of n tokens from its log-decays A [n]: the
+/// inclusive prefix sums (f64: segment sums keep f32 accuracy) and their
+/// total, and L[t, s] = exp(cum[t] - cum[s]) for s <= t, else 0.
+struct SsdChunkDecays {
+  Value cumLast, cum, L;
+  static SsdChunkDecays of(LinalgBuilder &lb, Value A);
+  /// rows[t, :] * exp(cum[t]): decayed from the chunk's start to t.
+  Value fromStart(LinalgBuilder &lb, Value rows) const;
+  /// rows[t, :] * exp(cumLast - cum[t]): decayed from t to the chunk's end.
+  Value toEnd(LinalgBuilder &lb, Value rows) const;
+  /// state * exp(cumLast), in place: decayed over the whole chunk.
+  Value overChunk(LinalgBuilder &lb, Value state) const;
+};
+
+/// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]).
+Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L);
+
+/// The math of mixer.ssd for the chunked-scan driver. Outs: y (stepped) and
+/// the final state; with `withOutput` false the steps pass the state only
+/// (no output, and no outs are written).
+class SsdScan final : public ChunkedScanHooks {
+public:
+  using Op = SsdOp;
+  SsdScan(const SsdInputs &in, bool withOutput)
+      : in(in), withOutput(withOutput) {}
+
+  /// The forward op's hooks: its output is computed unless neither y nor
+  /// the final state has a use (the chunk states alone are wanted).
+  static FailureOr<SsdScan> match(SsdOp op, PatternRewriter &rewriter);
+  void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
+
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
+  void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
+                 ScanCarry &carry) override;
+  void tokenStep(LinalgBuilder &lb, unsigned, Value t,
+                 ScanCarry &carry) override;
+  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                MutableArrayRef<Value> outs) override;
+
+private:
+  SsdInputs in;
+  bool withOutput;
+  /// The op's chunk_states `outs`, when it returns them.
+  Value chunkStatesOut;
+  StateSlice stateSlice(OpBuilder &b) const;
+
+  Value group; // of the current head
+};
+
+} // namespace mlir::mixer
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_SSDLOWERING_H
