@@ -174,18 +174,14 @@ runScript(const OpBench &family, const std::vector<Case> &cases,
   cmd += " 2>" + stderrFile;
 
   std::vector<Row> rows;
-  FILE *pipe = popen(cmd.c_str(), "r");
-  if (!pipe) {
+  std::string output;
+  int status = runCommand(cmd, output);
+  if (status == -1) {
     for (const Case &c : cases)
       rows.push_back(errorRow(family, c, alt.impl, alt.impl,
                               "cannot start " + alt.script));
     return rows;
   }
-  std::string output;
-  char chunk[4096];
-  for (size_t n; (n = fread(chunk, 1, sizeof(chunk), pipe)) > 0;)
-    output.append(chunk, n);
-  int status = pclose(pipe);
   rows = parseScriptOutput(output, versions);
   // A case the script printed nothing for (it died on the way): say why.
   std::string why =

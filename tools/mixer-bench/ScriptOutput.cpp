@@ -5,11 +5,22 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 
 using namespace mixer::bench;
 namespace json = llvm::json;
+
+int mixer::bench::runCommand(const std::string &cmd, std::string &output) {
+  FILE *pipe = popen(cmd.c_str(), "r");
+  if (!pipe)
+    return -1;
+  char chunk[4096];
+  for (size_t n; (n = fread(chunk, 1, sizeof(chunk), pipe)) > 0;)
+    output.append(chunk, n);
+  return pclose(pipe);
+}
 
 std::vector<Row> mixer::bench::parseScriptOutput(llvm::StringRef output,
                                                  json::Object &versions) {

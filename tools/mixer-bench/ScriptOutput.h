@@ -19,6 +19,10 @@
 
 namespace mixer::bench {
 
+/// Runs the shell command `cmd`, appending what it prints to `output`;
+/// returns its wait status, or -1 when it cannot be started.
+int runCommand(const std::string &cmd, std::string &output);
+
 /// The rows a script printed; its {"versions": ...} lines are merged into
 /// `versions`. Lines that are not a JSON object (warnings) are skipped.
 std::vector<Row> parseScriptOutput(llvm::StringRef output,

@@ -1,6 +1,7 @@
 //===- Torch.cpp - the PyTorch baseline rows of a family ------------------===//
 
 #include "Torch.h"
+#include "ScriptOutput.h"
 #include "TorchCpuSettings.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -59,32 +60,11 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
   for (const Case &c : cases)
     cmd += " --case " + family.torchCase(c);
 
-  FILE *pipe = popen(cmd.c_str(), "r");
-  if (!pipe)
-    return rows;
   std::string output;
-  char chunk[4096];
-  for (size_t n; (n = fread(chunk, 1, sizeof(chunk), pipe)) > 0;)
-    output.append(chunk, n);
-  int status = pclose(pipe);
-  llvm::SmallVector<llvm::StringRef> lines;
-  llvm::StringRef(output).split(lines, '\n', -1, false);
-  for (llvm::StringRef line : lines) {
-    llvm::Expected<json::Value> parsed = json::parse(line);
-    if (!parsed) {
-      llvm::consumeError(parsed.takeError());
-      continue;
-    }
-    json::Object *o = parsed->getAsObject();
-    if (!o)
-      continue;
-    if (json::Object *v = o->getObject("versions")) {
-      for (auto &kv : *v)
-        versions[kv.first] = kv.second;
-      continue;
-    }
-    rows.push_back(fromJson(*o));
-  }
+  int status = runCommand(cmd, output);
+  if (status == -1)
+    return rows;
+  rows = parseScriptOutput(output, versions);
   if (status != 0 && rows.empty()) {
     Row row;
     row.op = family.op();

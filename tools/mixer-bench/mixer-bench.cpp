@@ -482,8 +482,9 @@ int main(int argc, char **argv) {
           llvm::errs() << "running the alternatives of " << family->op()
                        << "...\n";
         for (Row &r : runAlternatives(*family, cases, alt, versions)) {
-          if (!r.peakFraction)
-            setPeakFraction(r, run);
+          for (const Case &c : cases)
+            if (!r.peakFraction && c.name == r.name)
+              setPeakFraction(r, family->work(c), run);
           rows.push_back(std::move(r));
         }
       }
