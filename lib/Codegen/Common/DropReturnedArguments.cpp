@@ -157,34 +157,43 @@ static LogicalResult rewriteCall(func::CallOp call, func::FuncOp callee,
   unsigned numResults = call.getNumResults();
   unsigned firstDest = call.getNumOperands() - numResults;
   SmallVector<Value> operands(call.getOperands());
-  SmallVector<Value> replacements;
   for (unsigned i = 0; i < numResults; ++i) {
     Value dest = operands[firstDest + i];
     auto destType = cast<MemRefType>(dest.getType());
     if (!inPlace[i]) {
-      if (!destType.getLayout().isIdentity())
+      auto allocType =
+          MemRefType::get(destType.getShape(), destType.getElementType(),
+                          MemRefLayoutAttrInterface(),
+                          destType.getMemorySpace());
+      if (!memref::CastOp::areCastCompatible(allocType, destType))
         return call.emitError()
                << "cannot allocate the destination of result #" << i
                << " of @" << callee.getSymName() << " in its caller @"
                << callerName(call) << ": argument #" << firstDest + i
-               << " has a non-identity layout";
+               << " has a layout no allocation can be cast to";
       SmallVector<Value> sizes;
       for (int64_t d = 0, e = destType.getRank(); d < e; ++d)
         if (destType.isDynamicDim(d))
           sizes.push_back(memref::DimOp::create(builder, loc, dest, d));
-      dest = memref::AllocOp::create(builder, loc, destType, sizes);
+      dest = memref::AllocOp::create(builder, loc, allocType, sizes);
+      if (allocType != destType)
+        dest = memref::CastOp::create(builder, loc, destType, dest);
       operands[firstDest + i] = dest;
     }
-    Type resultType = call.getResult(i).getType();
-    if (resultType != destType)
-      dest = memref::CastOp::create(builder, loc, resultType, dest);
-    replacements.push_back(dest);
   }
   auto newCall = func::CallOp::create(builder, loc, callee, operands);
   for (NamedAttribute attr : call->getAttrs())
     if (attr.getName() != call.getCalleeAttrName() &&
         attr.getName() != call.getResAttrsAttrName())
       newCall->setAttr(attr.getName(), attr.getValue());
+  SmallVector<Value> replacements;
+  for (unsigned i = 0; i < numResults; ++i) {
+    Value dest = operands[firstDest + i];
+    Type resultType = call.getResult(i).getType();
+    if (resultType != dest.getType())
+      dest = memref::CastOp::create(builder, loc, resultType, dest);
+    replacements.push_back(dest);
+  }
   call.replaceAllUsesWith(replacements);
   call.erase();
   return success();

@@ -188,3 +188,36 @@ func.func private @takes_address() -> ((memref<4xf32>, memref<4xf32>) -> memref<
   %f = func.constant @taken : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>
   return %f : (memref<4xf32>, memref<4xf32>) -> memref<4xf32>
 }
+
+// -----
+
+// A fresh destination for a strided argument: allocated with the identity
+// layout and cast.
+// CHECK-LABEL: func.func @strided_callee
+// CHECK-LABEL: func.func @strided_caller
+// CHECK-SAME: (%[[X:.*]]: memref<4xf32>, %[[OUT:.*]]: memref<4xf32, strided<[?], offset: ?>>) {
+// CHECK-NEXT: %[[FRESH:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT: %[[CAST:.*]] = memref.cast %[[FRESH]] : memref<4xf32> to memref<4xf32, strided<[?], offset: ?>>
+// CHECK-NEXT: call @strided_callee(%[[X]], %[[CAST]])
+// CHECK-NEXT: %[[BACK:.*]] = memref.cast %[[CAST]] : memref<4xf32, strided<[?], offset: ?>> to memref<4xf32>
+// CHECK-NEXT: memref.copy %[[BACK]], %[[OUT]]
+// CHECK-NEXT: return{{$}}
+func.func @strided_callee(%x: memref<4xf32>, %out: memref<4xf32, strided<[?], offset: ?>>) -> memref<4xf32> {
+  return %x : memref<4xf32>
+}
+func.func @strided_caller(%x: memref<4xf32>, %out: memref<4xf32, strided<[?], offset: ?>>) -> memref<4xf32> {
+  %c = call @strided_callee(%x, %out) : (memref<4xf32>, memref<4xf32, strided<[?], offset: ?>>) -> memref<4xf32>
+  return %c : memref<4xf32>
+}
+
+// -----
+
+// A destination with static strides no allocation can be cast to.
+func.func @strided2_callee(%x: memref<4xf32, strided<[?]>>, %out: memref<4xf32, strided<[2]>>) -> memref<4xf32, strided<[?]>> {
+  return %x : memref<4xf32, strided<[?]>>
+}
+func.func private @strided2_caller(%x: memref<4xf32, strided<[?]>>, %o: memref<4xf32, strided<[2]>>) -> memref<4xf32, strided<[?]>> {
+  // expected-error @+1 {{cannot allocate the destination of result #0 of @strided2_callee in its caller @strided2_caller: argument #1 has a layout no allocation can be cast to}}
+  %c = call @strided2_callee(%x, %o) : (memref<4xf32, strided<[?]>>, memref<4xf32, strided<[2]>>) -> memref<4xf32, strided<[?]>>
+  return %c : memref<4xf32, strided<[?]>>
+}
