@@ -5,6 +5,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <functional>
+#include <optional>
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERDROPRETURNEDARGUMENTSPASS
@@ -71,49 +75,185 @@ static Value storeIntoDestination(func::FuncOp func, func::ReturnOp ret,
   return dest;
 }
 
+/// Makes every result of the public function `func` land in its destination
+/// argument. Returns, per result, whether it was computed there in place
+/// (then its callers' bufferization already counts the argument as
+/// written), or none after reporting an error.
+static std::optional<SmallVector<bool>>
+storeResultsIntoDestinations(func::FuncOp func) {
+  if (!func.getBody().hasOneBlock()) {
+    func.emitError() << "expected a single-block function body";
+    return std::nullopt;
+  }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  SmallVector<bool> inPlace;
+  for (unsigned i = 0, e = ret.getNumOperands(); i < e; ++i) {
+    Value operand = ret.getOperand(i);
+    BlockArgument dest = getDestination(func, i);
+    if (dest && isa<BaseMemRefType>(operand.getType()) &&
+        asArgument(operand, func) == dest) {
+      inPlace.push_back(true);
+      continue;
+    }
+    if (Value dest = storeIntoDestination(func, ret, i)) {
+      ret.setOperand(i, dest);
+      inPlace.push_back(false);
+      continue;
+    }
+    if (dest)
+      func.emitError() << "result #" << i
+                       << " is not computed in place into its "
+                          "destination, argument #"
+                       << dest.getArgNumber() << "; the last "
+                       << func.getNumResults()
+                       << " arguments are the destinations of the "
+                          "results, in order";
+    else
+      func.emitError() << "result #" << i
+                       << " has no destination; pass one argument "
+                          "marked bufferization.writable per result, "
+                          "after the inputs";
+    return std::nullopt;
+  }
+  return inPlace;
+}
+
+/// The name of the function around `op`, for diagnostics.
+static StringRef callerName(Operation *op) {
+  auto caller = op->getParentOfType<func::FuncOp>();
+  return caller ? caller.getSymName() : StringRef("<module>");
+}
+
+/// Checks that every use of `func` in `module` is a func.call, which
+/// rewriteCall can give the new signature.
+static LogicalResult checkUsesAreCalls(func::FuncOp func, ModuleOp module) {
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(func, module);
+  if (!uses)
+    return func.emitError()
+           << "cannot find every use of @" << func.getSymName()
+           << ", whose results become destination arguments";
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    Operation *user = use.getUser();
+    if (isa<func::CallOp>(user))
+      continue;
+    return user->emitError()
+           << "'" << user->getName() << "' in @" << callerName(user)
+           << " uses @" << func.getSymName()
+           << ", whose results become destination arguments; only "
+              "func.call sites of it can be rewritten";
+  }
+  return success();
+}
+
+/// Gives `call` the new signature of `callee`: result i is the buffer
+/// passed as its destination. A destination the callee did not write in
+/// place is, for the caller's bufferization, only read (it may be an input
+/// the caller reads again), so the call gets a fresh buffer for it.
+static LogicalResult rewriteCall(func::CallOp call, func::FuncOp callee,
+                                 ArrayRef<bool> inPlace) {
+  OpBuilder builder(call);
+  Location loc = call.getLoc();
+  unsigned numResults = call.getNumResults();
+  unsigned firstDest = call.getNumOperands() - numResults;
+  SmallVector<Value> operands(call.getOperands());
+  for (unsigned i = 0; i < numResults; ++i) {
+    Value dest = operands[firstDest + i];
+    auto destType = cast<MemRefType>(dest.getType());
+    if (!inPlace[i]) {
+      auto allocType =
+          MemRefType::get(destType.getShape(), destType.getElementType(),
+                          MemRefLayoutAttrInterface(),
+                          destType.getMemorySpace());
+      if (!memref::CastOp::areCastCompatible(allocType, destType))
+        return call.emitError()
+               << "cannot allocate the destination of result #" << i
+               << " of @" << callee.getSymName() << " in its caller @"
+               << callerName(call) << ": argument #" << firstDest + i
+               << " has a layout no allocation can be cast to";
+      SmallVector<Value> sizes;
+      for (int64_t d = 0, e = destType.getRank(); d < e; ++d)
+        if (destType.isDynamicDim(d))
+          sizes.push_back(memref::DimOp::create(builder, loc, dest, d));
+      dest = memref::AllocOp::create(builder, loc, allocType, sizes);
+      if (allocType != destType)
+        dest = memref::CastOp::create(builder, loc, destType, dest);
+      operands[firstDest + i] = dest;
+    }
+  }
+  auto newCall = func::CallOp::create(builder, loc, callee, operands);
+  for (NamedAttribute attr : call->getAttrs())
+    if (attr.getName() != call.getCalleeAttrName() &&
+        attr.getName() != call.getResAttrsAttrName())
+      newCall->setAttr(attr.getName(), attr.getValue());
+  SmallVector<Value> replacements;
+  for (unsigned i = 0; i < numResults; ++i) {
+    Value dest = operands[firstDest + i];
+    Type resultType = call.getResult(i).getType();
+    if (resultType != dest.getType())
+      dest = memref::CastOp::create(builder, loc, resultType, dest);
+    replacements.push_back(dest);
+  }
+  call.replaceAllUsesWith(replacements);
+  call.erase();
+  return success();
+}
+
 namespace {
 struct MixerDropReturnedArgumentsPass
     : public mixer::impl::MixerDropReturnedArgumentsPassBase<
           MixerDropReturnedArgumentsPass> {
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>()) {
-      if (func.isExternal() || !func.isPublic() || func.getNumResults() == 0)
-        continue;
-      if (!func.getBody().hasOneBlock()) {
-        func.emitError() << "expected a single-block function body";
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> publicFuncs;
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && func.isPublic() && func.getNumResults() != 0)
+        publicFuncs.push_back(func);
+    for (func::FuncOp func : publicFuncs)
+      if (failed(checkUsesAreCalls(func, module)))
         return signalPassFailure();
-      }
-      auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-      for (unsigned i = 0, e = ret.getNumOperands(); i < e; ++i) {
-        Value operand = ret.getOperand(i);
-        BlockArgument dest = getDestination(func, i);
-        if (dest && isa<BaseMemRefType>(operand.getType()) &&
-            asArgument(operand, func) == dest)
-          continue;
-        if (Value dest = storeIntoDestination(func, ret, i)) {
-          ret.setOperand(i, dest);
-          continue;
-        }
-        if (dest)
-          func.emitError() << "result #" << i
-                           << " is not computed in place into its "
-                              "destination, argument #"
-                           << dest.getArgNumber() << "; the last "
-                           << func.getNumResults()
-                           << " arguments are the destinations of the "
-                              "results, in order";
-        else
-          func.emitError() << "result #" << i
-                           << " has no destination; pass one argument "
-                              "marked bufferization.writable per result, "
-                              "after the inputs";
+    // Callees first: a caller then returns the buffers it passed them,
+    // which are often its own destinations, rather than copies.
+    DenseSet<Operation *> visited;
+    std::function<LogicalResult(func::FuncOp)> rewrite =
+        [&](func::FuncOp func) -> LogicalResult {
+      if (!visited.insert(func).second)
+        return success();
+      SmallVector<func::FuncOp> callees;
+      func.walk([&](func::CallOp call) {
+        auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+        if (callee && llvm::is_contained(publicFuncs, callee))
+          callees.push_back(callee);
+      });
+      for (func::FuncOp callee : callees)
+        if (failed(rewrite(callee)))
+          return failure();
+      return dropResults(func, module);
+    };
+    for (func::FuncOp func : publicFuncs)
+      if (failed(rewrite(func)))
         return signalPassFailure();
-      }
-      ret->setOperands({});
-      func.setType(
-          FunctionType::get(&getContext(), func.getArgumentTypes(), {}));
-      func.removeResAttrsAttr();
-    }
+  }
+
+  /// Drops the results of `func` and rewrites its call sites.
+  LogicalResult dropResults(func::FuncOp func, ModuleOp module) {
+    std::optional<SmallVector<bool>> inPlace =
+        storeResultsIntoDestinations(func);
+    if (!inPlace)
+      return failure();
+    auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+    ret->setOperands({});
+    func.setType(FunctionType::get(&getContext(), func.getArgumentTypes(), {}));
+    func.removeResAttrsAttr();
+    std::optional<SymbolTable::UseRange> uses =
+        SymbolTable::getSymbolUses(func, module);
+    SmallVector<func::CallOp> calls;
+    for (const SymbolTable::SymbolUse &use : *uses)
+      calls.push_back(cast<func::CallOp>(use.getUser()));
+    for (func::CallOp call : calls)
+      if (failed(rewriteCall(call, func, *inPlace)))
+        return failure();
+    return success();
   }
 };
 } // namespace

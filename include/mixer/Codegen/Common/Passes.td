@@ -20,6 +20,12 @@ def MixerDropReturnedArgumentsPass
     argument replaces the allocation when only its sizes are used, else the
     result is copied into it. A result without such a destination is an
     error, since the caller could not free it.
+    Every func.call of a rewritten function follows its new signature: the
+    call's result i is the buffer it passes as destination i, or a fresh
+    buffer when the callee did not compute result i in place (the caller's
+    bufferization then took that argument as only read). Any other use of
+    a rewritten function (func.constant) is an error naming the callee and
+    the function around the use.
     Upstream's drop-equivalent-buffer-results leaves public functions alone.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
