@@ -43,6 +43,9 @@ NOT_RUN = {
     "scripts/fuzz.sh": ("builds ./build-fuzz and fuzzes for 900 s", "bash -n"),
     "build/bin/mixer-bench": ("a suite runs for minutes to an hour",
                               "--help after its flags"),
+    ".venv-bench/bin/python bench/decode.py": (
+        "needs the bench venv (scripts/setup.sh --bench) and runs for minutes",
+        "/usr/bin/python3 -m py_compile bench/decode.py"),
 }
 # Commands that need the CUDA toolkit (ptxas, the driver's stub library).
 NEEDS_CUDA_TOOLKIT = re.compile(r"--target=cuda|-lcuda")
@@ -128,8 +131,10 @@ def check_shell(path, line, command, root, env, counts):
         if command.startswith(prefix):
             if how == "bash -n":
                 check = f"bash -n {prefix}"
-            else:
+            elif how == "--help after its flags":
                 check = command.split("#")[0].strip() + " --help"
+            else:
+                check = how
             status, output = run(check, root, env)
             verdict = "PARSES" if status == 0 else "FAIL"
             print(f"{verdict} {where}: {command}\n  not run: {reason}; checked "
