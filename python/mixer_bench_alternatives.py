@@ -25,13 +25,14 @@ def _is_mixer(row):
 
 def _label(row, versions=None):
     """The impl with its library and version; the rows of the PyTorch
-    scripts under Debian's PyTorch carry neither (the JSON's versions)."""
+    scripts under mixer-bench's --python (Debian's PyTorch by default)
+    carry neither (the JSON's versions)."""
     lib = row.get("library")
     version = row.get("version")
     if lib and version:
         return f"{row['impl']} ({lib} {version})"
     if versions and row["impl"].startswith("torch") and versions.get("torch"):
-        return f"{row['impl']} (Debian torch {versions['torch']})"
+        return f"{row['impl']} (torch {versions['torch']} of --python)"
     return row["impl"]
 
 
@@ -61,7 +62,7 @@ def write_alternatives(w, rows, versions=None):
     w("")
     w("Per case, mixer's median time over the fastest accurate alternative's "
       "(< 1: mixer is faster), among every comparison row of the run: "
-      "PyTorch (Debian's and the newest), JAX, mamba2-jax, ott-jax, pykeops, "
+      "PyTorch (--python's, Debian's by default, and the bench venv's), JAX, mamba2-jax, ott-jax, pykeops, "
       "geomloss and flash-linear-attention's reference forms (`scripts/setup.sh "
       "--bench`), all on the same number of threads.")
     w("")
