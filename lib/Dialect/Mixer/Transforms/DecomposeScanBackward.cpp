@@ -173,6 +173,22 @@ public:
         });
   }
 
+  /// acc[out] += lhs[in] * rhs[in] over the reduction dims of `iters`,
+  /// `maps` giving in, in and out.
+  Value sumOfProducts(Value lhs, Value rhs, Value acc, ArrayRef<AffineMap> maps,
+                      ArrayRef<IteratorType> iters) {
+    return linalg::GenericOp::create(
+               b, acc.getType(), ValueRange{lhs, rhs}, ValueRange{acc}, maps,
+               iters,
+               [](OpBuilder &nb, Location loc, ValueRange a) {
+                 ImplicitLocOpBuilder ib(loc, nb);
+                 Value prod = arith::MulFOp::create(ib, a[0], a[1]);
+                 linalg::YieldOp::create(
+                     ib, ValueRange{arith::AddFOp::create(ib, a[2], prod)});
+               })
+        .getResult(0);
+  }
+
   /// u[b, l, h] = <x[b, l, h, :], dy[b, l, h, :]>.
   Value tokenDot(Value x, Value dy) {
     SmallVector<OpFoldResult> sizes = lb.sizesOf(x);
@@ -186,16 +202,7 @@ public:
                                    AffineMap::get(4, 0, {d0, d1, d2}, ctx)};
     SmallVector<IteratorType> iters(3, IteratorType::parallel);
     iters.push_back(IteratorType::reduction);
-    return linalg::GenericOp::create(
-               b, acc.getType(), ValueRange{x, dy}, ValueRange{acc}, maps,
-               iters,
-               [](OpBuilder &nb, Location loc, ValueRange a) {
-                 ImplicitLocOpBuilder ib(loc, nb);
-                 Value prod = arith::MulFOp::create(ib, a[0], a[1]);
-                 linalg::YieldOp::create(
-                     ib, ValueRange{arith::AddFOp::create(ib, a[2], prod)});
-               })
-        .getResult(0);
+    return sumOfProducts(x, dy, acc, maps, iters);
   }
 
   /// dest[b, l, h, n] = strict[b, l, h, n] + u[b, l, h] * grouped[b, l, g, n]:
@@ -335,16 +342,7 @@ public:
                                    AffineMap::get(6, 0, {d0, d1, d2, d3}, ctx)};
     SmallVector<IteratorType> iters(4, IteratorType::parallel);
     iters.append(2, IteratorType::reduction);
-    return linalg::GenericOp::create(
-               b, acc.getType(), ValueRange{dF, s}, ValueRange{acc}, maps,
-               iters,
-               [](OpBuilder &nb, Location loc, ValueRange a) {
-                 ImplicitLocOpBuilder ib(loc, nb);
-                 Value prod = arith::MulFOp::create(ib, a[0], a[1]);
-                 linalg::YieldOp::create(
-                     ib, ValueRange{arith::AddFOp::create(ib, a[2], prod)});
-               })
-        .getResult(0);
+    return sumOfProducts(dF, s, acc, maps, iters);
   }
 
   /// dest[b, h, p, n] = exp(log_a[b, 0, h]) * d0[b, h, p, n].
