@@ -18,11 +18,19 @@ using namespace mlir::mixer;
 
 static constexpr llvm::StringLiteral kWrapperPrefix = "_mlir_ciface_";
 
+/// The path in `variable` when set, else the one found at build time: a
+/// machine without LLVM 22 (scripts/gpu-bundle.sh) brings its own copies.
+static const char *libraryPath(const char *variable, const char *builtIn) {
+  const char *path = std::getenv(variable);
+  return path && *path ? path : builtIn;
+}
+
 std::vector<std::string> JitOptions::getDefaultSharedLibraries() {
-  const char *omp = std::getenv("MIXER_OMP_LIBRARY");
   std::vector<std::string> libs;
   for (const char *path :
-       {omp ? omp : MIXER_OMP_LIBRARY, MIXER_C_RUNNER_UTILS_LIBRARY})
+       {libraryPath("MIXER_OMP_LIBRARY", MIXER_OMP_LIBRARY),
+        libraryPath("MIXER_C_RUNNER_UTILS_LIBRARY",
+                    MIXER_C_RUNNER_UTILS_LIBRARY)})
     if (llvm::sys::fs::exists(path))
       libs.push_back(path);
   return libs;

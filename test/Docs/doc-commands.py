@@ -20,7 +20,7 @@
 # CHECK: README.md: {{[1-9][0-9]*}} run, {{[0-9]+}} parse-checked, {{[0-9]+}} skipped, 0 failed
 # CHECK: docs/Benchmarks.md: {{[0-9]+}} run, {{[0-9]+}} parse-checked, {{[0-9]+}} skipped, 0 failed
 # CHECK: docs/Fuzzing.md: 0 run, 3 parse-checked, 0 skipped, 0 failed
-# CHECK: docs/GPU.md: {{[0-9]+}} run, 0 parse-checked, {{[0-9]+}} skipped, 0 failed
+# CHECK: docs/GPU.md: {{[0-9]+}} run, 2 parse-checked, {{[0-9]+}} skipped, 0 failed
 # CHECK: docs/Python.md: {{[1-9][0-9]*}} run, 0 parse-checked, 0 skipped, 0 failed
 # CHECK: docs/Runtime.md: {{[1-9][0-9]*}} run, 0 parse-checked, 0 skipped, 0 failed
 # CHECK: failed: 0
@@ -43,6 +43,10 @@ NOT_RUN = {
     "scripts/fuzz.sh": ("builds ./build-fuzz and fuzzes for 900 s", "bash -n"),
     "build/bin/mixer-bench": ("a suite runs for minutes to an hour",
                               "--help after its flags"),
+    "scripts/gpu-check.sh": ("needs an NVIDIA GPU", "bash -n"),
+    "mkdir -p /tmp/mixer-gpu": ("unpacks the archive of scripts/gpu-bundle.sh, "
+                                "which takes minutes to make",
+                                "bash -n scripts/gpu-bundle.sh"),
     ".venv-bench/bin/python bench/decode.py": (
         "needs the bench venv (scripts/setup.sh --bench) and runs for minutes",
         "/usr/bin/python3 -m py_compile bench/decode.py"),
