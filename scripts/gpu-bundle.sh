@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Packs what scripts/gpu-check.sh runs into one archive, for a GPU machine
-# that has the NVIDIA driver and the CUDA toolkit but neither LLVM 22 nor a
-# network: the built tools, the programs of the tests that need a device
-# (linked here), and every shared library they load that is not the C or
-# C++ runtime (libMLIR, libLLVM and their dependencies). There:
+# Packs what scripts/gpu-check.sh runs, for a GPU machine that has the
+# NVIDIA driver and the CUDA toolkit but neither LLVM 22 nor a network, into
+# two archives in OUTPUT_DIR (default gpu-bundle):
+#   mixer.tar.xz      the built tools and libraries, and the programs of the
+#                     tests that need a device (linked here);
+#   libraries.tar.xz  every other shared library they load but the C and C++
+#                     runtimes (libMLIR, libLLVM and their dependencies):
+#                     about 55 MB and minutes of xz, so it is packed again
+#                     only when those libraries change.
+# There:
 #
-#   tar -xf mixer-gpu.tar.xz -C DIR && scripts/gpu-check.sh --prebuilt DIR
+#   for a in OUTPUT_DIR/*.tar.xz; do tar -xJf $a -C DIR; done
+#   scripts/gpu-check.sh --prebuilt DIR
 #
-#   scripts/gpu-bundle.sh [OUTPUT]      (default gpu-bundle/mixer-gpu.tar.xz)
+#   scripts/gpu-bundle.sh [OUTPUT_DIR]
 #
 # BUILD_DIR picks the build directory (default build); it must have been
 # configured with the CUDA toolkit (MIXER_ENABLE_CUDA).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=$(realpath "${BUILD_DIR:-build}")
-OUTPUT=$(realpath -m "${1:-gpu-bundle/mixer-gpu.tar.xz}")
+OUTPUT_DIR=$(realpath -m "${1:-gpu-bundle}")
 LLVM_LIB=/usr/lib/llvm-22/lib
 CUDA_STUBS=${CUDA_HOME:-/usr/local/cuda}/lib64/stubs
 
@@ -55,6 +61,15 @@ done | sort -u | while read -r name path; do
   [[ $name =~ $SKIP || -e "$STAGE/lib/$name" ]] || cp -L "$path" "$STAGE/lib/$name"
 done
 
-mkdir -p "$(dirname "$OUTPUT")"
-tar -C "$STAGE" -cf - . | xz -T0 -9e > "$OUTPUT"
-echo "gpu-bundle: $OUTPUT ($(du -h "$OUTPUT" | cut -f1); $(ls "$STAGE/lib" | wc -l) libraries)"
+# The project's files, then the rest, unless it is packed already: the
+# manifest lists each library's name and checksum.
+mkdir -p "$OUTPUT_DIR"
+(cd "$STAGE" && tar -cf - bin lib/libMixer*) | xz -T0 -9e > "$OUTPUT_DIR/mixer.tar.xz"
+rm "$STAGE"/lib/libMixer*
+(cd "$STAGE/lib" && md5sum *) > "$STAGE/manifest"
+if ! cmp -s "$STAGE/manifest" "$OUTPUT_DIR/libraries.manifest" ||
+   [[ ! -f $OUTPUT_DIR/libraries.tar.xz ]]; then
+  (cd "$STAGE" && tar -cf - lib) | xz -T0 -9e > "$OUTPUT_DIR/libraries.tar.xz"
+  cp "$STAGE/manifest" "$OUTPUT_DIR/libraries.manifest"
+fi
+echo "gpu-bundle: $OUTPUT_DIR: $(cd "$OUTPUT_DIR" && du -h *.tar.xz | tr '\t\n' ' ')"
