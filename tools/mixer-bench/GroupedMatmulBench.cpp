@@ -53,8 +53,8 @@ public:
     int64_t K = s["K"], N = s["N"], E = s["E"];
     if (!s.has("packed"))
       return {E, K, N};
-    int64_t W = mlir::mixer::getHostCpuTargetDescription()
-                    .registerTileColumns();
+    int64_t W =
+        mlir::mixer::getHostCpuTargetDescription().registerTileColumns();
     return {E, (N + W - 1) / W, K, W};
   }
 

@@ -11,9 +11,10 @@
 //
 // The packed buffer ([panels, K, panelCols] per weight) is allocated once
 // and carried through the loops. Weights packed already by
-// mixer.pack_weights ([E, panels, K, panelCols], the same loops over every
-// expert) skip the packing and are read in their panels. A block of rows is reused by every panel,
-// so it is sized to stay in L2 beside the packed weights.
+// mixer.pack_weights ([E, panels, K, panelCols], the same copies over every
+// expert) skip the packing and are read in their panels. A block of rows
+// is reused by every panel, so it is sized to stay in L2 beside the packed
+// weights.
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,8 +163,7 @@ static PanelLoops panelLoopsOf(ImplicitLocOpBuilder &b, int64_t slabRows,
                                PanelSlabStep step) {
   int64_t n = staticSize(N);
   bool onePanel = ShapedType::isDynamic(n) || panelCols <= 0;
-  bool prepacked =
-      cast<RankedTensorType>(weights[0].getType()).getRank() == 4;
+  bool prepacked = cast<RankedTensorType>(weights[0].getType()).getRank() == 4;
   return PanelLoops{slabRows,
                     panelCols,
                     lhs,
@@ -278,8 +278,7 @@ Value mlir::mixer::packWeightPanels(ImplicitLocOpBuilder &b, Value weights,
         SmallVector<OpFoldResult> at = {e, zero, zero, zero};
         Value dest = elb.slice(iter[0], at, expertSizes, expertShape);
         Value filled = loops.pack(eb, e, ValueRange{dest})[0];
-        scf::YieldOp::create(eb,
-                             elb.insert(filled, iter[0], at, expertSizes));
+        scf::YieldOp::create(eb, elb.insert(filled, iter[0], at, expertSizes));
       });
   return loop.getResult(0);
 }

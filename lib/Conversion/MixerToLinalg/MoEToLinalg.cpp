@@ -223,20 +223,16 @@ static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
 
 namespace {
 
-/// The tiles of the forward grouped GEMMs on `target`, whose weights have K
-/// rows. The CPU packs panels as wide as its register tile and multiplies
-/// them in slabs of the micro-kernel's rows; the GPU maps each slab's
-/// products to threads and reads the weights in place.
+/// The tiles of the forward grouped GEMMs on `target` with `weights`
+/// ([E, K, N], or packed [E, P, K, W]: K rows either way). The CPU packs
+/// panels as wide as its register tile and multiplies them in slabs of the
+/// micro-kernel's rows; the GPU maps each slab's products to threads and
+/// reads the weights in place.
 struct GroupedGemmTiles {
   int64_t slabRows, panelCols, rowBlock, tileRows;
-  /// The tiles for `weights`, [E, K, N] or packed [E, P, K, W].
-  GroupedGemmTiles(const TargetDescription &target, Value weights)
-      : GroupedGemmTiles(target, contractionDepth(weights)) {}
-  static int64_t contractionDepth(Value weights) {
+  GroupedGemmTiles(const TargetDescription &target, Value weights) {
     auto type = cast<ShapedType>(weights.getType());
-    return type.getDimSize(type.getRank() == 4 ? 2 : 1);
-  }
-  GroupedGemmTiles(const TargetDescription &target, int64_t K) {
+    int64_t K = type.getDimSize(type.getRank() == 4 ? 2 : 1);
     if (target.isGpu()) {
       slabRows = target.moeSlabRows;
       panelCols = rowBlock = tileRows = 0;
@@ -310,8 +306,8 @@ struct PackWeightsToLinalg : public OpRewritePattern<PackWeightsOp> {
   LogicalResult matchAndRewrite(PackWeightsOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    rewriter.replaceOp(
-        op, packWeightPanels(b, op.getWeights(), op.getOuts()[0]));
+    rewriter.replaceOp(op,
+                       packWeightPanels(b, op.getWeights(), op.getOuts()[0]));
     return success();
   }
 };
@@ -468,9 +464,9 @@ struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
 } // namespace
 
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg, PackWeightsToLinalg,
-               MoeDispatchToLinalg,
-               MoeCombineToLinalg>(patterns.getContext());
+  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg,
+               PackWeightsToLinalg, MoeDispatchToLinalg, MoeCombineToLinalg>(
+      patterns.getContext());
   populateTopkRouterToVectorPatterns(patterns);
   populateTopkRouterToLoopsPatterns(patterns);
 }

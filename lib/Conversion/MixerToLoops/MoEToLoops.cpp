@@ -129,12 +129,11 @@ static Value weightAt(OpBuilder &b, Location loc, Value w, Value e, Value k,
 static Value rowTimesColumn(OpBuilder &b, Location loc, Value lhs, Value w,
                             Value e, Value r, Value n, Value depth,
                             Value zero) {
-  return buildSum(b, loc, depth, zero,
-                  [&](OpBuilder &b, Location loc, Value k) -> Value {
-                    return ScalarBuilder(b, loc).mul(
-                        load(b, loc, lhs, {r, k}),
-                        weightAt(b, loc, w, e, k, n));
-                  });
+  return buildSum(
+      b, loc, depth, zero, [&](OpBuilder &b, Location loc, Value k) -> Value {
+        return ScalarBuilder(b, loc).mul(load(b, loc, lhs, {r, k}),
+                                         weightAt(b, loc, w, e, k, n));
+      });
 }
 
 /// out[r, n] = element(e, r, n, depth, zero) for every row r of group e and
@@ -187,21 +186,20 @@ static SmallVector<Value> groupedSwigluLoops(GroupedSwigluOp op,
 
 /// packed = 0, then packed[e, n floordiv W, k, n mod W] = weights[e, k, n].
 static SmallVector<Value> packWeightsLoops(PackWeightsOp op,
-                                          PatternRewriter &rewriter) {
+                                           PatternRewriter &rewriter) {
   Location loc = op.getLoc();
   Value weights = op.getWeights(), packed = op.getOuts()[0];
   Value zero = ScalarBuilder(rewriter, loc)
                    .constant(0.0, getElementTypeOrSelf(weights.getType()));
   packed = fill(rewriter, loc, zero, packed);
-  return buildLoopNest(
-      rewriter, loc, dimSizes(rewriter, loc, weights), packed,
-      [&](OpBuilder &b, Location loc, ValueRange ivs,
-          ValueRange acc) -> SmallVector<Value> {
-        Value e = ivs[0], k = ivs[1], n = ivs[2];
-        auto [panel, column] = panelColumn(b, loc, acc[0], n);
-        return {store(b, loc, load(b, loc, weights, {e, k, n}), acc[0],
-                      {e, panel, k, column})};
-      });
+  return buildLoopNest(rewriter, loc, dimSizes(rewriter, loc, weights), packed,
+                       [&](OpBuilder &b, Location loc, ValueRange ivs,
+                           ValueRange acc) -> SmallVector<Value> {
+                         Value e = ivs[0], k = ivs[1], n = ivs[2];
+                         auto [panel, column] = panelColumn(b, loc, acc[0], n);
+                         return {store(b, loc, load(b, loc, weights, {e, k, n}),
+                                       acc[0], {e, panel, k, column})};
+                       });
 }
 
 /// The index value of an integer scalar (ids, permutation entries, sizes).

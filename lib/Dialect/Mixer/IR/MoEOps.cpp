@@ -85,8 +85,7 @@ NamedOperand mlir::mixer::groupedWeightsOperand(Value weights, StringRef name,
   return {weights, name, {"E", "K", columns}};
 }
 
-LogicalResult mlir::mixer::checkPackedWeights(ShapeVerifier &v,
-                                              StringRef name,
+LogicalResult mlir::mixer::checkPackedWeights(ShapeVerifier &v, StringRef name,
                                               StringRef columns) {
   std::optional<int64_t> width = v.size("W"), panels = v.size("P"),
                          cols = v.size(columns);
@@ -95,8 +94,9 @@ LogicalResult mlir::mixer::checkPackedWeights(ShapeVerifier &v,
                      << "' (packed panels [E, P, K, W]) must have a static "
                         "panel width W";
   if (*width <= 0)
-    return v.error() << "operand '" << name << "' has panel width W = "
-                     << *width << ", expected W > 0";
+    return v.error() << "operand '" << name
+                     << "' has panel width W = " << *width
+                     << ", expected W > 0";
   if (!cols)
     return v.error() << "with packed '" << name << "', " << columns
                      << " (the columns of the result) must be static";
@@ -222,9 +222,9 @@ void PackWeightsOp::build(OpBuilder &builder, OperationState &state,
 
 LogicalResult PackWeightsOp::verify() {
   ShapeVerifier v(*this);
-  if (failed(verifyOperands(*this, v, {{getWeights(), "weights", {"E", "K", "N"}}},
-                            getOuts(),
-                            namedResults(getOuts(), {{"packed", {"E", "P", "K", "W"}}}))))
+  if (failed(verifyOperands(
+          *this, v, {{getWeights(), "weights", {"E", "K", "N"}}}, getOuts(),
+          namedResults(getOuts(), {{"packed", {"E", "P", "K", "W"}}}))))
     return failure();
   return checkPackedWeights(v, "packed", "N");
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MoEShapes.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Target/TargetDescription.h"
 
@@ -38,8 +39,9 @@ static SmallVector<int64_t> columnBlockTile(Value out, int64_t panelWidth = 1) {
 
 /// The panel width of a forward grouped op's packed weights, else 1.
 static int64_t panelWidthOf(Value weights) {
-  auto type = cast<RankedTensorType>(weights.getType());
-  return type.getRank() == 4 ? type.getDimSize(3) : 1;
+  if (!isPackedWeights(weights))
+    return 1;
+  return cast<RankedTensorType>(weights.getType()).getDimSize(3);
 }
 
 /// `rowBlock` rows per tile, after a unit batch entry when `batched`, then
