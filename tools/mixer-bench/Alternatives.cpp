@@ -257,6 +257,8 @@ std::vector<Row> mixer::bench::runAlternatives(
       alternatives, [](const Alternative &a) { return !a.script.empty(); });
   std::vector<Case> written;
   for (const Case &c : cases) {
+    if (needsData && !family.inputsPortable(c))
+      continue;
     std::string error =
         needsData ? writeCaseData(family, c, dataDir.str().str()) : "";
     if (error.empty())

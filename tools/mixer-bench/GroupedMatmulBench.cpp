@@ -8,6 +8,7 @@
 #include "OpBench.h"
 
 #include "mixer/Reference/KernelMoEGradients.h"
+#include "mixer/Target/CpuTarget.h"
 
 #include <cmath>
 #include <algorithm>
@@ -37,8 +38,24 @@ public:
       return {make("gmm-train-T16384", 16384, 1024, 512, 8)};
     if (suite != "cpu" && suite != "moe" && suite != op())
       return {};
+    // Both again with their weights packed once beforehand
+    // (mixer.pack_weights, in the panels of this machine's micro-kernel),
+    // as an inference model's reused weights are: each call only multiplies.
     return {make("gmm-T4096-E8", 4096, 512, 512, 8),
-            make("gmm-T4096-E64", 4096, 256, 256, 64)};
+            make("gmm-T4096-E64", 4096, 256, 256, 64),
+            make("gmm-packed-T4096-E8", 4096, 512, 512, 8, /*packed=*/true),
+            make("gmm-packed-T4096-E64", 4096, 256, 256, 64, /*packed=*/true)};
+  }
+
+  /// The weights as the call takes them: [E, K, N], or with the "packed"
+  /// flag [E, P, K, W] in panels of W = the host's micro-kernel width.
+  static std::vector<int64_t> weightsShape(const Shape &s) {
+    int64_t K = s["K"], N = s["N"], E = s["E"];
+    if (!s.has("packed"))
+      return {E, K, N};
+    int64_t W =
+        mlir::mixer::getHostCpuTargetDescription().registerTileColumns();
+    return {E, (N + W - 1) / W, K, W};
   }
 
   std::string module(const Case &c) const override {
@@ -46,7 +63,7 @@ public:
     int64_t T = s["T"], K = s["K"], N = s["N"], E = s["E"];
     std::vector<std::pair<std::string, std::string>> ins = {
         {"lhs", tensorType({T, K})},
-        {"rhs", tensorType({E, K, N})},
+        {"rhs", tensorType(weightsShape(s))},
         {"sizes", tensorType({E}, "i64")}};
     std::vector<std::pair<std::string, std::string>> outs = {
         {"out0", tensorType({T, N})}};
@@ -71,7 +88,9 @@ public:
     Instance in;
     double w = 1.0 / std::sqrt(double(K));
     mref::Tensor lhs = in.uniform({T, K}, rng, -1, 1);
-    mref::Tensor rhs = in.uniform({E, K, N}, rng, -w, w);
+    mref::Tensor rhs = c.shape.has("packed")
+                           ? packedArg(in, weightsShape(c.shape), N, rng, w)
+                           : in.uniform({E, K, N}, rng, -w, w);
     std::vector<int64_t> sizes = moeGroupSizes(T, E);
     Buffer &sizeBuf = in.arg({E}, ElementType::I64);
     std::copy(sizes.begin(), sizes.end(), sizeBuf.i64());
@@ -101,6 +120,12 @@ public:
     return {"bench/torch_moe.py", {op()}, "torch-loop", /*blasThreads=*/true};
   }
 
+  /// Packed weights are mixer's layout: the bench venv's libraries take
+  /// [E, K, N] (PyTorch's loop makes its own).
+  bool inputsPortable(const Case &c) const override {
+    return !c.shape.has("packed");
+  }
+
   bool differentiable() const override { return true; }
   /// dlhs, drhs (the group sizes get none).
   std::vector<mref::Tensor>
@@ -114,8 +139,27 @@ public:
 
 private:
   static Case make(const std::string &name, int64_t T, int64_t K, int64_t N,
-                   int64_t E) {
-    return {name, {{{"T", T}, {"K", K}, {"N", N}, {"E", E}}, {}}};
+                   int64_t E, bool packed = false) {
+    return makeCase(name, {{"T", T}, {"K", K}, {"N", N}, {"E", E}},
+                    {{"packed", packed}});
+  }
+
+  /// Weights [E, K, N] uniform in [-w, w), passed packed as `packed`
+  /// [E, P, K, W] describes (what mixer.pack_weights writes, zero past N);
+  /// returns the unpacked weights for the reference.
+  static mref::Tensor packedArg(Instance &in, std::vector<int64_t> packed,
+                                int64_t N, mref::Rng &rng, double w) {
+    int64_t E = packed[0], P = packed[1], K = packed[2], W = packed[3];
+    mref::Tensor rhs = rng.uniformTensor({E, K, N}, -w, w);
+    Buffer &buf = in.arg(packed);
+    for (int64_t e = 0; e < E; ++e)
+      for (int64_t k = 0; k < K; ++k)
+        for (int64_t n = 0; n < N; ++n) {
+          float v = float(rhs.data[(e * K + k) * N + n]);
+          rhs.data[(e * K + k) * N + n] = v;
+          buf.f32()[((e * P + n / W) * K + k) * W + n % W] = v;
+        }
+    return rhs;
   }
 };
 } // namespace

@@ -207,6 +207,11 @@ public:
   /// The --case argument of `c`; by default "NAME:K=V,K=V,...,FLAG".
   virtual std::string torchCase(const Case &c) const;
 
+  /// Whether the libraries of the bench venv can run `c` on its inputs as
+  /// written for mixer (not when they are in a layout of mixer's own, such
+  /// as packed weights); the PyTorch scripts make their own inputs.
+  virtual bool inputsPortable(const Case &c) const { return true; }
+
   /// Whether the op is differentiable, so that its cases get fwd+bwd rows
   /// (forward, then the @op_vjp of mixer-generate-vjp) in the "train" and
   /// "smoke" suites, and in others with --fwd-bwd.

@@ -186,7 +186,12 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
   IRRewriter rewriter(ctx);
   SmallVector<LoopLikeOpInterface> tileLoops;
   for (linalg::LinalgOp op : ops) {
+    // A contraction that names its register rows was shaped for the
+    // micro-kernel by its lowering (a slab times a packed panel, blocked for
+    // the caches there): its K loop stays whole, the accumulators in
+    // registers from the first step to the last.
     if (isRowMajorRhsContraction(op) &&
+        !op->hasAttr(mixer::kRegisterTileRowsAttrName) &&
         !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
       SmallVector<int64_t> cache = cacheTileSizes(op, target.l2CacheBytes);
       if (!cache.empty()) {

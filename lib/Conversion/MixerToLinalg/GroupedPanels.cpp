@@ -10,8 +10,11 @@
 //   out[rows past the groups] = 0
 //
 // The packed buffer ([panels, K, panelCols] per weight) is allocated once
-// and carried through the loops. A block of rows is reused by every panel,
-// so it is sized to stay in L2 beside the packed weights.
+// and carried through the loops. Weights packed already by
+// mixer.pack_weights ([E, panels, K, panelCols], the same copies over every
+// expert) skip the packing and are read in their panels. A block of rows
+// is reused by every panel, so it is sized to stay in L2 beside the packed
+// weights.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +42,8 @@ struct PanelLoops {
   int64_t slabRows, panelCols;
   Value lhs;
   ValueRange weights;
+  /// Whether `weights` are packed already ([E, P, K, W], mixer.pack_weights).
+  bool prepacked;
   OpFoldResult K;
   /// N in `fullPanels` panels of panelCols, then one of `restCols` when
   /// `hasRest` (with N dynamic: no full panel, the rest is N).
@@ -81,11 +86,15 @@ struct PanelLoops {
                     {staticSize(K), staticSize(width)});
   }
 
-  /// The columns from `col0` of `width` of expert `e` of `weight`, in place.
-  Value columnsOf(LinalgBuilder &lb, Value weight, Value e, OpFoldResult col0,
-                  OpFoldResult width) const {
+  /// The columns from `col0` of `width` of expert `e` of `weight`, in place
+  /// (panel `panel` of packed weights).
+  Value columnsOf(LinalgBuilder &lb, Value weight, Value e, OpFoldResult panel,
+                  OpFoldResult col0, OpFoldResult width) const {
     OpFoldResult zero = lb.builder().getIndexAttr(0),
                  one = lb.builder().getIndexAttr(1);
+    if (prepacked)
+      return lb.slice(weight, {e, panel, zero, zero}, {one, one, K, width},
+                      {staticSize(K), staticSize(width)});
     return lb.slice(weight, {e, zero, col0}, {one, K, width},
                     {staticSize(K), staticSize(width)});
   }
@@ -101,7 +110,7 @@ struct PanelLoops {
           OpFoldResult zero = pb.getIndexAttr(0), one = pb.getIndexAttr(1);
           SmallVector<Value> next;
           for (auto [weight, buffer] : llvm::zip(weights, bufs)) {
-            Value src = columnsOf(lb, weight, e, col0, width);
+            Value src = columnsOf(lb, weight, e, panel, col0, width);
             Value packed =
                 lb.copy(src, panelOf(lb, buffer, panel, width));
             next.push_back(lb.insert(packed, buffer, {panel, zero, zero},
@@ -112,7 +121,8 @@ struct PanelLoops {
   }
 
   /// out[r0 .. r0 + rows - 1] from the packed panels (none: the weights of
-  /// expert `e` in place), in static slabs.
+  /// expert `e` in place, or their own panels when prepacked), in static
+  /// slabs.
   Value multiply(ImplicitLocOpBuilder &b, Value e, Value r0, Value rows,
                  ValueRange buffers, Value out) const {
     return forEachPanel(
@@ -125,7 +135,7 @@ struct PanelLoops {
             panels.push_back(panelOf(lb, buffer, panel, width));
           if (buffers.empty())
             for (Value weight : weights)
-              panels.push_back(columnsOf(lb, weight, e, col0, width));
+              panels.push_back(columnsOf(lb, weight, e, panel, col0, width));
           return forEachSlabCarrying(
               pb, slabRows, r0, rows, state,
               [&](LinalgBuilder &sb, int64_t h, Value s0,
@@ -144,6 +154,28 @@ struct PanelLoops {
 };
 } // namespace
 
+/// The loops over the N columns of `weights` ([E, K, N], or [E, P, K, W]
+/// packed already) in panels of `panelCols` (one of all N when <= 0 or N is
+/// dynamic).
+static PanelLoops panelLoopsOf(ImplicitLocOpBuilder &b, int64_t slabRows,
+                               int64_t panelCols, Value lhs, ValueRange weights,
+                               OpFoldResult K, OpFoldResult N,
+                               PanelSlabStep step) {
+  int64_t n = staticSize(N);
+  bool onePanel = ShapedType::isDynamic(n) || panelCols <= 0;
+  bool prepacked = cast<RankedTensorType>(weights[0].getType()).getRank() == 4;
+  return PanelLoops{slabRows,
+                    panelCols,
+                    lhs,
+                    weights,
+                    prepacked,
+                    K,
+                    onePanel ? 0 : n / panelCols,
+                    onePanel ? N : b.getIndexAttr(n % panelCols),
+                    onePanel || n % panelCols != 0,
+                    step};
+}
+
 Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                                     int64_t panelCols, int64_t rowBlock,
                                     Value lhs, Value groupSizes,
@@ -151,21 +183,16 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                                     PanelSlabStep step) {
   LinalgBuilder lb(b);
   SmallVector<OpFoldResult> wSizes = lb.sizesOf(weights[0]);
-  OpFoldResult K = wSizes[1], N = wSizes[2];
-  int64_t n = staticSize(N);
-  bool dynamicN = ShapedType::isDynamic(n);
-  // Unpacked: one panel of all N columns.
-  bool packed = panelCols > 0;
-  bool onePanel = dynamicN || !packed;
-  PanelLoops loops{slabRows,
-                   panelCols,
-                   lhs,
-                   weights,
-                   K,
-                   onePanel ? 0 : n / panelCols,
-                   onePanel ? N : b.getIndexAttr(n % panelCols),
-                   onePanel || n % panelCols != 0,
-                   step};
+  // Packed already ([E, P, K, W], static W and N): read in its panels.
+  bool prepacked = wSizes.size() == 4;
+  OpFoldResult K = prepacked ? wSizes[2] : wSizes[1];
+  OpFoldResult N = prepacked ? lb.sizesOf(out)[1] : wSizes[2];
+  if (prepacked)
+    panelCols = staticSize(wSizes[3]);
+  // Packed here, once per expert, unless packed already or used in place.
+  bool packed = panelCols > 0 && !prepacked;
+  PanelLoops loops =
+      panelLoopsOf(b, slabRows, panelCols, lhs, weights, K, N, step);
 
   // One packed buffer per weight: [panels, K, panel width].
   OpFoldResult width =
@@ -220,6 +247,40 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
   Value sum = walked.back();
   Value past = arith::SubIOp::create(b, rowsTotal, sum);
   return zeroRows(b, slabRows, sum, past, N, walked[0]);
+}
+
+Value mlir::mixer::packWeightPanels(ImplicitLocOpBuilder &b, Value weights,
+                                    Value packed) {
+  LinalgBuilder lb(b);
+  SmallVector<OpFoldResult> wSizes = lb.sizesOf(weights),
+                            pSizes = lb.sizesOf(packed);
+  int64_t width = staticSize(pSizes[3]);
+  // The loops keep a range of the weights: it must outlive them.
+  Value source[] = {weights};
+  PanelLoops loops = panelLoopsOf(b, /*slabRows=*/0, width, Value(), source,
+                                  wSizes[1], wSizes[2], /*step=*/nullptr);
+  // The columns of the last panel past N are zero.
+  if (loops.hasRest)
+    packed = lb.fill(packed, 0.0);
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> expertSizes = {one, pSizes[1], pSizes[2],
+                                           pSizes[3]};
+  SmallVector<int64_t> expertShape = {staticSize(pSizes[1]),
+                                      staticSize(pSizes[2]), width};
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  Value experts = tensor::DimOp::create(b, weights, 0);
+  auto loop = scf::ForOp::create(
+      b, c0, experts, c1, ValueRange{packed},
+      [&](OpBuilder &nb, Location loc, Value e, ValueRange iter) {
+        ImplicitLocOpBuilder eb(loc, nb);
+        LinalgBuilder elb(eb);
+        SmallVector<OpFoldResult> at = {e, zero, zero, zero};
+        Value dest = elb.slice(iter[0], at, expertSizes, expertShape);
+        Value filled = loops.pack(eb, e, ValueRange{dest})[0];
+        scf::YieldOp::create(eb, elb.insert(filled, iter[0], at, expertSizes));
+      });
+  return loop.getResult(0);
 }
 
 int64_t mlir::mixer::groupedRowBlock(int64_t l2CacheBytes, int64_t slabRows,

@@ -31,12 +31,19 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// weights are used in place, one panel of all N). Each expert's panels are
 /// packed once; its rows go in blocks of at most `rowBlock` (none when <= 0)
 /// that every panel reuses, each block in static slabs of at most
-/// `slabRows`. Rows past the groups are zero. Each weight is [E, K, N];
-/// `lhs` is [T, K] and `out` [T, N].
+/// `slabRows`. Rows past the groups are zero. Each weight is [E, K, N], or
+/// packed already ([E, P, K, W], mixer.pack_weights: then its panels of W
+/// columns are read as they are and `panelCols` is ignored); `lhs` is
+/// [T, K] and `out` [T, N].
 Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                        int64_t panelCols, int64_t rowBlock, Value lhs,
                        Value groupSizes, ValueRange weights, Value out,
                        PanelSlabStep step);
+
+/// `packed` [E, P, K, W] (static W) with the panels of `weights` [E, K, N]:
+/// packed[e, p, :, j] = weights[e, :, p * W + j], zero past N. The packing
+/// of groupedPanelRows, over every expert.
+Value packWeightPanels(ImplicitLocOpBuilder &b, Value weights, Value packed);
 
 /// acc += lhs [rows, K] x panel [K, width], asking mixer-vectorize-cpu for
 /// register blocks of `tileRows` rows (when > 0): the micro-kernel, whose

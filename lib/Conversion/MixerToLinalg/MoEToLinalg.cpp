@@ -223,13 +223,16 @@ static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
 
 namespace {
 
-/// The tiles of the forward grouped GEMMs on `target`, whose weights have K
-/// rows. The CPU packs panels as wide as its register tile and multiplies
-/// them in slabs of the micro-kernel's rows; the GPU maps each slab's
-/// products to threads and reads the weights in place.
+/// The tiles of the forward grouped GEMMs on `target` with `weights`
+/// ([E, K, N], or packed [E, P, K, W]: K rows either way). The CPU packs
+/// panels as wide as its register tile and multiplies them in slabs of the
+/// micro-kernel's rows; the GPU maps each slab's products to threads and
+/// reads the weights in place.
 struct GroupedGemmTiles {
   int64_t slabRows, panelCols, rowBlock, tileRows;
-  GroupedGemmTiles(const TargetDescription &target, int64_t K) {
+  GroupedGemmTiles(const TargetDescription &target, Value weights) {
+    auto type = cast<ShapedType>(weights.getType());
+    int64_t K = type.getDimSize(type.getRank() == 4 ? 2 : 1);
     if (target.isGpu()) {
       slabRows = target.moeSlabRows;
       panelCols = rowBlock = tileRows = 0;
@@ -247,9 +250,7 @@ struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
   LogicalResult matchAndRewrite(GroupedMatmulOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    GroupedGemmTiles tiles(
-        lookupTargetDescription(op),
-        cast<ShapedType>(op.getRhs().getType()).getDimSize(1));
+    GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs());
     Value out = groupedPanelRows(
         b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getLhs(),
         op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
@@ -273,9 +274,7 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
     Type f32 = b.getF32Type();
-    GroupedGemmTiles tiles(
-        lookupTargetDescription(op),
-        cast<ShapedType>(op.getWGate().getType()).getDimSize(1));
+    GroupedGemmTiles tiles(lookupTargetDescription(op), op.getWGate());
     int64_t rows = tiles.tileRows;
     Value out = groupedPanelRows(
         b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getX(),
@@ -296,6 +295,19 @@ struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
                         });
         });
     rewriter.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// The panels of every expert's weights, as the grouped GEMMs pack them.
+struct PackWeightsToLinalg : public OpRewritePattern<PackWeightsOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(PackWeightsOp op,
+                                PatternRewriter &rewriter) const override {
+    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
+    rewriter.replaceOp(op,
+                       packWeightPanels(b, op.getWeights(), op.getOuts()[0]));
     return success();
   }
 };
@@ -452,8 +464,9 @@ struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
 } // namespace
 
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg, MoeDispatchToLinalg,
-               MoeCombineToLinalg>(patterns.getContext());
+  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg,
+               PackWeightsToLinalg, MoeDispatchToLinalg, MoeCombineToLinalg>(
+      patterns.getContext());
   populateTopkRouterToVectorPatterns(patterns);
   populateTopkRouterToLoopsPatterns(patterns);
 }

@@ -10,7 +10,8 @@
 //   for r in [off, T): for n: out[r, n] = 0
 //
 // grouped_swiglu the same with out[r, n] = silu(g) * u, g and u the two dot
-// products of row r with column n of w_gate[e] and w_up[e].
+// products of row r with column n of w_gate[e] and w_up[e]. Packed weights
+// (mixer.pack_weights) hold rhs[e, k, n] at [e, n floordiv W, k, n mod W].
 //
 // Routing, per token t: the softmax over E, then k picks of the largest
 // remaining logit (equal logits: the lower index first), the weights the
@@ -106,15 +107,33 @@ static Value forEachGroupElement(
                    [&](OpBuilder &, Location, Value, Value) { return zero; });
 }
 
+/// The panel and the column within it of column n of packed weights
+/// [E, P, K, W] (mixer.pack_weights): n floordiv W and n mod W.
+static std::pair<Value, Value> panelColumn(OpBuilder &b, Location loc,
+                                           Value packed, Value n) {
+  Value width = dimSize(b, loc, packed, 3);
+  return {arith::DivUIOp::create(b, loc, n, width),
+          arith::RemUIOp::create(b, loc, n, width)};
+}
+
+/// w[e, k, n] of grouped weights [E, K, N] or packed [E, P, K, W].
+static Value weightAt(OpBuilder &b, Location loc, Value w, Value e, Value k,
+                      Value n) {
+  if (cast<RankedTensorType>(w.getType()).getRank() != 4)
+    return load(b, loc, w, {e, k, n});
+  auto [panel, column] = panelColumn(b, loc, w, n);
+  return load(b, loc, w, {e, panel, k, column});
+}
+
 /// sum_k lhs[r, k] w[e, k, n].
 static Value rowTimesColumn(OpBuilder &b, Location loc, Value lhs, Value w,
                             Value e, Value r, Value n, Value depth,
                             Value zero) {
-  return buildSum(b, loc, depth, zero,
-                  [&](OpBuilder &b, Location loc, Value k) -> Value {
-                    return ScalarBuilder(b, loc).mul(
-                        load(b, loc, lhs, {r, k}), load(b, loc, w, {e, k, n}));
-                  });
+  return buildSum(
+      b, loc, depth, zero, [&](OpBuilder &b, Location loc, Value k) -> Value {
+        return ScalarBuilder(b, loc).mul(load(b, loc, lhs, {r, k}),
+                                         weightAt(b, loc, w, e, k, n));
+      });
 }
 
 /// out[r, n] = element(e, r, n, depth, zero) for every row r of group e and
@@ -128,7 +147,7 @@ static Value groupedElements(PatternRewriter &rewriter, Location loc, Value x,
   Type elemType = getElementTypeOrSelf(x.getType());
   Value rows = dimSize(rewriter, loc, x, 0);
   Value depth = dimSize(rewriter, loc, x, 1);
-  Value cols = dimSize(rewriter, loc, weights, 2);
+  Value cols = dimSize(rewriter, loc, out, 1);
   Value zero = ScalarBuilder(rewriter, loc).constant(0.0, elemType);
   return forEachGroupElement(
       rewriter, loc, groupSizes, rows, cols, out,
@@ -163,6 +182,24 @@ static SmallVector<Value> groupedSwigluLoops(GroupedSwigluOp op,
         Value silu = s.div(g, s.add(one, s.exp(s.neg(g))));
         return s.mul(silu, u);
       })};
+}
+
+/// packed = 0, then packed[e, n floordiv W, k, n mod W] = weights[e, k, n].
+static SmallVector<Value> packWeightsLoops(PackWeightsOp op,
+                                           PatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value weights = op.getWeights(), packed = op.getOuts()[0];
+  Value zero = ScalarBuilder(rewriter, loc)
+                   .constant(0.0, getElementTypeOrSelf(weights.getType()));
+  packed = fill(rewriter, loc, zero, packed);
+  return buildLoopNest(rewriter, loc, dimSizes(rewriter, loc, weights), packed,
+                       [&](OpBuilder &b, Location loc, ValueRange ivs,
+                           ValueRange acc) -> SmallVector<Value> {
+                         Value e = ivs[0], k = ivs[1], n = ivs[2];
+                         auto [panel, column] = panelColumn(b, loc, acc[0], n);
+                         return {store(b, loc, load(b, loc, weights, {e, k, n}),
+                                       acc[0], {e, panel, k, column})};
+                       });
 }
 
 /// The index value of an integer scalar (ids, permutation entries, sizes).
@@ -386,6 +423,7 @@ static SmallVector<Value> moeCombineLoops(MoeCombineOp op,
 void mlir::mixer::populateMoEToLoopsPatterns(RewritePatternSet &patterns) {
   patterns.add<LoopsPattern<GroupedMatmulOp, groupedMatmulLoops>,
                LoopsPattern<GroupedSwigluOp, groupedSwigluLoops>,
+               LoopsPattern<PackWeightsOp, packWeightsLoops>,
                LoopsPattern<MoeDispatchOp, moeDispatchLoops>,
                LoopsPattern<MoeCombineOp, moeCombineLoops>>(
       patterns.getContext());

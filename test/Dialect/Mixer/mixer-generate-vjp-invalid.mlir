@@ -47,3 +47,13 @@ func.func @mismatch(%x: tensor<8xf32>, %out: tensor<4xf32> {bufferization.writab
     -> tensor<8xf32> {
   return %x : tensor<8xf32>
 }
+
+// -----
+
+// Packed weights (mixer.pack_weights) are an inference layout.
+func.func @grouped_matmul_packed(%lhs: tensor<64x32xf32>, %rhs: tensor<4x1x32x16xf32>, %gs: tensor<4xi64>,
+                                 %out: tensor<64x16xf32> {bufferization.writable = true}) -> tensor<64x16xf32> {
+  // expected-error @+1 {{has no VJP with packed weights: differentiate with the [E, K, N] weights (mixer.pack_weights is for inference)}}
+  %r = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x1x32x16xf32>, tensor<4xi64>) outs(%out : tensor<64x16xf32>) -> tensor<64x16xf32>
+  return %r : tensor<64x16xf32>
+}

@@ -33,3 +33,20 @@ func.func @grouped_matmul(%lhs: tensor<?x128xf32>, %rhs: tensor<4x128x64xf32>, %
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x128xf32>, tensor<4x128x64xf32>, tensor<4xi64>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %out : tensor<?x64xf32>
 }
+
+// A deep contraction (K = 512, more than the cache blocks of 256 or 128 of
+// a general contraction) keeps one K loop: the lowering already blocked the
+// rows and panels for the caches, so the accumulators stay in registers
+// from the first step to the last, with no store and reload between blocks.
+// AVX2-LABEL:  func.func @grouped_matmul_deep
+// AVX2:          scf.for %{{.+}} = %{{.+}} to %c512 step %c1 iter_args({{.*}}) -> ({{.*}}, vector<6x16xf32>)
+// AVX2-COUNT-6:    vector.fma {{.*}} : vector<16xf32>
+// AVX2-NOT:      scf.for %{{.+}} = %{{.+}} to %c128 step %c1
+// AVX512-LABEL: func.func @grouped_matmul_deep
+// AVX512:         scf.for %{{.+}} = %{{.+}} to %c512 step %c1 iter_args({{.*}}) -> ({{.*}}, vector<14x32xf32>)
+// AVX512-COUNT-14:  vector.fma {{.*}} : vector<32xf32>
+// AVX512-NOT:     scf.for %{{.+}} = %{{.+}} to %c256 step %c1
+func.func @grouped_matmul_deep(%lhs: tensor<?x512xf32>, %rhs: tensor<4x512x64xf32>, %gs: tensor<4xi64>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x512xf32>, tensor<4x512x64xf32>, tensor<4xi64>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %out : tensor<?x64xf32>
+}

@@ -74,16 +74,74 @@ NamedOperand mlir::mixer::groupSizesOperand(Value groupSizes) {
           /*ints=*/true};
 }
 
+bool mlir::mixer::isPackedWeights(Value weights) {
+  return cast<RankedTensorType>(weights.getType()).getRank() == 4;
+}
+
+NamedOperand mlir::mixer::groupedWeightsOperand(Value weights, StringRef name,
+                                                StringRef columns) {
+  if (isPackedWeights(weights))
+    return {weights, name, {"E", "P", "K", "W"}};
+  return {weights, name, {"E", "K", columns}};
+}
+
+LogicalResult mlir::mixer::checkPackedWeights(ShapeVerifier &v, StringRef name,
+                                              StringRef columns) {
+  std::optional<int64_t> width = v.size("W"), panels = v.size("P"),
+                         cols = v.size(columns);
+  if (!width)
+    return v.error() << "operand '" << name
+                     << "' (packed panels [E, P, K, W]) must have a static "
+                        "panel width W";
+  if (*width <= 0)
+    return v.error() << "operand '" << name
+                     << "' has panel width W = " << *width
+                     << ", expected W > 0";
+  if (!cols)
+    return v.error() << "with packed '" << name << "', " << columns
+                     << " (the columns of the result) must be static";
+  if (panels && *panels != llvm::divideCeil(*cols, *width))
+    return v.error() << "operand '" << name << "' has " << *panels
+                     << " panels (dim 1), but " << columns << " = " << *cols
+                     << " needs ceil(" << *cols << " / " << *width
+                     << ") = " << llvm::divideCeil(*cols, *width);
+  return success();
+}
+
 LogicalResult GroupedSignature::verify(Operation *op) const {
   ShapeVerifier v(op);
-  return verifyOperands(op, v, inputs,
-                        cast<DestinationStyleOpInterface>(op).getDpsInits(),
-                        results);
+  if (failed(verifyOperands(op, v, inputs,
+                            cast<DestinationStyleOpInterface>(op).getDpsInits(),
+                            results)))
+    return failure();
+  // The weights (the operands with an expert dim E and a K) are all packed
+  // or all not.
+  const NamedOperand *first = nullptr;
+  for (const NamedOperand &in : inputs) {
+    if (in.dims.size() < 3 || in.dims.front() != "E")
+      continue;
+    bool packed = in.dims[1] == "P";
+    if (packed && failed(checkPackedWeights(v, in.name, tiled)))
+      return failure();
+    if (!first) {
+      first = &in;
+    } else if ((first->dims[1] == "P") != packed) {
+      return v.error() << "operands '" << first->name << "' and '" << in.name
+                       << "' must both be packed panels [E, P, K, W] or "
+                          "both [E, K, "
+                       << tiled << "]";
+    }
+  }
+  return success();
 }
 
 OpStructure GroupedSignature::structure(MLIRContext *context) const {
   OpStructure s(context);
   s.tiled({tiled}).whole({"T"}).reduction(reduction);
+  if (panelWidth > 0) {
+    s.whole({"W"});
+    s.alias("P", s.expr(tiled).floorDiv(panelWidth));
+  }
   for (ArrayRef<NamedOperand> operands : {ArrayRef(inputs), ArrayRef(results)})
     for (const NamedOperand &operand : operands)
       s.operand(operand.value, operand.dims);
@@ -104,11 +162,24 @@ void GroupedMatmulOp::build(OpBuilder &builder, OperationState &state,
 // Loops (N, T, E, K): a tile is a block of columns N of rhs and out. The rows
 // T are tied to the groups E by run-time sizes, so they stay whole; lhs and
 // group_sizes are read whole by every tile.
+/// The panel width of packed weights, 0 for [E, K, N] weights (or a
+/// dynamic width, which the verifier rejects).
+static int64_t packedPanelWidth(Value weights) {
+  if (!isPackedWeights(weights))
+    return 0;
+  int64_t width = cast<RankedTensorType>(weights.getType()).getDimSize(3);
+  return ShapedType::isDynamic(width) ? 0 : width;
+}
+
+// Packed weights [E, P, K, W] add the loop W; their panels are N floordiv W.
 static GroupedSignature signatureOf(GroupedMatmulOp op) {
   return {"N",
           {"E", "K"},
-          groupedMatmulInputs(op),
-          namedResults(op.getOuts(), {{"out", {"T", "N"}}})};
+          {{op.getLhs(), "lhs", {"T", "K"}},
+           groupedWeightsOperand(op.getRhs(), "rhs", "N"),
+           groupSizesOperand(op.getGroupSizes())},
+          namedResults(op.getOuts(), {{"out", {"T", "N"}}}),
+          packedPanelWidth(op.getRhs())};
 }
 
 MIXER_GROUPED_OP(GroupedMatmulOp)
@@ -129,11 +200,34 @@ void GroupedSwigluOp::build(OpBuilder &builder, OperationState &state, Value x,
 static GroupedSignature signatureOf(GroupedSwigluOp op) {
   return {"F",
           {"E", "K"},
-          groupedSwigluInputs(op),
-          namedResults(op.getOuts(), {{"out", {"T", "F"}}})};
+          {{op.getX(), "x", {"T", "K"}},
+           groupedWeightsOperand(op.getWGate(), "w_gate", "F"),
+           groupedWeightsOperand(op.getWUp(), "w_up", "F"),
+           groupSizesOperand(op.getGroupSizes())},
+          namedResults(op.getOuts(), {{"out", {"T", "F"}}}),
+          packedPanelWidth(op.getWGate())};
 }
 
 MIXER_GROUPED_OP(GroupedSwigluOp)
+
+//===----------------------------------------------------------------------===//
+// PackWeightsOp
+//===----------------------------------------------------------------------===//
+
+void PackWeightsOp::build(OpBuilder &builder, OperationState &state,
+                          Value weights, Value packedInit) {
+  build(builder, state, TypeRange{packedInit.getType()}, weights,
+        ValueRange{packedInit});
+}
+
+LogicalResult PackWeightsOp::verify() {
+  ShapeVerifier v(*this);
+  if (failed(verifyOperands(
+          *this, v, {{getWeights(), "weights", {"E", "K", "N"}}}, getOuts(),
+          namedResults(getOuts(), {{"packed", {"E", "P", "K", "W"}}}))))
+    return failure();
+  return checkPackedWeights(v, "packed", "N");
+}
 
 //===----------------------------------------------------------------------===//
 // TopkRouterOp

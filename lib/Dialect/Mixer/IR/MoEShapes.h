@@ -50,6 +50,10 @@ struct GroupedSignature {
   SmallVector<StringRef, 2> reduction;
   SmallVector<NamedOperand> inputs;
   SmallVector<NamedOperand, 3> results;
+  /// The panel width W of packed weights [E, P, K, W] (mixer.pack_weights),
+  /// 0 for weights [E, K, N]: W is a loop that tiles keep whole and the
+  /// panels P are the tiled columns floordiv W.
+  int64_t panelWidth = 0;
 
   LogicalResult verify(Operation *op) const;
   OpStructure structure(MLIRContext *context) const;
@@ -57,6 +61,21 @@ struct GroupedSignature {
 
 /// The group sizes [E] of a grouped op: integer counts within T.
 NamedOperand groupSizesOperand(Value groupSizes);
+
+/// Whether `weights` of a forward grouped op are packed panels
+/// [E, P, K, W] (from mixer.pack_weights) rather than [E, K, N].
+bool isPackedWeights(Value weights);
+
+/// The weights `name` of a forward grouped op, [E, K, `columns`] or packed
+/// [E, P, K, W].
+NamedOperand groupedWeightsOperand(Value weights, StringRef name,
+                                   StringRef columns);
+
+/// Checks what the named dims cannot say of packed weights `name` (once
+/// the operands have bound their dims): a static panel width W > 0 and
+/// P = ceil(`columns` / W) panels, with `columns` static.
+LogicalResult checkPackedWeights(ShapeVerifier &v, StringRef name,
+                                 StringRef columns);
 
 /// The inputs of grouped_matmul, which its backward op shares.
 template <typename OpTy>

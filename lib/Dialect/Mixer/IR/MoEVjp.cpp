@@ -7,14 +7,27 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MoEShapes.h"
 #include "VjpUtils.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
 
+/// Packed weights (mixer.pack_weights) are an inference layout: their
+/// backward would need the unpacked layout back, so the VJP asks for it.
+static LogicalResult rejectPackedWeights(Operation *op, Value weights) {
+  if (!isPackedWeights(weights))
+    return success();
+  return op->emitOpError()
+         << "has no VJP with packed weights: differentiate with the "
+            "[E, K, N] weights (mixer.pack_weights is for inference)";
+}
+
 static FailureOr<SmallVector<Value>>
 groupedMatmulVjp(GroupedMatmulOp mm, OpBuilder &b, ArrayRef<Value> cotangents) {
+  if (failed(rejectPackedWeights(mm, mm.getRhs())))
+    return failure();
   Location loc = mm.getLoc();
   Value dout = cotangentOrZeros(b, loc, cotangents[0], mm.getOut());
   auto grad = GroupedMatmulBackwardOp::create(
@@ -26,6 +39,8 @@ groupedMatmulVjp(GroupedMatmulOp mm, OpBuilder &b, ArrayRef<Value> cotangents) {
 
 static FailureOr<SmallVector<Value>>
 groupedSwigluVjp(GroupedSwigluOp sw, OpBuilder &b, ArrayRef<Value> cotangents) {
+  if (failed(rejectPackedWeights(sw, sw.getWGate())))
+    return failure();
   Location loc = sw.getLoc();
   Value dout = cotangentOrZeros(b, loc, cotangents[0], sw.getOut());
   SmallVector<Value> inits = {emptyLike(b, loc, sw.getX()),

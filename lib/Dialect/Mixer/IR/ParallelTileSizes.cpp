@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MoEShapes.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Target/TargetDescription.h"
 
@@ -16,19 +17,31 @@ using namespace mlir::mixer;
 /// most 256 columns (a multiple of two vector registers) that divides
 /// `cols` into an even number of tiles, so that two threads share the work
 /// evenly; else into at least two tiles; else untiled (a ragged last tile
-/// would leave the contractions without static shapes).
-static SmallVector<int64_t> columnBlockTile(Value out) {
+/// would leave the contractions without static shapes). With packed
+/// weights, a block is whole panels: a multiple of `panelWidth`.
+static SmallVector<int64_t> columnBlockTile(Value out, int64_t panelWidth = 1) {
   int64_t cols = cast<ShapedType>(out.getType()).getDimSize(1);
   if (ShapedType::isDynamic(cols))
     return {};
   static constexpr int64_t kBlocks[] = {256, 128, 64, 32};
+  auto fits = [&](int64_t block, int64_t minTiles) {
+    return block % panelWidth == 0 && cols % block == 0 &&
+           cols / block >= minTiles;
+  };
   for (int64_t block : kBlocks)
-    if (cols % block == 0 && (cols / block) % 2 == 0)
+    if (fits(block, 2) && (cols / block) % 2 == 0)
       return {block};
   for (int64_t block : kBlocks)
-    if (cols % block == 0 && cols / block >= 2)
+    if (fits(block, 2))
       return {block};
   return {};
+}
+
+/// The panel width of a forward grouped op's packed weights, else 1.
+static int64_t panelWidthOf(Value weights) {
+  if (!isPackedWeights(weights))
+    return 1;
+  return cast<RankedTensorType>(weights.getType()).getDimSize(3);
 }
 
 /// `rowBlock` rows per tile, after a unit batch entry when `batched`, then
@@ -112,11 +125,11 @@ KernelLsePointGradOp::getParallelTileSizes(const TargetDescription &target) {
 // to groups and tokens by run-time values).
 SmallVector<int64_t>
 GroupedMatmulOp::getParallelTileSizes(const TargetDescription &) {
-  return columnBlockTile(getOuts()[0]);
+  return columnBlockTile(getOuts()[0], panelWidthOf(getRhs()));
 }
 SmallVector<int64_t>
 GroupedSwigluOp::getParallelTileSizes(const TargetDescription &) {
-  return columnBlockTile(getOuts()[0]);
+  return columnBlockTile(getOuts()[0], panelWidthOf(getWGate()));
 }
 SmallVector<int64_t>
 MoeCombineOp::getParallelTileSizes(const TargetDescription &) {

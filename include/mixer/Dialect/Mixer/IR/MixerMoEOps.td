@@ -19,9 +19,11 @@ def Mixer_GroupedMatmulOp : Mixer_TiledDestinationOp<"grouped_matmul"> {
   let summary = "grouped (ragged) matmul: one weight matrix per row group";
   let description = [{
     Multiplies consecutive row groups of `lhs` by one matrix of `rhs` each.
-    Operands: `lhs` [T, K] with rows sorted by group, `rhs` [E, K, N],
-    `group_sizes` [E] (i32 or i64). With offset_e = sum_{e' < e} size_e'
-    (the exclusive prefix sum of `group_sizes`):
+    Operands: `lhs` [T, K] with rows sorted by group, `rhs` [E, K, N] or
+    its panels [E, P, K, W] from `mixer.pack_weights` (then N must be
+    static and P = ceil(N / W)), `group_sizes` [E] (i32 or i64). With
+    offset_e = sum_{e' < e} size_e' (the exclusive prefix sum of
+    `group_sizes`):
 
     ```
     out[r, :] = lhs[r, :] rhs[e]     for offset_e <= r < offset_e + size_e
@@ -35,7 +37,10 @@ def Mixer_GroupedMatmulOp : Mixer_TiledDestinationOp<"grouped_matmul"> {
     size counts as 0 and a group is cut at row T. T may be dynamic.
 
     Parallel dimension for tiling: N (the columns of `rhs` and `out`). Rows
-    are tied to groups by run-time sizes, so T is not tiled.
+    are tied to groups by run-time sizes, so T is not tiled. A tile of
+    packed weights is whole panels: a column tile must start at a multiple
+    of W. Packed weights are for inference: the op's VJP needs the
+    [E, K, N] form.
 
     ```mlir
     %out = mixer.grouped_matmul
@@ -62,7 +67,9 @@ def Mixer_GroupedSwigluOp : Mixer_TiledDestinationOp<"grouped_swiglu"> {
   let description = [{
     The gated front half of every expert over its row group, without a
     full-size gate or up intermediate. Operands: `x` [T, K] with rows sorted
-    by group, `w_gate` and `w_up` [E, K, F], `group_sizes` [E] (i32 or i64).
+    by group, `w_gate` and `w_up` [E, K, F] or both their panels
+    [E, P, K, W] from `mixer.pack_weights` (then F must be static and
+    P = ceil(F / W)), `group_sizes` [E] (i32 or i64).
     With offset_e the exclusive prefix sum of `group_sizes` and
     silu(z) = z / (1 + exp(-z)):
 
@@ -79,7 +86,8 @@ def Mixer_GroupedSwigluOp : Mixer_TiledDestinationOp<"grouped_swiglu"> {
     row T. T may be dynamic.
 
     Parallel dimension for tiling: F (the columns of both weights and of
-    `out`); T is not tiled.
+    `out`); T is not tiled. As for grouped_matmul, a tile of packed weights
+    is whole panels, and the VJP needs the [E, K, F] form.
 
     ```mlir
     %h = mixer.grouped_swiglu
@@ -100,6 +108,47 @@ def Mixer_GroupedSwigluOp : Mixer_TiledDestinationOp<"grouped_swiglu"> {
     OpBuilder<(ins "::mlir::Value":$x, "::mlir::Value":$wGate,
                    "::mlir::Value":$wUp, "::mlir::Value":$groupSizes,
                    "::mlir::Value":$outInit)>
+  ];
+}
+
+def Mixer_PackWeightsOp : Mixer_DestinationOp<"pack_weights"> {
+  let summary = "expert weights in column panels, packed once for many calls";
+  let description = [{
+    Lays out the weights of a grouped GEMM the way its CPU micro-kernel
+    reads them, so that weights reused across calls (an inference model's
+    experts) are packed once instead of on every `mixer.grouped_matmul` or
+    `mixer.grouped_swiglu`. Operand: `weights` [E, K, N]. Result: `packed`
+    [E, P, K, W] in the shape of the `outs` operand (not read), with a
+    static panel width W > 0 and P = ceil(N / W) panels:
+
+    ```
+    packed[e, p, k, j] = weights[e, k, p * W + j]    for p * W + j < N
+    packed[e, p, k, j] = 0                           otherwise
+    ```
+
+    Each panel [K, W] is contiguous, so the micro-kernel reads its rows from
+    consecutive cache lines. The grouped ops take `packed` in place of their
+    [E, K, N] weights and then skip their own packing. Any W is correct; the
+    fast one is the micro-kernel's width, two vector registers: 32 with
+    AVX-512, 16 with AVX2 (`mixer-compile` and the JIT report it as
+    `registerTileColumns` of the target description).
+
+    Not tileable (it runs once per weight, not per call).
+
+    ```mlir
+    %packed = mixer.pack_weights ins(%w : tensor<8x512x512xf32>)
+        outs(%p0 : tensor<8x16x512x32xf32>) -> tensor<8x16x512x32xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$weights,
+                       Variadic<AnyRankedTensor>:$outs);
+  let results = (outs AnyRankedTensor:$packed);
+  let assemblyFormat = [{
+    `ins` `(` $weights `:` type($weights) `)`
+    `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)
+  }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$weights, "::mlir::Value":$packedInit)>
   ];
 }
 
