@@ -101,14 +101,19 @@ void GroupedMatmulOp::build(OpBuilder &builder, OperationState &state,
         ValueRange{outInit});
 }
 
-// Loops (N, T, E, K): a tile is a block of columns N of rhs and out. The rows
-// T are tied to the groups E by run-time sizes, so they stay whole; lhs and
-// group_sizes are read whole by every tile.
+/// The loops (cols, T, E, K) of a grouped GEMM writing out [T, cols]: a tile
+/// is a block of the columns of the weights and out. The rows T are tied to
+/// the groups E by run-time sizes, so they stay whole; the rows' input and
+/// group_sizes are read whole by every tile.
+static GroupedSignature groupedGemmSignature(StringRef cols,
+                                             SmallVector<NamedOperand> inputs,
+                                             ValueRange outs) {
+  return {cols, {"E", "K"}, std::move(inputs),
+          namedResults(outs, {{"out", {"T", cols}}})};
+}
+
 static GroupedSignature signatureOf(GroupedMatmulOp op) {
-  return {"N",
-          {"E", "K"},
-          groupedMatmulInputs(op),
-          namedResults(op.getOuts(), {{"out", {"T", "N"}}})};
+  return groupedGemmSignature("N", groupedMatmulInputs(op), op.getOuts());
 }
 
 MIXER_GROUPED_OP(GroupedMatmulOp)
@@ -124,13 +129,10 @@ void GroupedSwigluOp::build(OpBuilder &builder, OperationState &state, Value x,
         ValueRange{outInit});
 }
 
-// Loops (F, T, E, K), as for grouped_matmul: the gate and up columns of a
-// tile pair up elementwise, so both weights take the same column tile.
+// The gate and up columns of a tile pair up elementwise, so both weights
+// take the same column tile.
 static GroupedSignature signatureOf(GroupedSwigluOp op) {
-  return {"F",
-          {"E", "K"},
-          groupedSwigluInputs(op),
-          namedResults(op.getOuts(), {{"out", {"T", "F"}}})};
+  return groupedGemmSignature("F", groupedSwigluInputs(op), op.getOuts());
 }
 
 MIXER_GROUPED_OP(GroupedSwigluOp)
