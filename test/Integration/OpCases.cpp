@@ -111,7 +111,7 @@ struct Qkv {
   ref::Tensor q, k, v;
 };
 
-Qkv randomQkv(ref::Rng &rng) {
+static Qkv randomQkv(ref::Rng &rng) {
   return {rng.uniformTensor({1, 96, 2, 16}, -1, 1),
           rng.uniformTensor({1, 96, 2, 16}, -1, 1),
           rng.uniformTensor({1, 96, 2, 32}, -1, 1)};
@@ -180,7 +180,7 @@ struct Points {
   ref::Tensor x, y;
 };
 
-Points randomPoints(ref::Rng &rng) {
+static Points randomPoints(ref::Rng &rng) {
   return {rng.uniformTensor({200, 8}, -1, 1),
           rng.uniformTensor({300, 8}, -1, 1)};
 }
