@@ -6,6 +6,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 
+#include <iterator>
+
 using namespace mlir;
 using namespace mlir::mixer;
 
@@ -117,68 +119,37 @@ mlir::mixer::getPublicFunctionSignatures(ModuleOp module) {
   return signatures;
 }
 
+namespace {
+/// What the C interface and the signature text say of an element kind.
+struct ElementKindInfo {
+  StringRef name;
+  /// f16 and bf16 are passed as raw bits: C has no portable half type.
+  StringRef cType;
+  unsigned bytes;
+};
+} // namespace
+
+/// Indexed by ElementKind.
+static constexpr ElementKindInfo kElementKinds[] = {
+    {"f32", "float", 4},     {"f64", "double", 8},  {"f16", "uint16_t", 2},
+    {"bf16", "uint16_t", 2}, {"i8", "int8_t", 1},   {"i16", "int16_t", 2},
+    {"i32", "int32_t", 4},   {"i64", "int64_t", 8}, {"index", "int64_t", 8}};
+static_assert(std::size(kElementKinds) ==
+                  static_cast<size_t>(ElementKind::Index) + 1,
+              "one entry per ElementKind");
+
+static const ElementKindInfo &infoOf(ElementKind kind) {
+  return kElementKinds[static_cast<size_t>(kind)];
+}
+
 StringRef mlir::mixer::getCTypeName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-    return "float";
-  case ElementKind::F64:
-    return "double";
-  case ElementKind::F16:
-  case ElementKind::BF16:
-    // Passed as raw bits: C has no portable half type.
-    return "uint16_t";
-  case ElementKind::I8:
-    return "int8_t";
-  case ElementKind::I16:
-    return "int16_t";
-  case ElementKind::I32:
-    return "int32_t";
-  case ElementKind::I64:
-  case ElementKind::Index:
-    return "int64_t";
-  }
-  llvm_unreachable("unknown element kind");
+  return infoOf(kind).cType;
 }
 
 StringRef mlir::mixer::getElementKindName(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::F32:
-    return "f32";
-  case ElementKind::F64:
-    return "f64";
-  case ElementKind::F16:
-    return "f16";
-  case ElementKind::BF16:
-    return "bf16";
-  case ElementKind::I8:
-    return "i8";
-  case ElementKind::I16:
-    return "i16";
-  case ElementKind::I32:
-    return "i32";
-  case ElementKind::I64:
-    return "i64";
-  case ElementKind::Index:
-    return "index";
-  }
-  llvm_unreachable("unknown element kind");
+  return infoOf(kind).name;
 }
 
 unsigned mlir::mixer::getElementKindSize(ElementKind kind) {
-  switch (kind) {
-  case ElementKind::I8:
-    return 1;
-  case ElementKind::F16:
-  case ElementKind::BF16:
-  case ElementKind::I16:
-    return 2;
-  case ElementKind::F32:
-  case ElementKind::I32:
-    return 4;
-  case ElementKind::F64:
-  case ElementKind::I64:
-  case ElementKind::Index:
-    return 8;
-  }
-  llvm_unreachable("unknown element kind");
+  return infoOf(kind).bytes;
 }

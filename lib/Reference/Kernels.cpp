@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// kernel_mv, kernel_lse, transport_cost and sinkhorn as plain double sums over every (i, j)
-// pair; only kernel_lse's running-max accumulation is more than the formula.
+// kernel_mv, kernel_lse, transport_cost and sinkhorn as plain double sums over
+// every (i, j) pair; only kernel_lse's running-max accumulation is more than
+// the formula.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,9 +97,22 @@ double mixer::ref::cost(Kernel kind, const double *x, const double *y,
                            "laplacian)");
 }
 
-/// The batch size of x [Bt,N,D] or x [N,D] (1), after checking that x and y
-/// both have that rank and the same point dimension D.
-static int64_t checkPoints(const char *fn, const Tensor &x, const Tensor &y) {
+/// The sizes of the point sets x [(Bt,) N, D] and y [(Bt,) M, D] (Bt = 1
+/// unbatched).
+struct PointSizes {
+  bool batched;
+  int64_t Bt, N, M, D;
+  /// [Bt, rows] when batched, else [rows]: a per-point vector's shape.
+  std::vector<int64_t> perPoint(int64_t rows) const {
+    return batched ? std::vector<int64_t>{Bt, rows}
+                   : std::vector<int64_t>{rows};
+  }
+};
+
+/// The sizes of x and y, after checking that both have rank 2 or both
+/// rank 3 and the same batch and point dimension D.
+static PointSizes checkPoints(const char *fn, const Tensor &x,
+                              const Tensor &y) {
   check(x.rank() == 2 || x.rank() == 3, fn,
         "argument 'x' has shape " + detail::shapeToString(x.shape) +
             ", expected rank 2 or 3");
@@ -110,16 +124,14 @@ static int64_t checkPoints(const char *fn, const Tensor &x, const Tensor &y) {
     checkShape(fn, "y", y, {Bt, M, D});
   else
     checkShape(fn, "y", y, {M, D});
-  return Bt;
+  return {batched, Bt, x.dim(x.rank() - 2), M, D};
 }
 
 Tensor mixer::ref::kernelMv(Kernel kind, const Tensor &x, const Tensor &y,
                             const Tensor &v, double bandwidth) {
   const char *fn = "kernelMv";
-  int64_t Bt = checkPoints(fn, x, y);
-  bool batched = x.rank() == 3;
-  int64_t N = x.dim(x.rank() - 2), D = x.shape.back();
-  int64_t M = y.dim(y.rank() - 2);
+  PointSizes sizes = checkPoints(fn, x, y);
+  auto [batched, Bt, N, M, D] = sizes;
   checkRank(fn, "v", v, x.rank());
   int64_t C = v.shape.back();
   if (batched)
@@ -151,16 +163,13 @@ Tensor mixer::ref::kernelMv(Kernel kind, const Tensor &x, const Tensor &y,
 Tensor mixer::ref::kernelLse(Kernel kind, const Tensor &x, const Tensor &y,
                              const Tensor *g, double eps) {
   const char *fn = "kernelLse";
-  int64_t Bt = checkPoints(fn, x, y);
-  bool batched = x.rank() == 3;
-  int64_t N = x.dim(x.rank() - 2), D = x.shape.back();
-  int64_t M = y.dim(y.rank() - 2);
+  PointSizes sizes = checkPoints(fn, x, y);
+  auto [batched, Bt, N, M, D] = sizes;
   if (g)
-    checkShape(fn, "g", *g,
-               batched ? std::vector<int64_t>{Bt, M} : std::vector<int64_t>{M});
+    checkShape(fn, "g", *g, sizes.perPoint(M));
   check(eps > 0.0, fn, "eps " + std::to_string(eps) + " is not positive");
 
-  Tensor out(batched ? std::vector<int64_t>{Bt, N} : std::vector<int64_t>{N});
+  Tensor out(sizes.perPoint(N));
   for (int64_t bt = 0; bt < Bt; ++bt) {
     for (int64_t i = 0; i < N; ++i) {
       const double *xi = x.data.data() + (bt * N + i) * D;
@@ -175,21 +184,17 @@ Tensor mixer::ref::kernelLse(Kernel kind, const Tensor &x, const Tensor &y,
   return out;
 }
 
-Tensor mixer::ref::transportCost(Kernel kind, const Tensor &x,
-                                 const Tensor &y, const Tensor &logU,
-                                 const Tensor &logV, double eps) {
+Tensor mixer::ref::transportCost(Kernel kind, const Tensor &x, const Tensor &y,
+                                 const Tensor &logU, const Tensor &logV,
+                                 double eps) {
   const char *fn = "transportCost";
-  int64_t Bt = checkPoints(fn, x, y);
-  bool batched = x.rank() == 3;
-  int64_t N = x.dim(x.rank() - 2), D = x.shape.back();
-  int64_t M = y.dim(y.rank() - 2);
-  checkShape(fn, "log_u", logU,
-             batched ? std::vector<int64_t>{Bt, N} : std::vector<int64_t>{N});
-  checkShape(fn, "log_v", logV,
-             batched ? std::vector<int64_t>{Bt, M} : std::vector<int64_t>{M});
+  PointSizes sizes = checkPoints(fn, x, y);
+  auto [batched, Bt, N, M, D] = sizes;
+  checkShape(fn, "log_u", logU, sizes.perPoint(N));
+  checkShape(fn, "log_v", logV, sizes.perPoint(M));
   check(eps > 0.0, fn, "eps " + std::to_string(eps) + " is not positive");
 
-  Tensor out(batched ? std::vector<int64_t>{Bt, N} : std::vector<int64_t>{N});
+  Tensor out(sizes.perPoint(N));
   for (int64_t bt = 0; bt < Bt; ++bt)
     for (int64_t i = 0; i < N; ++i)
       for (int64_t j = 0; j < M; ++j) {

@@ -8,25 +8,22 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <tuple>
+
 using namespace mlir;
 using namespace mlir::mixer;
 
+/// Every field of `t`, for comparisons.
+static auto fieldsOf(const TargetDescription &t) {
+  return std::tie(t.vectorWidth, t.vectorRegisters, t.l1CacheBytes,
+                  t.l2CacheBytes, t.registerTileRows, t.kernelColumnBlock,
+                  t.moeSlabRows, t.scanTimeBlock, t.scanChannelBlockLimit,
+                  t.parallelRowBlock, t.tempMemorySpace, t.transposedStates,
+                  t.warpSize, t.sharedMemoryBytes, t.threadsPerBlock);
+}
+
 bool TargetDescription::operator==(const TargetDescription &other) const {
-  return vectorWidth == other.vectorWidth &&
-         vectorRegisters == other.vectorRegisters &&
-         l1CacheBytes == other.l1CacheBytes &&
-         l2CacheBytes == other.l2CacheBytes &&
-         registerTileRows == other.registerTileRows &&
-         kernelColumnBlock == other.kernelColumnBlock &&
-         moeSlabRows == other.moeSlabRows &&
-         scanTimeBlock == other.scanTimeBlock &&
-         scanChannelBlockLimit == other.scanChannelBlockLimit &&
-         parallelRowBlock == other.parallelRowBlock &&
-         tempMemorySpace == other.tempMemorySpace &&
-         transposedStates == other.transposedStates &&
-         warpSize == other.warpSize &&
-         sharedMemoryBytes == other.sharedMemoryBytes &&
-         threadsPerBlock == other.threadsPerBlock;
+  return fieldsOf(*this) == fieldsOf(other);
 }
 
 TargetDescription mlir::mixer::getCpuTargetDescription(CpuVectorIsa isa) {

@@ -9,6 +9,7 @@
 
 #include "Calibrate.h"
 #include "OpBench.h"
+#include "Timing.h"
 
 #include "mixer/Execution/Compile.h"
 #include "mixer/Execution/JitModule.h"
@@ -32,12 +33,6 @@ using namespace mixer::bench;
 namespace mc = ::mlir::mixer;
 
 namespace {
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 /// The compiled loop: ACC independent vector accumulators of LANES floats,
 /// one FMA each per iteration. Returns a value depending on every result so
 /// that nothing is optimized away.

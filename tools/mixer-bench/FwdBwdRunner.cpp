@@ -24,11 +24,6 @@ namespace mc = ::mlir::mixer;
 namespace mref = ::mixer::ref;
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 /// A field of /proc/self/status in MB (VmRSS, VmHWM); -1 when absent.
 double statusMb(const std::string &field) {
   std::ifstream in("/proc/self/status");

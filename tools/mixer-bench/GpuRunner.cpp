@@ -26,19 +26,12 @@
 #include <dlfcn.h>
 
 using namespace ::mixer::bench;
-using mlir::DialectRegistry, mlir::Diagnostic, mlir::DiagnosticSeverity,
-    mlir::MLIRContext, mlir::ModuleOp, mlir::OwningOpRef, mlir::ParserConfig,
-    mlir::ScopedDiagnosticHandler;
+using mlir::MLIRContext, mlir::ModuleOp, mlir::OwningOpRef, mlir::ParserConfig;
 namespace json = llvm::json;
 namespace mc = ::mlir::mixer;
 namespace mref = ::mixer::ref;
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
@@ -241,11 +234,7 @@ static OwningOpRef<ModuleOp> compileForCuda(const Job &job,
                                             const GpuSettings &settings,
                                             MLIRContext &context,
                                             std::string &diagnostics) {
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
-      diagnostics = diag.str();
-    return mlir::success();
-  });
+  FirstErrorRecorder recorder(&context, diagnostics);
   OwningOpRef<ModuleOp> module = mlir::parseSourceString<ModuleOp>(
       job.family->module(job.c), ParserConfig(&context));
   if (!module)
@@ -263,12 +252,10 @@ Row compileGpuJob(const Job &job, const std::string &chip,
                   const GpuSettings &settings) {
   Row row = emptyRowFor(job, "mixer-cuda");
   Clock::time_point start = Clock::now();
-  DialectRegistry registry;
-  mc::registerCompilerDialects(registry);
-  MLIRContext context(registry);
+  std::unique_ptr<MLIRContext> context = newCompilerContext();
   std::string diagnostics;
   OwningOpRef<ModuleOp> module =
-      compileForCuda(job, chip, settings, context, diagnostics);
+      compileForCuda(job, chip, settings, *context, diagnostics);
   if (!module)
     return failedRow(row, "error",
                      "compilation for " + chip + " failed: " + diagnostics);
@@ -293,12 +280,10 @@ Row runGpuJob(const Job &job, const GpuDevice &device,
 
   // Compilation: parse, NVVM pipeline, JIT (which loads the kernels).
   Clock::time_point compileStart = Clock::now();
-  DialectRegistry registry;
-  mc::registerCompilerDialects(registry);
-  MLIRContext context(registry);
+  std::unique_ptr<MLIRContext> context = newCompilerContext();
   std::string diagnostics;
   OwningOpRef<ModuleOp> module =
-      compileForCuda(job, device.chip, settings, context, diagnostics);
+      compileForCuda(job, device.chip, settings, *context, diagnostics);
   auto fail = [&](const std::string &why) {
     return failedRow(row, "error",
                      why + (diagnostics.empty() ? "" : ": " + diagnostics));

@@ -48,7 +48,18 @@ bool equal(const Buffer &b, const std::vector<T> &expected) {
   return true;
 }
 
-class TopkRouterBench : public OpBench {
+/// What the routing families share: their tolerance and the PyTorch
+/// baseline of bench/torch_moe.py.
+class RoutingFamilyBench : public OpBench {
+public:
+  double tolerance() const override { return 1e-5; }
+  std::string toleranceName() const override { return "moe routing"; }
+  TorchBaseline torch() const override {
+    return {"bench/torch_moe.py", {op()}, "torch"};
+  }
+};
+
+class TopkRouterBench : public RoutingFamilyBench {
 public:
   std::string op() const override { return "topk_router"; }
 
@@ -103,17 +114,12 @@ public:
     };
     return in;
   }
-  double tolerance() const override { return 1e-5; }
-  std::string toleranceName() const override { return "moe routing"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
     return double(s["T"]) * s["E"] * s["k"];
   }
 
-  TorchBaseline torch() const override {
-    return {"bench/torch_moe.py", {op()}, "torch"};
-  }
 
 private:
   static Case make(const std::string &name, int64_t T, int64_t E, int64_t k) {
@@ -121,7 +127,7 @@ private:
   }
 };
 
-class MoeDispatchBench : public OpBench {
+class MoeDispatchBench : public RoutingFamilyBench {
 public:
   std::string op() const override { return "moe_dispatch"; }
 
@@ -184,17 +190,12 @@ public:
     };
     return in;
   }
-  double tolerance() const override { return 1e-5; }
-  std::string toleranceName() const override { return "moe routing"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
     return double(s["T"]) * s["k"] * (s["K"] + s["E"]);
   }
 
-  TorchBaseline torch() const override {
-    return {"bench/torch_moe.py", {op()}, "torch"};
-  }
 
 private:
   static Case make(const std::string &name, int64_t T, int64_t K, int64_t E,
@@ -203,7 +204,7 @@ private:
   }
 };
 
-class MoeCombineBench : public OpBench {
+class MoeCombineBench : public RoutingFamilyBench {
 public:
   std::string op() const override { return "moe_combine"; }
 
@@ -270,17 +271,12 @@ public:
     in.expect(out, mref::moeCombine(eo, perm, w));
     return in;
   }
-  double tolerance() const override { return 1e-5; }
-  std::string toleranceName() const override { return "moe routing"; }
 
   double naiveWork(const Case &c) const override {
     const Shape &s = c.shape;
     return double(s["T"]) * s["k"] * s["N"];
   }
 
-  TorchBaseline torch() const override {
-    return {"bench/torch_moe.py", {op()}, "torch"};
-  }
 
   bool differentiable() const override { return true; }
   /// d expert_out, d weights (the permutation gets none).

@@ -29,19 +29,12 @@
 #include <unistd.h>
 
 using namespace ::mixer::bench;
-using mlir::DialectRegistry, mlir::Diagnostic, mlir::DiagnosticSeverity,
-    mlir::MLIRContext, mlir::ModuleOp, mlir::OwningOpRef, mlir::ParserConfig,
-    mlir::ScopedDiagnosticHandler;
+using mlir::ModuleOp, mlir::ParserConfig;
 namespace json = llvm::json;
 namespace mc = ::mlir::mixer;
 namespace mref = ::mixer::ref;
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 /// The value below which `fraction` of the sorted values lies (linear
 /// interpolation between neighbours).
 double quantile(const std::vector<double> &sorted, double fraction) {
@@ -69,15 +62,9 @@ llvm::Expected<CompiledCase> compileCase(const Job &job,
   const OpBench &family = *job.family;
   Clock::time_point compileStart = Clock::now();
   CompiledCase out;
-  DialectRegistry registry;
-  mc::registerCompilerDialects(registry);
-  out.context = std::make_unique<MLIRContext>(registry);
+  out.context = newCompilerContext();
   std::string diagnostics;
-  ScopedDiagnosticHandler handler(out.context.get(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && diagnostics.empty())
-      diagnostics = diag.str();
-    return mlir::success();
-  });
+  FirstErrorRecorder recorder(out.context.get(), diagnostics);
   auto fail = [&](const std::string &why) {
     return llvm::createStringError(
         why + (diagnostics.empty() ? "" : ": " + diagnostics));
@@ -193,6 +180,12 @@ void checkTolerance(Row &row, const OpBench &family, const std::string &what) {
   row.status = "inaccurate";
   row.reason = what + " above the " + std::string(tol) + " tolerance of " +
                family.toleranceName();
+}
+
+std::unique_ptr<mlir::MLIRContext> newCompilerContext() {
+  mlir::DialectRegistry registry;
+  mc::registerCompilerDialects(registry);
+  return std::make_unique<mlir::MLIRContext>(registry);
 }
 
 Row emptyRow(const Job &job) {

@@ -6,15 +6,18 @@
 #include "Calibrate.h"
 #include "OpBench.h"
 #include "Row.h"
+#include "Timing.h"
 
 #include "mixer/Execution/JitModule.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace mixer::bench {
@@ -93,6 +96,22 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings);
 
 /// A row of the job with no result yet.
 Row emptyRow(const Job &job);
+
+/// A context with the dialects the compiler reads and creates.
+std::unique_ptr<mlir::MLIRContext> newCompilerContext();
+
+/// While it lives, keeps the first error reported in `context` in
+/// `firstError` (the detail of a failed compilation's message).
+class FirstErrorRecorder : public mlir::ScopedDiagnosticHandler {
+public:
+  FirstErrorRecorder(mlir::MLIRContext *context, std::string &firstError)
+      : ScopedDiagnosticHandler(context, [&firstError](mlir::Diagnostic &diag) {
+          if (diag.getSeverity() == mlir::DiagnosticSeverity::Error &&
+              firstError.empty())
+            firstError = diag.str();
+          return mlir::success();
+        }) {}
+};
 /// median_ms, q1_ms, q3_ms of `times`.
 void setMedian(Row &row, std::vector<double> times);
 double medianOf(std::vector<double> times);

@@ -201,11 +201,6 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
   return true;
 }
 
-using Clock = std::chrono::steady_clock;
-double secondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 std::string cpuModel() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;

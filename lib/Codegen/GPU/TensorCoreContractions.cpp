@@ -236,18 +236,29 @@ void WarpMmaEmitter::emit() {
     auto colOf = [&](int64_t j, LaneAffine f) {
       return laneIndex(add(col0, cst(j * kMmaN)), f);
     };
+    // Sets `point` to register r of this lane's C fragment (i, j).
+    auto atC = [&](int64_t i, int64_t j, int64_t r) {
+      FragmentElement e = mmaCElement(r);
+      point[shape.m] = rowOf(i, e.row);
+      point[shape.n] = colOf(j, e.col);
+    };
+    // This lane's `regs` registers of an `operand` fragment, register r read
+    // at the point `at(r)` sets.
+    auto loadFragment = [&](OpOperand &operand, int64_t regs,
+                            function_ref<void(int64_t)> at) {
+      SmallVector<Value> elems;
+      for (int64_t r = 0; r < regs; ++r) {
+        at(r);
+        elems.push_back(load(operand, point));
+      }
+      return elems;
+    };
     // Accumulators: the output's fragments, in registers for the K loop.
     SmallVector<Value> accs;
     for (int64_t i = 0; i < fragsM; ++i)
       for (int64_t j = 0; j < fragsN; ++j) {
-        SmallVector<Value> elems;
-        for (int64_t r = 0; r < kMmaCRegs; ++r) {
-          FragmentElement e = mmaCElement(r);
-          point[shape.m] = rowOf(i, e.row);
-          point[shape.n] = colOf(j, e.col);
-          elems.push_back(load(out, point));
-        }
-        accs.push_back(fragment({2, 2}, elems));
+        auto atCij = [&](int64_t r) { atC(i, j, r); };
+        accs.push_back(fragment({2, 2}, loadFragment(out, kMmaCRegs, atCij)));
       }
     auto kLoop =
         scf::ForOp::create(b, loc, cst(0), cst(sizeK), cst(kMmaK), accs);
@@ -255,29 +266,25 @@ void WarpMmaEmitter::emit() {
       OpBuilder::InsertionGuard kGuard(b);
       b.setInsertionPointToStart(kLoop.getBody());
       Value k0 = kLoop.getInductionVar();
+      // An A or B fragment, as its tf32 high and low parts when split.
+      auto operandFragment = [&](OpOperand &operand, int64_t regs,
+                                 function_ref<void(int64_t)> at) {
+        Value v = fragment({regs, 1}, loadFragment(operand, regs, at));
+        return split ? splitTf32(v) : std::make_pair(v, Value());
+      };
       SmallVector<std::pair<Value, Value>> aFrags, bFrags;
-      for (int64_t i = 0; i < fragsM; ++i) {
-        SmallVector<Value> elems;
-        for (int64_t r = 0; r < kMmaARegs; ++r) {
+      for (int64_t i = 0; i < fragsM; ++i)
+        aFrags.push_back(operandFragment(lhs, kMmaARegs, [&](int64_t r) {
           FragmentElement e = mmaAElement(r);
           point[shape.m] = rowOf(i, e.row);
           point[shape.k] = laneIndex(k0, e.col);
-          elems.push_back(load(lhs, point));
-        }
-        Value a = fragment({kMmaARegs, 1}, elems);
-        aFrags.push_back(split ? splitTf32(a) : std::make_pair(a, Value()));
-      }
-      for (int64_t j = 0; j < fragsN; ++j) {
-        SmallVector<Value> elems;
-        for (int64_t r = 0; r < kMmaBRegs; ++r) {
+        }));
+      for (int64_t j = 0; j < fragsN; ++j)
+        bFrags.push_back(operandFragment(rhs, kMmaBRegs, [&](int64_t r) {
           FragmentElement e = mmaBElement(r);
           point[shape.k] = laneIndex(k0, e.row);
           point[shape.n] = colOf(j, e.col);
-          elems.push_back(load(rhs, point));
-        }
-        Value bv = fragment({kMmaBRegs, 1}, elems);
-        bFrags.push_back(split ? splitTf32(bv) : std::make_pair(bv, Value()));
-      }
+        }));
       SmallVector<Value> next;
       for (int64_t i = 0; i < fragsM; ++i)
         for (int64_t j = 0; j < fragsN; ++j) {
@@ -296,9 +303,7 @@ void WarpMmaEmitter::emit() {
     for (int64_t i = 0; i < fragsM; ++i)
       for (int64_t j = 0; j < fragsN; ++j)
         for (int64_t r = 0; r < kMmaCRegs; ++r) {
-          FragmentElement e = mmaCElement(r);
-          point[shape.m] = rowOf(i, e.row);
-          point[shape.n] = colOf(j, e.col);
+          atC(i, j, r);
           Value v =
               vector::ExtractOp::create(b, loc, kLoop.getResult(i * fragsN + j),
                                         ArrayRef<int64_t>{r / 2, r % 2});

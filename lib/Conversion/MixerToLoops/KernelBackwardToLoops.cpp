@@ -25,9 +25,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 
-using namespace mlir;
-using namespace mlir::mixer;
-using namespace mlir::mixer::loops;
+namespace mlir::mixer::loops {
 
 /// grad[b, p, :] += scale * (x[b, p, :] - y[b, q, :]) (or scale * y[b, q, :]
 /// when `onlyY`); returns the updated grad.
@@ -42,7 +40,8 @@ static Value addPointTerm(OpBuilder &b, Location loc, bool batched, Value bi,
         SmallVector<Value> gradAt = at(batched, bi, {p, dv[0]});
         Value yq = load(b, loc, y, at(batched, bi, {q, dv[0]}));
         Value dir =
-            onlyY ? yq : s.sub(load(b, loc, x, at(batched, bi, {p, dv[0]})), yq);
+            onlyY ? yq
+                  : s.sub(load(b, loc, x, at(batched, bi, {p, dv[0]})), yq);
         Value updated = s.add(load(b, loc, acc[0], gradAt), s.mul(scale, dir));
         return {store(b, loc, updated, acc[0], gradAt)};
       })[0];
@@ -51,136 +50,120 @@ static Value addPointTerm(OpBuilder &b, Location loc, bool batched, Value bi,
 /// grad[b, p, :] = 0; returns the updated grad.
 static Value zeroRow(OpBuilder &b, Location loc, bool batched, Value bi,
                      Value grad, Value p, Value dims, Value zero) {
-  return buildLoopNest(b, loc, dims, grad,
-                       [&](OpBuilder &b, Location loc, ValueRange dv,
-                           ValueRange acc) -> SmallVector<Value> {
-                         return {store(b, loc, zero, acc[0],
-                                       at(batched, bi, {p, dv[0]}))};
-                       })[0];
+  return buildLoopNest(
+      b, loc, dims, grad,
+      [&](OpBuilder &b, Location loc, ValueRange dv,
+          ValueRange acc) -> SmallVector<Value> {
+        return {store(b, loc, zero, acc[0], at(batched, bi, {p, dv[0]}))};
+      })[0];
 }
 
-namespace {
+static SmallVector<Value> kernelLsePointGradLoops(KernelLsePointGradOp op,
+                                                  PatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  bool batched = op.isBatched();
+  Value x = op.getX(), y = op.getY();
+  KernelKind kind = op.getKernel();
+  ScalarBuilder s(rewriter, loc);
+  Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
+  Value coef = negCostCoefficient(rewriter, loc, kind, eps);
+  Type f32 = rewriter.getF32Type();
+  Value zero = s.constant(0.0, f32);
+  Value negInvEps = s.neg(s.div(s.constant(1.0, f32), eps));
+  PointLoopSizes sizes(rewriter, loc, batched, x, y);
+  Value dims = sizes.dims;
 
-struct KernelLsePointGradToLoops
-    : public OpRewritePattern<KernelLsePointGradOp> {
-  using OpRewritePattern::OpRewritePattern;
+  SmallVector<Value> results = sizes.overRows(
+      rewriter, loc, batched, op.getOuts(),
+      [&](OpBuilder &b, Location loc, Value bi, Value p,
+          ValueRange outer) -> SmallVector<Value> {
+        Value ap = load(b, loc, op.getRowShift(), at(batched, bi, {p}));
+        Value grad = zeroRow(b, loc, batched, bi, outer[0], p, dims, zero);
+        SmallVector<Value> done = buildLoopNest(
+            b, loc, sizes.M, {grad, zero},
+            [&](OpBuilder &b, Location loc, ValueRange qv,
+                ValueRange acc) -> SmallVector<Value> {
+              ScalarBuilder s(b, loc);
+              Value q = qv[0];
+              Value r2 =
+                  squaredDistance(b, loc, batched, bi, x, p, y, q, dims, zero);
+              Value bq = load(b, loc, op.getColShift(), at(batched, bi, {q}));
+              Value wq = load(b, loc, op.getColWeight(), at(batched, bi, {q}));
+              Value exponent =
+                  s.add(s.add(negScaledCost(b, loc, kind, coef, r2), ap), bq);
+              Value plan = s.mul(wq, expOfNonPositive(b, loc, exponent));
+              Value scale = s.mul(s.mul(negInvEps, plan),
+                                  costGradientFactor(b, loc, kind, r2));
+              Value g = addPointTerm(b, loc, batched, bi, acc[0], p, x, y, q,
+                                     dims, scale, /*onlyY=*/false);
+              return {g, s.add(acc[1], plan)};
+            });
+        Value sums = store(b, loc, done[1], outer[1], at(batched, bi, {p}));
+        return {done[0], sums};
+      });
+  return results;
+}
 
-  LogicalResult matchAndRewrite(KernelLsePointGradOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    bool batched = op.isBatched();
-    Value x = op.getX(), y = op.getY();
-    KernelKind kind = op.getKernel();
-    ScalarBuilder s(rewriter, loc);
-    Value eps = load(rewriter, loc, op.getEps(), ValueRange{});
-    Value coef = negCostCoefficient(rewriter, loc, kind, eps);
-    Type f32 = rewriter.getF32Type();
-    Value zero = s.constant(0.0, f32);
-    Value negInvEps = s.neg(s.div(s.constant(1.0, f32), eps));
-    PointLoopSizes sizes(rewriter, loc, batched, x, y);
-    Value dims = sizes.dims;
+static SmallVector<Value> kernelMvPointGradLoops(KernelMvPointGradOp op,
+                                                 PatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  bool batched = op.isBatched();
+  unsigned rowDim = batched ? 1 : 0;
+  Value x = op.getX(), y = op.getY(), v = op.getV(), dout = op.getDout();
+  KernelKind kind = op.getKernel();
+  bool linear = kind == KernelKind::linear;
+  ScalarBuilder s(rewriter, loc);
+  Type f32 = rewriter.getF32Type();
+  Value zero = s.constant(0.0, f32), two = s.constant(2.0, f32);
+  Value coef;
+  if (!linear)
+    coef =
+        kernelCoefficient(rewriter, loc, kind,
+                          load(rewriter, loc, op.getBandwidth(), ValueRange{}));
+  PointLoopSizes sizes(rewriter, loc, batched, x, y);
+  Value dims = sizes.dims;
+  Value channels = dimSize(rewriter, loc, v, rowDim + 1);
 
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, sizes.rows, op.getOuts(),
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outer) -> SmallVector<Value> {
-          Value bi = batched ? ivs[0] : Value(), p = ivs.back();
-          Value ap = load(b, loc, op.getRowShift(), at(batched, bi, {p}));
-          Value grad = zeroRow(b, loc, batched, bi, outer[0], p, dims, zero);
-          SmallVector<Value> done = buildLoopNest(
-              b, loc, sizes.M, {grad, zero},
-              [&](OpBuilder &b, Location loc, ValueRange qv,
-                  ValueRange acc) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value q = qv[0];
-                Value r2 = squaredDistance(b, loc, batched, bi, x, p, y, q,
+  SmallVector<Value> results = sizes.overRows(
+      rewriter, loc, batched, op.getOuts()[0],
+      [&](OpBuilder &b, Location loc, Value bi, Value i,
+          ValueRange outer) -> SmallVector<Value> {
+        Value dx = zeroRow(b, loc, batched, bi, outer[0], i, dims, zero);
+        return buildLoopNest(
+            b, loc, sizes.M, dx,
+            [&](OpBuilder &b, Location loc, ValueRange jv,
+                ValueRange acc) -> SmallVector<Value> {
+              ScalarBuilder s(b, loc);
+              Value j = jv[0];
+              // w = <dout_i, v_j>.
+              Value w = buildSum(
+                  b, loc, channels, zero,
+                  [&](OpBuilder &b, Location loc, Value c) {
+                    ScalarBuilder s(b, loc);
+                    return s.mul(load(b, loc, dout, at(batched, bi, {i, c})),
+                                 load(b, loc, v, at(batched, bi, {j, c})));
+                  });
+              Value scale = w;
+              if (!linear) {
+                Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
                                            dims, zero);
-                Value bq = load(b, loc, op.getColShift(), at(batched, bi, {q}));
-                Value wq = load(b, loc, op.getColWeight(), at(batched, bi, {q}));
-                Value exponent =
-                    s.add(s.add(negScaledCost(b, loc, kind, coef, r2), ap), bq);
-                Value plan = s.mul(wq, expOfNonPositive(b, loc, exponent));
-                Value scale = s.mul(
-                    s.mul(negInvEps, plan),
-                    costGradientFactor(b, loc, kind, r2));
-                Value g = addPointTerm(b, loc, batched, bi, acc[0], p, x, y, q,
-                                       dims, scale, /*onlyY=*/false);
-                return {g, s.add(acc[1], plan)};
-              });
-          Value sums =
-              store(b, loc, done[1], outer[1], at(batched, bi, {p}));
-          return {done[0], sums};
-        });
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
+                Value slope =
+                    kernelSlopeOfSquaredDistance(b, loc, kind, coef, r2);
+                scale = s.mul(s.mul(two, w), slope);
+              }
+              return {addPointTerm(b, loc, batched, bi, acc[0], i, x, y, j,
+                                   dims, scale, /*onlyY=*/linear)};
+            });
+      });
+  return results;
+}
 
-struct KernelMvPointGradToLoops
-    : public OpRewritePattern<KernelMvPointGradOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(KernelMvPointGradOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    bool batched = op.isBatched();
-    unsigned rowDim = batched ? 1 : 0;
-    Value x = op.getX(), y = op.getY(), v = op.getV(), dout = op.getDout();
-    KernelKind kind = op.getKernel();
-    bool linear = kind == KernelKind::linear;
-    ScalarBuilder s(rewriter, loc);
-    Type f32 = rewriter.getF32Type();
-    Value zero = s.constant(0.0, f32), two = s.constant(2.0, f32);
-    Value coef;
-    if (!linear)
-      coef = kernelCoefficient(
-          rewriter, loc, kind,
-          load(rewriter, loc, op.getBandwidth(), ValueRange{}));
-    PointLoopSizes sizes(rewriter, loc, batched, x, y);
-    Value dims = sizes.dims;
-    Value channels = dimSize(rewriter, loc, v, rowDim + 1);
-
-    SmallVector<Value> results = buildLoopNest(
-        rewriter, loc, sizes.rows, op.getOuts()[0],
-        [&](OpBuilder &b, Location loc, ValueRange ivs,
-            ValueRange outer) -> SmallVector<Value> {
-          Value bi = batched ? ivs[0] : Value(), i = ivs.back();
-          Value dx = zeroRow(b, loc, batched, bi, outer[0], i, dims, zero);
-          return buildLoopNest(
-              b, loc, sizes.M, dx,
-              [&](OpBuilder &b, Location loc, ValueRange jv,
-                  ValueRange acc) -> SmallVector<Value> {
-                ScalarBuilder s(b, loc);
-                Value j = jv[0];
-                // w = <dout_i, v_j>.
-                Value w = buildSum(
-                    b, loc, channels, zero,
-                    [&](OpBuilder &b, Location loc, Value c) {
-                      ScalarBuilder s(b, loc);
-                      return s.mul(load(b, loc, dout, at(batched, bi, {i, c})),
-                                   load(b, loc, v, at(batched, bi, {j, c})));
-                    });
-                Value scale = w;
-                if (!linear) {
-                  Value r2 = squaredDistance(b, loc, batched, bi, x, i, y, j,
-                                             dims, zero);
-                  Value slope =
-                      kernelSlopeOfSquaredDistance(b, loc, kind, coef, r2);
-                  scale = s.mul(s.mul(two, w), slope);
-                }
-                return {addPointTerm(b, loc, batched, bi, acc[0], i, x, y, j,
-                                     dims, scale, /*onlyY=*/linear)};
-              });
-        });
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
-} // namespace
+} // namespace mlir::mixer::loops
 
 void mlir::mixer::populateKernelBackwardToLoopsPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<KernelLsePointGradToLoops, KernelMvPointGradToLoops>(
+  patterns.add<
+      loops::LoopsPattern<KernelLsePointGradOp, loops::kernelLsePointGradLoops>,
+      loops::LoopsPattern<KernelMvPointGradOp, loops::kernelMvPointGradLoops>>(
       patterns.getContext());
 }

@@ -1,4 +1,5 @@
-//===- KernelLoops.h - point loops of the kernel sums' scalar forms -*- C++ -*-===//
+//===- KernelLoops.h - point loops of the kernel sums' scalar forms -*- C++
+//-*-===//
 //
 // What the scalar loops of the kernel sums and of their point gradients
 // share: indices with an optional batch index, the directly summed squared
@@ -25,9 +26,9 @@ inline SmallVector<Value> at(bool batched, Value bi,
 }
 
 /// sum_d (x[.., i, d] - y[.., j, d])^2.
-inline Value squaredDistance(OpBuilder &b, Location loc, bool batched,
-                             Value bi, Value x, Value i, Value y, Value j,
-                             Value dims, Value zero) {
+inline Value squaredDistance(OpBuilder &b, Location loc, bool batched, Value bi,
+                             Value x, Value i, Value y, Value j, Value dims,
+                             Value zero) {
   return buildSum(b, loc, dims, zero, [&](OpBuilder &b, Location loc, Value d) {
     return squaredDifference(b, loc, load(b, loc, x, at(batched, bi, {i, d})),
                              load(b, loc, y, at(batched, bi, {j, d})));
@@ -48,19 +49,33 @@ struct PointLoopSizes {
   SmallVector<Value> rows;
   Value M, dims;
 
-  /// out = body(b, loc, bi, i, out) for every row i of x (of batch entry
+  /// outs = body(b, loc, bi, i, outs) for every row i of x (of batch entry
   /// bi, null when unbatched).
   SmallVector<Value>
-  overRows(OpBuilder &builder, Location loc, bool batched, Value out,
+  overRows(OpBuilder &builder, Location loc, bool batched, ValueRange outs,
            function_ref<SmallVector<Value>(OpBuilder &, Location, Value, Value,
                                            ValueRange)>
                body) {
-    return buildLoopNest(builder, loc, rows, out,
+    return buildLoopNest(builder, loc, rows, outs,
                          [&](OpBuilder &b, Location loc, ValueRange ivs,
                              ValueRange outer) -> SmallVector<Value> {
                            return body(b, loc, batched ? ivs[0] : Value(),
                                        ivs.back(), outer);
                          });
+  }
+
+  /// out[bi, i] = rowValue(b, loc, bi, i) for every row i of x: the sums
+  /// with one value per row.
+  SmallVector<Value> storeEachRow(
+      OpBuilder &builder, Location loc, bool batched, Value out,
+      function_ref<Value(OpBuilder &, Location, Value, Value)> rowValue) {
+    return overRows(builder, loc, batched, out,
+                    [&](OpBuilder &b, Location loc, Value bi, Value i,
+                        ValueRange outer) -> SmallVector<Value> {
+                      Value value = rowValue(b, loc, bi, i);
+                      return {
+                          store(b, loc, value, outer[0], at(batched, bi, {i}))};
+                    });
   }
 };
 

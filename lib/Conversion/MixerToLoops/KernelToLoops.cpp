@@ -27,9 +27,7 @@
 
 #include <limits>
 
-using namespace mlir;
-using namespace mlir::mixer;
-using namespace mlir::mixer::loops;
+namespace mlir::mixer::loops {
 
 static SmallVector<Value> kernelLseLoops(KernelLseOp op,
                                          PatternRewriter &rewriter) {
@@ -47,10 +45,9 @@ static SmallVector<Value> kernelLseLoops(KernelLseOp op,
   PointLoopSizes sizes(rewriter, loc, batched, x, y);
   Value M = sizes.M, dims = sizes.dims;
 
-  SmallVector<Value> results = sizes.overRows(
+  return sizes.storeEachRow(
       rewriter, loc, batched, op.getOuts()[0],
-      [&](OpBuilder &b, Location loc, Value bi, Value i,
-          ValueRange outer) -> SmallVector<Value> {
+      [&](OpBuilder &b, Location loc, Value bi, Value i) -> Value {
         // for j: carries the running max and sum.
         SmallVector<Value> lse = buildLoopNest(
             b, loc, M, {negInf, zero},
@@ -70,10 +67,8 @@ static SmallVector<Value> kernelLseLoops(KernelLseOp op,
               return {m, sum};
             });
         ScalarBuilder s(b, loc);
-        Value value = s.add(lse[0], s.log(lse[1]));
-        return {store(b, loc, value, outer[0], at(batched, bi, {i}))};
+        return s.add(lse[0], s.log(lse[1]));
       });
-  return results;
 }
 
 static SmallVector<Value> kernelMvLoops(KernelMvOp op,
@@ -158,14 +153,13 @@ static SmallVector<Value> transportCostLoops(TransportCostOp op,
   PointLoopSizes sizes(rewriter, loc, batched, x, y);
   Value M = sizes.M, dims = sizes.dims;
 
-  SmallVector<Value> results = sizes.overRows(
+  return sizes.storeEachRow(
       rewriter, loc, batched, op.getOuts()[0],
-      [&](OpBuilder &b, Location loc, Value bi, Value i,
-          ValueRange outer) -> SmallVector<Value> {
+      [&](OpBuilder &b, Location loc, Value bi, Value i) -> Value {
         Value ui = load(b, loc, logU, at(batched, bi, {i}));
         // sum_j exp(u_i + v_j - C_ij / eps) C_ij.
-        Value sum =
-            buildSum(b, loc, M, zero, [&](OpBuilder &b, Location loc, Value j) {
+        return buildSum(
+            b, loc, M, zero, [&](OpBuilder &b, Location loc, Value j) {
               ScalarBuilder s(b, loc);
               Value r2 =
                   squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
@@ -174,14 +168,14 @@ static SmallVector<Value> transportCostLoops(TransportCostOp op,
               Value plan = s.exp(s.sub(s.add(ui, vj), s.div(c, eps)));
               return s.mul(plan, c);
             });
-        return {store(b, loc, sum, outer[0], at(batched, bi, {i}))};
       });
-  return results;
 }
 
+} // namespace mlir::mixer::loops
+
 void mlir::mixer::populateKernelToLoopsPatterns(RewritePatternSet &patterns) {
-  patterns.add<LoopsPattern<KernelLseOp, kernelLseLoops>,
-               LoopsPattern<KernelMvOp, kernelMvLoops>,
-               LoopsPattern<TransportCostOp, transportCostLoops>>(
+  patterns.add<loops::LoopsPattern<KernelLseOp, loops::kernelLseLoops>,
+               loops::LoopsPattern<KernelMvOp, loops::kernelMvLoops>,
+               loops::LoopsPattern<TransportCostOp, loops::transportCostLoops>>(
       patterns.getContext());
 }

@@ -1,8 +1,8 @@
 //===- TestSupport.h - compile and call one function in tests ---*- C++ -*-===//
 //
-// What the CPU integration tests share: memref descriptors, tensor type
+// What the integration tests share: memref descriptors, tensor type
 // strings, and a module compiled through the CPU pipeline (optimized or
-// naive) and called through the JIT.
+// naive) or another lowering and called through the JIT.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +27,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mixer::test {
@@ -69,37 +70,35 @@ struct Buffer {
   std::vector<float> data;
 };
 
-/// A module compiled for the CPU and loaded into the JIT.
+/// A module compiled into the LLVM dialect and loaded into the JIT.
 class CompiledModule {
 public:
-  /// `recurrentThreshold` < 0 keeps the pipeline's default; `targetCpu`
-  /// (LLVM's name) compiles for that CPU instead of this machine's.
+  /// `source` lowered into the LLVM dialect by `lower`, a callable taking
+  /// the module and returning a LogicalResult (a template, so that a lambda
+  /// does not also convert to the `naive` flag below).
+  template <typename Lower,
+            typename = std::enable_if_t<std::is_invocable_r_v<
+                mlir::LogicalResult, Lower, mlir::ModuleOp>>>
+  CompiledModule(const std::string &source, Lower &&lower) {
+    compile(source, lower);
+  }
+
+  /// `source` compiled through the CPU pipeline. `recurrentThreshold` < 0
+  /// keeps the pipeline's default; `targetCpu` (LLVM's name) compiles for
+  /// that CPU instead of this machine's.
   CompiledModule(const std::string &source, bool naive,
                  int64_t recurrentThreshold = -1, bool runtimeChecks = true,
-                 const std::string &targetCpu = "") {
-    mlir::DialectRegistry registry;
-    mlir::mixer::registerCompilerDialects(registry);
-    context = std::make_unique<mlir::MLIRContext>(registry);
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
-    if (!module)
-      return;
-    mlir::mixer::CpuPipelineOptions options;
-    options.naive = naive;
-    options.runtimeChecks = runtimeChecks;
-    if (!targetCpu.empty())
-      options.targetCpu = targetCpu;
-    if (recurrentThreshold >= 0)
-      options.recurrentThreshold = recurrentThreshold;
-    if (failed(mlir::mixer::compileToLLVM(*module, options)))
-      return;
-    auto created = mlir::mixer::JitModule::create(*module);
-    if (!created) {
-      llvm::consumeError(created.takeError());
-      return;
-    }
-    jit = std::move(*created);
-  }
+                 const std::string &targetCpu = "")
+      : CompiledModule(source, [&](mlir::ModuleOp module) {
+          mlir::mixer::CpuPipelineOptions options;
+          options.naive = naive;
+          options.runtimeChecks = runtimeChecks;
+          if (!targetCpu.empty())
+            options.targetCpu = targetCpu;
+          if (recurrentThreshold >= 0)
+            options.recurrentThreshold = recurrentThreshold;
+          return mlir::mixer::compileToLLVM(module, options);
+        }) {}
 
   bool ok() const { return jit != nullptr; }
 
@@ -143,6 +142,23 @@ public:
   }
 
 private:
+  void compile(const std::string &source,
+               llvm::function_ref<mlir::LogicalResult(mlir::ModuleOp)> lower) {
+    mlir::DialectRegistry registry;
+    mlir::mixer::registerCompilerDialects(registry);
+    context = std::make_unique<mlir::MLIRContext>(registry);
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceString<mlir::ModuleOp>(source, context.get());
+    if (!module || failed(lower(*module)))
+      return;
+    auto created = mlir::mixer::JitModule::create(*module);
+    if (!created) {
+      llvm::consumeError(created.takeError());
+      return;
+    }
+    jit = std::move(*created);
+  }
+
   std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<mlir::mixer::JitModule> jit;
 };

@@ -7,48 +7,18 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "FunctionBuilderTest.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-
-#include <gtest/gtest.h>
 
 using namespace mlir;
 using namespace mlir::mixer;
 
 namespace {
 
-class BuildersTest : public ::testing::Test {
+class BuildersTest : public ::mixer::test::FunctionBuilderTest {
 protected:
-  BuildersTest() : builder(&context) {
-    context.loadDialect<MixerDialect, func::FuncDialect,
-                        tensor::TensorDialect>();
-    module = ModuleOp::create(builder.getUnknownLoc());
-  }
-
-  /// A function whose arguments have `types`; the builder points into it.
-  ValueRange args(ArrayRef<Type> types) {
-    builder.setInsertionPointToEnd(module->getBody());
-    auto func = func::FuncOp::create(builder, builder.getUnknownLoc(), "f",
-                                     builder.getFunctionType(types, {}));
-    Block *entry = func.addEntryBlock();
-    builder.setInsertionPointToStart(entry);
-    return entry->getArguments();
-  }
-
-  RankedTensorType f32(ArrayRef<int64_t> shape) {
-    return RankedTensorType::get(shape, builder.getF32Type());
-  }
-  RankedTensorType ints(ArrayRef<int64_t> shape, unsigned width) {
-    return RankedTensorType::get(shape, builder.getIntegerType(width));
-  }
-
   /// Verifies `op`, returning the diagnostics it produced.
   std::string verifyMessages(Operation *op, bool &ok) {
     std::string messages;
@@ -71,10 +41,6 @@ protected:
     for (auto [result, init] : llvm::zip(op->getResults(), outs))
       EXPECT_EQ(result.getType(), init.getType());
   }
-
-  MLIRContext context;
-  OpBuilder builder;
-  OwningOpRef<ModuleOp> module;
 };
 
 TEST_F(BuildersTest, Ssd) {

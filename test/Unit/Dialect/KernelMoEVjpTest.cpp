@@ -9,48 +9,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "FunctionBuilderTest.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
-
-#include <gtest/gtest.h>
 
 using namespace mlir;
 using namespace mlir::mixer;
 
 namespace {
 
-class KernelMoEVjpTest : public ::testing::Test {
+class KernelMoEVjpTest : public ::mixer::test::FunctionBuilderTest {
 protected:
-  KernelMoEVjpTest() : builder(&context) {
-    context.loadDialect<MixerDialect, func::FuncDialect, tensor::TensorDialect,
-                        arith::ArithDialect>();
-    module = ModuleOp::create(builder.getUnknownLoc());
-  }
-
-  /// A function whose arguments have `types`; the builder points into it.
-  ValueRange args(ArrayRef<Type> types) {
-    builder.setInsertionPointToEnd(module->getBody());
-    auto func = func::FuncOp::create(
-        builder, builder.getUnknownLoc(), "f" + std::to_string(functions++),
-        builder.getFunctionType(types, {}));
-    Block *entry = func.addEntryBlock();
-    builder.setInsertionPointToStart(entry);
-    return entry->getArguments();
-  }
-
-  RankedTensorType f32(ArrayRef<int64_t> shape) {
-    return RankedTensorType::get(shape, builder.getF32Type());
-  }
-  RankedTensorType ints(ArrayRef<int64_t> shape, unsigned width) {
-    return RankedTensorType::get(shape, builder.getIntegerType(width));
-  }
-
   /// buildVjp of `op` with `cotangents`, after the op; checks that the
   /// module verifies and that there is one value per operand.
   SmallVector<Value> vjp(Operation *op, ArrayRef<Value> cotangents) {
@@ -77,11 +46,6 @@ protected:
     EXPECT_TRUE(isa<OpTy>(grad.getDefiningOp()));
     EXPECT_EQ(grad.getType(), operand.getType());
   }
-
-  MLIRContext context;
-  OpBuilder builder;
-  OwningOpRef<ModuleOp> module;
-  int functions = 0;
 };
 
 TEST_F(KernelMoEVjpTest, KernelMv) {

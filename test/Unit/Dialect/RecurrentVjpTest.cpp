@@ -9,48 +9,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "FunctionBuilderTest.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Verifier.h"
-
-#include <gtest/gtest.h>
 
 using namespace mlir;
 using namespace mlir::mixer;
 
 namespace {
 
-class RecurrentVjpTest : public ::testing::Test {
-protected:
-  RecurrentVjpTest() : builder(&context) {
-    context.loadDialect<MixerDialect, func::FuncDialect, tensor::TensorDialect,
-                        linalg::LinalgDialect, arith::ArithDialect>();
-    module = ModuleOp::create(builder.getUnknownLoc());
-  }
-
-  ValueRange args(ArrayRef<Type> types) {
-    builder.setInsertionPointToEnd(module->getBody());
-    auto func = func::FuncOp::create(builder, builder.getUnknownLoc(), "f",
-                                     builder.getFunctionType(types, {}));
-    Block *entry = func.addEntryBlock();
-    builder.setInsertionPointToStart(entry);
-    return entry->getArguments();
-  }
-
-  RankedTensorType f32(ArrayRef<int64_t> shape) {
-    return RankedTensorType::get(shape, builder.getF32Type());
-  }
-
-  MLIRContext context;
-  OpBuilder builder;
-  OwningOpRef<ModuleOp> module;
-};
+using RecurrentVjpTest = ::mixer::test::FunctionBuilderTest;
 
 TEST_F(RecurrentVjpTest, SelectiveScanBuildsItsBackward) {
   // u, delta, A, b, c, D_skip, z, init, y0, s0, dy (no delta_bias).

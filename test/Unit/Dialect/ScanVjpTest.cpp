@@ -7,43 +7,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "FunctionBuilderTest.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-
-#include <gtest/gtest.h>
 
 using namespace mlir;
 using namespace mlir::mixer;
 
 namespace {
 
-class ScanVjpTest : public ::testing::Test {
+class ScanVjpTest : public ::mixer::test::FunctionBuilderTest {
 protected:
-  ScanVjpTest() : builder(&context) {
-    context.loadDialect<MixerDialect, func::FuncDialect,
-                        tensor::TensorDialect>();
-    module = ModuleOp::create(builder.getUnknownLoc());
-  }
-
-  ValueRange args(ArrayRef<Type> types) {
-    builder.setInsertionPointToEnd(module->getBody());
-    auto func = func::FuncOp::create(builder, builder.getUnknownLoc(), "f",
-                                     builder.getFunctionType(types, {}));
-    Block *entry = func.addEntryBlock();
-    builder.setInsertionPointToStart(entry);
-    return entry->getArguments();
-  }
-
-  RankedTensorType f32(ArrayRef<int64_t> shape) {
-    return RankedTensorType::get(shape, builder.getF32Type());
-  }
-
   /// Expects one gradient per operand of `op`: of the operand's type for
   /// the first `numInputs`, null for the rest (`outs`).
   static void expectPerOperand(Operation *op, ArrayRef<Value> grads,
@@ -58,10 +32,6 @@ protected:
       }
     }
   }
-
-  MLIRContext context;
-  OpBuilder builder;
-  OwningOpRef<ModuleOp> module;
 };
 
 TEST_F(ScanVjpTest, SsdWithInitAndOutputCotangent) {

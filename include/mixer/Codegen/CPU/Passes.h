@@ -10,19 +10,12 @@
 
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-namespace func {
-class FuncOp;
-} // namespace func
-namespace mixer {
-
+namespace mlir::mixer {
+// Both sections of the generated file: the pass declarations and their
+// registration.
 #define GEN_PASS_DECL
-#include "mixer/Codegen/CPU/Passes.h.inc"
-
 #define GEN_PASS_REGISTRATION
 #include "mixer/Codegen/CPU/Passes.h.inc"
-
-} // namespace mixer
-} // namespace mlir
+} // namespace mlir::mixer
 
 #endif // MIXER_CODEGEN_CPU_PASSES_H

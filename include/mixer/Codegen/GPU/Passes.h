@@ -11,16 +11,12 @@
 
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-namespace mixer {
-
+namespace mlir::mixer {
+// Both sections of the generated file: the pass declarations and their
+// registration.
 #define GEN_PASS_DECL
-#include "mixer/Codegen/GPU/Passes.h.inc"
-
 #define GEN_PASS_REGISTRATION
 #include "mixer/Codegen/GPU/Passes.h.inc"
-
-} // namespace mixer
-} // namespace mlir
+} // namespace mlir::mixer
 
 #endif // MIXER_CODEGEN_GPU_PASSES_H

@@ -7,11 +7,9 @@
 
 namespace mlir {
 class RewritePatternSet;
-namespace func {
-class FuncOp;
-} // namespace func
+} // namespace mlir
 
-namespace mixer {
+namespace mlir::mixer {
 
 #define GEN_PASS_DECL_CONVERTMIXERTOLINALGPASS
 #include "mixer/Conversion/Passes.h.inc"
@@ -20,7 +18,6 @@ namespace mixer {
 void populateMixerToLinalgPatterns(RewritePatternSet &patterns,
                                    int64_t recurrentThreshold = 8);
 
-} // namespace mixer
-} // namespace mlir
+} // namespace mlir::mixer
 
 #endif // MIXER_CONVERSION_MIXERTOLINALG_MIXERTOLINALG_H

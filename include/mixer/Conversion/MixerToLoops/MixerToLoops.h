@@ -8,11 +8,9 @@
 
 namespace mlir {
 class RewritePatternSet;
-namespace func {
-class FuncOp;
-} // namespace func
+} // namespace mlir
 
-namespace mixer {
+namespace mlir::mixer {
 
 #define GEN_PASS_DECL_CONVERTMIXERTOLOOPSPASS
 #include "mixer/Conversion/Passes.h.inc"
@@ -32,7 +30,6 @@ SmallVector<Value> buildTopkRouterLoops(OpBuilder &b, Location loc,
                                         Value idsOut, int64_t k,
                                         bool normalize);
 
-} // namespace mixer
-} // namespace mlir
+} // namespace mlir::mixer
 
 #endif // MIXER_CONVERSION_MIXERTOLOOPS_MIXERTOLOOPS_H

@@ -159,9 +159,6 @@ void GroupedMatmulOp::build(OpBuilder &builder, OperationState &state,
         ValueRange{outInit});
 }
 
-// Loops (N, T, E, K): a tile is a block of columns N of rhs and out. The rows
-// T are tied to the groups E by run-time sizes, so they stay whole; lhs and
-// group_sizes are read whole by every tile.
 /// The panel width of packed weights, 0 for [E, K, N] weights (or a
 /// dynamic width, which the verifier rejects).
 static int64_t packedPanelWidth(Value weights) {
@@ -171,15 +168,25 @@ static int64_t packedPanelWidth(Value weights) {
   return ShapedType::isDynamic(width) ? 0 : width;
 }
 
-// Packed weights [E, P, K, W] add the loop W; their panels are N floordiv W.
+/// The loops (cols, T, E, K) of a grouped GEMM writing out [T, cols]: a tile
+/// is a block of the columns of the weights and out. The rows T are tied to
+/// the groups E by run-time sizes, so they stay whole; the rows' input and
+/// group_sizes are read whole by every tile. Packed weights [E, P, K, W]
+/// add the loop W; their panels are cols floordiv W.
+static GroupedSignature groupedGemmSignature(StringRef cols,
+                                             SmallVector<NamedOperand> inputs,
+                                             ValueRange outs, Value weights) {
+  return {cols, {"E", "K"}, std::move(inputs),
+          namedResults(outs, {{"out", {"T", cols}}}),
+          packedPanelWidth(weights)};
+}
+
 static GroupedSignature signatureOf(GroupedMatmulOp op) {
-  return {"N",
-          {"E", "K"},
-          {{op.getLhs(), "lhs", {"T", "K"}},
-           groupedWeightsOperand(op.getRhs(), "rhs", "N"),
-           groupSizesOperand(op.getGroupSizes())},
-          namedResults(op.getOuts(), {{"out", {"T", "N"}}}),
-          packedPanelWidth(op.getRhs())};
+  return groupedGemmSignature("N",
+                              {{op.getLhs(), "lhs", {"T", "K"}},
+                               groupedWeightsOperand(op.getRhs(), "rhs", "N"),
+                               groupSizesOperand(op.getGroupSizes())},
+                              op.getOuts(), op.getRhs());
 }
 
 MIXER_GROUPED_OP(GroupedMatmulOp)
@@ -195,17 +202,16 @@ void GroupedSwigluOp::build(OpBuilder &builder, OperationState &state, Value x,
         ValueRange{outInit});
 }
 
-// Loops (F, T, E, K), as for grouped_matmul: the gate and up columns of a
-// tile pair up elementwise, so both weights take the same column tile.
+// The gate and up columns of a tile pair up elementwise, so both weights
+// take the same column tile.
 static GroupedSignature signatureOf(GroupedSwigluOp op) {
-  return {"F",
-          {"E", "K"},
-          {{op.getX(), "x", {"T", "K"}},
-           groupedWeightsOperand(op.getWGate(), "w_gate", "F"),
-           groupedWeightsOperand(op.getWUp(), "w_up", "F"),
-           groupSizesOperand(op.getGroupSizes())},
-          namedResults(op.getOuts(), {{"out", {"T", "F"}}}),
-          packedPanelWidth(op.getWGate())};
+  return groupedGemmSignature(
+      "F",
+      {{op.getX(), "x", {"T", "K"}},
+       groupedWeightsOperand(op.getWGate(), "w_gate", "F"),
+       groupedWeightsOperand(op.getWUp(), "w_up", "F"),
+       groupSizesOperand(op.getGroupSizes())},
+      op.getOuts(), op.getWGate());
 }
 
 MIXER_GROUPED_OP(GroupedSwigluOp)

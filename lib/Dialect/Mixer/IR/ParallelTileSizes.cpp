@@ -56,6 +56,19 @@ static SmallVector<int64_t> rowBlockTile(bool batched, int64_t rowBlock,
   return sizes;
 }
 
+/// One batch entry and `block(n)` of the n heads or channels (dim 2 of
+/// `members`) of a group of `b` (its dim 2) per tile; the whole dim when
+/// either is dynamic or there are no groups.
+static SmallVector<int64_t>
+groupTile(Value members, Value b,
+          function_ref<int64_t(int64_t)> block = [](int64_t n) { return n; }) {
+  int64_t n = cast<ShapedType>(members.getType()).getDimSize(2);
+  int64_t G = cast<ShapedType>(b.getType()).getDimSize(2);
+  if (ShapedType::isDynamic(n) || ShapedType::isDynamic(G) || G == 0)
+    return {1, 0};
+  return {1, block(n / G)};
+}
+
 // Scans: one (batch, head) per tile, the whole head (value) dim.
 SmallVector<int64_t> SsdOp::getParallelTileSizes(const TargetDescription &) {
   return {1, 1, 0};
@@ -73,11 +86,7 @@ GatedDeltaRuleOp::getParallelTileSizes(const TargetDescription &) {
 // gradients of b and c sum over a group's heads).
 SmallVector<int64_t>
 SsdBackwardOp::getParallelTileSizes(const TargetDescription &) {
-  int64_t H = cast<ShapedType>(getX().getType()).getDimSize(2);
-  int64_t G = cast<ShapedType>(getB().getType()).getDimSize(2);
-  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(G) || G == 0)
-    return {1, 0};
-  return {1, H / G};
+  return groupTile(getX(), getB());
 }
 SmallVector<int64_t>
 LinearAttentionBackwardOp::getParallelTileSizes(const TargetDescription &) {
@@ -88,11 +97,9 @@ LinearAttentionBackwardOp::getParallelTileSizes(const TargetDescription &) {
 // convert-mixer-to-linalg scans as one head.
 SmallVector<int64_t>
 SelectiveScanOp::getParallelTileSizes(const TargetDescription &target) {
-  int64_t D = cast<ShapedType>(getU().getType()).getDimSize(2);
-  int64_t G = cast<ShapedType>(getB().getType()).getDimSize(2);
-  if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) || G == 0)
-    return {1, 0};
-  return {1, target.selectiveScanChannelBlock(D / G)};
+  return groupTile(getU(), getB(), [&](int64_t channels) {
+    return target.selectiveScanChannelBlock(channels);
+  });
 }
 
 // Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
@@ -153,11 +160,7 @@ TopkRouterOp::getParallelTileSizes(const TargetDescription &target) {
 // and c sum over the channels of a group.
 SmallVector<int64_t>
 SelectiveScanBackwardOp::getParallelTileSizes(const TargetDescription &) {
-  int64_t D = cast<ShapedType>(getU().getType()).getDimSize(2);
-  int64_t G = cast<ShapedType>(getB().getType()).getDimSize(2);
-  if (ShapedType::isDynamic(D) || ShapedType::isDynamic(G) || G == 0)
-    return {1, 0};
-  return {1, D / G};
+  return groupTile(getU(), getB());
 }
 
 // Gated delta rule backward: one (batch, head) per tile.

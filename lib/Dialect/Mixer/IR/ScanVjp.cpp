@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "VjpUtils.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -15,17 +16,9 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-
 //===----------------------------------------------------------------------===//
 // ssd and linear_attention
 //===----------------------------------------------------------------------===//
-
-/// A new tensor of the shape of `like`: the `outs` of a gradient.
-static Value emptyLike(OpBuilder &builder, Location loc, Value like) {
-  return tensor::EmptyOp::create(
-      builder, loc, tensor::getMixedSizes(builder, loc, like),
-      cast<ShapedType>(like.getType()).getElementType());
-}
 
 /// The backward op's `outs`: one new tensor like each differentiable input.
 static SmallVector<Value> gradientOuts(OpBuilder &builder, Location loc,
@@ -61,10 +54,10 @@ static SsdOp withChunkStates(OpBuilder &builder, SsdOp op) {
   if (ShapedType::isDynamic(length))
     rows = arith::AddIOp::create(
                builder, loc,
-               arith::DivUIOp::create(
-                   builder, loc, tensor::DimOp::create(builder, loc, x, 1),
-                   arith::ConstantIndexOp::create(builder, loc,
-                                                  op.getChunkSize())),
+               arith::DivUIOp::create(builder, loc,
+                                      tensor::DimOp::create(builder, loc, x, 1),
+                                      arith::ConstantIndexOp::create(
+                                          builder, loc, op.getChunkSize())),
                arith::ConstantIndexOp::create(builder, loc, 1))
                .getResult();
   SmallVector<OpFoldResult> sizes = {
@@ -83,49 +76,36 @@ static SsdOp withChunkStates(OpBuilder &builder, SsdOp op) {
   return saving;
 }
 
-namespace {
 /// Switches the forward to the form that saves its chunk states (the
 /// original op is left without uses) and reads them in the backward, so
 /// that the backward does not recompute the forward's state passing.
-struct SsdVjpModel
-    : public DifferentiableOpInterface::ExternalModel<SsdVjpModel, SsdOp> {
-  FailureOr<SmallVector<Value>> buildVjp(Operation *operation,
-                                         OpBuilder &builder,
-                                         ArrayRef<Value> cotangents) const {
-    auto op = cast<SsdOp>(operation);
-    Location loc = op.getLoc();
-    SsdOp saving = withChunkStates(builder, op);
-    SmallVector<Value> outs = gradientOuts(
-        builder, loc,
-        {op.getX(), op.getLogA(), op.getB(), op.getC(), op.getInit()});
-    auto backward = SsdBackwardOp::create(
-        builder, loc, op.getX(), op.getLogA(), op.getB(), op.getC(),
-        op.getInit(), saving.getChunkStates(), cotangents[0], cotangents[1],
-        outs, op.getChunkSize());
-    return perOperand(backward.getGrads(), op.getOuts().size());
-  }
-};
+static FailureOr<SmallVector<Value>> ssdVjp(SsdOp op, OpBuilder &builder,
+                                            ArrayRef<Value> cotangents) {
+  Location loc = op.getLoc();
+  SsdOp saving = withChunkStates(builder, op);
+  SmallVector<Value> outs = gradientOuts(
+      builder, loc,
+      {op.getX(), op.getLogA(), op.getB(), op.getC(), op.getInit()});
+  auto backward = SsdBackwardOp::create(builder, loc, op.getX(), op.getLogA(),
+                                        op.getB(), op.getC(), op.getInit(),
+                                        saving.getChunkStates(), cotangents[0],
+                                        cotangents[1], outs, op.getChunkSize());
+  return perOperand(backward.getGrads(), op.getOuts().size());
+}
 
-struct LinearAttentionVjpModel
-    : public DifferentiableOpInterface::ExternalModel<LinearAttentionVjpModel,
-                                                      LinearAttentionOp> {
-  FailureOr<SmallVector<Value>> buildVjp(Operation *operation,
-                                         OpBuilder &builder,
-                                         ArrayRef<Value> cotangents) const {
-    auto op = cast<LinearAttentionOp>(operation);
-    Location loc = op.getLoc();
-    SmallVector<Value> outs =
-        gradientOuts(builder, loc,
-                     {op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
-                      op.getInit()});
-    auto backward = LinearAttentionBackwardOp::create(
-        builder, loc, op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
-        op.getInit(), cotangents[0], cotangents[1], outs,
-        op.getChunkSize(), op.getWindow(), op.getScale().convertToFloat());
-    return perOperand(backward.getGrads(), op.getOuts().size());
-  }
-};
-} // namespace
+static FailureOr<SmallVector<Value>>
+linearAttentionVjp(LinearAttentionOp op, OpBuilder &builder,
+                   ArrayRef<Value> cotangents) {
+  Location loc = op.getLoc();
+  SmallVector<Value> outs = gradientOuts(
+      builder, loc,
+      {op.getQ(), op.getK(), op.getV(), op.getLogDecay(), op.getInit()});
+  auto backward = LinearAttentionBackwardOp::create(
+      builder, loc, op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
+      op.getInit(), cotangents[0], cotangents[1], outs, op.getChunkSize(),
+      op.getWindow(), op.getScale().convertToFloat());
+  return perOperand(backward.getGrads(), op.getOuts().size());
+}
 
 //===----------------------------------------------------------------------===//
 // Recurrent scans: selective_scan
@@ -145,121 +125,92 @@ static Value emptyOfDims(OpBuilder &b, Location loc,
   return tensor::EmptyOp::create(b, loc, sizes, b.getF32Type());
 }
 
-
 /// The sum over dim 0 (the batch) of `perBatch`.
 static Value sumOverBatch(OpBuilder &b, Location loc, Value perBatch) {
-  SmallVector<OpFoldResult> sizes =
-      tensor::getMixedSizes(b, loc, perBatch);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, perBatch);
   sizes.erase(sizes.begin());
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-  Value init = linalg::FillOp::create(
-                   b, loc, zero,
-                   ValueRange{tensor::EmptyOp::create(b, loc, sizes,
-                                                      b.getF32Type())})
-                   .getResult(0);
+  Value init =
+      linalg::FillOp::create(
+          b, loc, zero,
+          ValueRange{tensor::EmptyOp::create(b, loc, sizes, b.getF32Type())})
+          .getResult(0);
   auto reduce = linalg::ReduceOp::create(
       b, loc, ValueRange{perBatch}, ValueRange{init}, ArrayRef<int64_t>{0},
       [](OpBuilder &nb, Location nl, ValueRange args) {
         linalg::YieldOp::create(
-            nb, nl, ValueRange{arith::AddFOp::create(nb, nl, args[0], args[1])});
+            nb, nl,
+            ValueRange{arith::AddFOp::create(nb, nl, args[0], args[1])});
       });
   return reduce.getResult(0);
 }
 
-namespace {
-struct SelectiveScanVjp
-    : public DifferentiableOpInterface::ExternalModel<SelectiveScanVjp,
-                                                      SelectiveScanOp> {
-  FailureOr<SmallVector<Value>> buildVjp(Operation *operation,
-                                         OpBuilder &b,
-                                         ArrayRef<Value> cotangents) const {
-    auto op = cast<SelectiveScanOp>(operation);
-    Location loc = op.getLoc();
-    Value u = op.getU(), A = op.getA();
-    // One destination per gradient, in the backward op's result order; the
-    // batch-shared parameters' gradients come per batch element.
-    SmallVector<Value> outs = {emptyLike(b, loc, u),
-                               emptyLike(b, loc, op.getDelta()),
-                               emptyOfDims(b, loc, {{u, 0}, {A, 0}, {A, 1}}),
-                               emptyLike(b, loc, op.getB()),
-                               emptyLike(b, loc, op.getC())};
-    if (op.getDSkip())
-      outs.push_back(emptyOfDims(b, loc, {{u, 0}, {u, 2}}));
-    if (op.getZ())
-      outs.push_back(emptyLike(b, loc, op.getZ()));
-    if (op.getDeltaBias())
-      outs.push_back(emptyOfDims(b, loc, {{u, 0}, {u, 2}}));
-    if (op.getInit())
-      outs.push_back(emptyLike(b, loc, op.getInit()));
-    auto backward = SelectiveScanBackwardOp::create(
-        b, loc, u, op.getDelta(), A, op.getB(), op.getC(), op.getDSkip(),
-        op.getZ(), op.getDeltaBias(), op.getInit(), cotangents[0],
-        cotangents[1], /*chunkStates=*/Value(), outs, kRecurrentBackwardChunk,
-        op.getDeltaSoftplus());
+static FailureOr<SmallVector<Value>>
+selectiveScanVjp(SelectiveScanOp op, OpBuilder &b, ArrayRef<Value> cotangents) {
+  Location loc = op.getLoc();
+  Value u = op.getU(), A = op.getA();
+  // One destination per gradient, in the backward op's result order; the
+  // batch-shared parameters' gradients come per batch element.
+  SmallVector<Value> outs = {
+      emptyLike(b, loc, u), emptyLike(b, loc, op.getDelta()),
+      emptyOfDims(b, loc, {{u, 0}, {A, 0}, {A, 1}}),
+      emptyLike(b, loc, op.getB()), emptyLike(b, loc, op.getC())};
+  if (op.getDSkip())
+    outs.push_back(emptyOfDims(b, loc, {{u, 0}, {u, 2}}));
+  if (op.getZ())
+    outs.push_back(emptyLike(b, loc, op.getZ()));
+  if (op.getDeltaBias())
+    outs.push_back(emptyOfDims(b, loc, {{u, 0}, {u, 2}}));
+  if (op.getInit())
+    outs.push_back(emptyLike(b, loc, op.getInit()));
+  auto backward = SelectiveScanBackwardOp::create(
+      b, loc, u, op.getDelta(), A, op.getB(), op.getC(), op.getDSkip(),
+      op.getZ(), op.getDeltaBias(), op.getInit(), cotangents[0], cotangents[1],
+      /*chunkStates=*/Value(), outs, kRecurrentBackwardChunk,
+      op.getDeltaSoftplus());
 
-    // Operand order: u, delta, A, b, c, then the optional ones present, then
-    // the outs (no cotangent).
-    ResultRange grads = backward.getResults();
-    SmallVector<Value> result = {grads[0], grads[1],
-                                 sumOverBatch(b, loc, grads[2]), grads[3],
-                                 grads[4]};
-    unsigned next = 5;
-    if (op.getDSkip())
-      result.push_back(sumOverBatch(b, loc, grads[next++]));
-    if (op.getZ())
-      result.push_back(grads[next++]);
-    if (op.getDeltaBias())
-      result.push_back(sumOverBatch(b, loc, grads[next++]));
-    if (op.getInit())
-      result.push_back(grads[next++]);
-    result.append(op.getOuts().size(), Value());
-    return result;
-  }
-};
-} // namespace
+  // Operand order: u, delta, A, b, c, then the optional ones present, then
+  // the outs (no cotangent).
+  ResultRange grads = backward.getResults();
+  SmallVector<Value> result = {
+      grads[0], grads[1], sumOverBatch(b, loc, grads[2]), grads[3], grads[4]};
+  unsigned next = 5;
+  if (op.getDSkip())
+    result.push_back(sumOverBatch(b, loc, grads[next++]));
+  if (op.getZ())
+    result.push_back(grads[next++]);
+  if (op.getDeltaBias())
+    result.push_back(sumOverBatch(b, loc, grads[next++]));
+  if (op.getInit())
+    result.push_back(grads[next++]);
+  return perOperand(result, op.getOuts().size());
+}
 
 //===----------------------------------------------------------------------===//
 // Recurrent scans: gated_delta_rule
 //===----------------------------------------------------------------------===//
 
-namespace {
-struct GatedDeltaRuleVjp
-    : public DifferentiableOpInterface::ExternalModel<GatedDeltaRuleVjp,
-                                                      GatedDeltaRuleOp> {
-  FailureOr<SmallVector<Value>> buildVjp(Operation *operation,
-                                         OpBuilder &b,
-                                         ArrayRef<Value> cotangents) const {
-    auto op = cast<GatedDeltaRuleOp>(operation);
-    Location loc = op.getLoc();
-    SmallVector<Value> outs;
-    for (Value input : {op.getQ(), op.getK(), op.getV(), op.getG(),
-                        op.getBeta(), op.getInit()})
-      if (input)
-        outs.push_back(emptyLike(b, loc, input));
-    auto backward = GatedDeltaRuleBackwardOp::create(
-        b, loc, op.getQ(), op.getK(), op.getV(), op.getG(), op.getBeta(),
-        op.getInit(), cotangents[0], cotangents[1], /*chunkStates=*/Value(),
-        outs, op.getChunkSize(), op.getScale().convertToFloat());
-    // Operand order: q, k, v, g, beta, init (when present), then the outs.
-    SmallVector<Value> result(backward.getResults());
-    result.append(op.getOuts().size(), Value());
-    return result;
-  }
-};
-} // namespace
-
-static void attachSsdAndLinearAttentionVjpModels(MLIRContext &context) {
-  SsdOp::attachInterface<SsdVjpModel>(context);
-  LinearAttentionOp::attachInterface<LinearAttentionVjpModel>(context);
-}
-
-
-static void attachRecurrentScanVjpModels(MLIRContext &context) {
-  SelectiveScanOp::attachInterface<SelectiveScanVjp>(context);
-  GatedDeltaRuleOp::attachInterface<GatedDeltaRuleVjp>(context);
+static FailureOr<SmallVector<Value>>
+gatedDeltaRuleVjp(GatedDeltaRuleOp op, OpBuilder &b,
+                  ArrayRef<Value> cotangents) {
+  Location loc = op.getLoc();
+  SmallVector<Value> outs = gradientOuts(
+      b, loc,
+      {op.getQ(), op.getK(), op.getV(), op.getG(), op.getBeta(), op.getInit()});
+  auto backward = GatedDeltaRuleBackwardOp::create(
+      b, loc, op.getQ(), op.getK(), op.getV(), op.getG(), op.getBeta(),
+      op.getInit(), cotangents[0], cotangents[1], /*chunkStates=*/Value(), outs,
+      op.getChunkSize(), op.getScale().convertToFloat());
+  // Operand order: q, k, v, g, beta, init (when present), then the outs.
+  return perOperand(backward.getResults(), op.getOuts().size());
 }
 
 void mlir::mixer::attachScanVjpModels(MLIRContext &context) {
-  attachSsdAndLinearAttentionVjpModels(context);
-  attachRecurrentScanVjpModels(context);
+  SsdOp::attachInterface<VjpModel<SsdOp, ssdVjp>>(context);
+  LinearAttentionOp::attachInterface<
+      VjpModel<LinearAttentionOp, linearAttentionVjp>>(context);
+  SelectiveScanOp::attachInterface<VjpModel<SelectiveScanOp, selectiveScanVjp>>(
+      context);
+  GatedDeltaRuleOp::attachInterface<
+      VjpModel<GatedDeltaRuleOp, gatedDeltaRuleVjp>>(context);
 }

@@ -60,26 +60,32 @@ LogicalResult ShapeVerifier::checkShape(Value value, StringRef name,
   return success();
 }
 
-LogicalResult ShapeVerifier::check(Value value, StringRef name,
-                                   ArrayRef<StringRef> dims) {
+LogicalResult ShapeVerifier::checkShapeAndElements(
+    Value value, StringRef name, ArrayRef<StringRef> dims,
+    function_ref<bool(Type)> accepts, StringRef expected) {
   if (failed(checkShape(value, name, dims)))
     return failure();
   Type elt = cast<RankedTensorType>(value.getType()).getElementType();
-  if (!elt.isF32())
-    return error() << "operand '" << name << "' must have f32 elements, got "
-                   << elt;
+  if (!accepts(elt))
+    return error() << "operand '" << name << "' must have " << expected
+                   << " elements, got " << elt;
   return success();
+}
+
+LogicalResult ShapeVerifier::check(Value value, StringRef name,
+                                   ArrayRef<StringRef> dims) {
+  return checkShapeAndElements(
+      value, name, dims, [](Type elt) { return elt.isF32(); }, "f32");
 }
 
 LogicalResult ShapeVerifier::checkInts(Value value, StringRef name,
                                        ArrayRef<StringRef> dims) {
-  if (failed(checkShape(value, name, dims)))
-    return failure();
-  Type elt = cast<RankedTensorType>(value.getType()).getElementType();
-  if (!elt.isSignlessInteger(32) && !elt.isSignlessInteger(64))
-    return error() << "operand '" << name
-                   << "' must have i32 or i64 elements, got " << elt;
-  return success();
+  return checkShapeAndElements(
+      value, name, dims,
+      [](Type elt) {
+        return elt.isSignlessInteger(32) || elt.isSignlessInteger(64);
+      },
+      "i32 or i64");
 }
 
 LogicalResult ShapeVerifier::checkScalar(Value value, StringRef name) {

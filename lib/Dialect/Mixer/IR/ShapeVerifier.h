@@ -62,6 +62,12 @@ public:
 private:
   LogicalResult checkShape(Value value, StringRef name,
                            ArrayRef<StringRef> dims);
+  /// checkShape, then that `accepts` the element type, else an error naming
+  /// the element types it must have (`expected`).
+  LogicalResult checkShapeAndElements(Value value, StringRef name,
+                                      ArrayRef<StringRef> dims,
+                                      function_ref<bool(Type)> accepts,
+                                      StringRef expected);
 
   Operation *op;
   /// Where getShapeContract collects what this verifier states (or null).

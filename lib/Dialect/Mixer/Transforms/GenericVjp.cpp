@@ -101,16 +101,13 @@ public:
           toOperand(0, neg(d));
           return success();
         })
-        .Case<arith::MaximumFOp, arith::MaxNumFOp>([&](Operation *) {
-          Value first = arith::CmpFOp::create(b, arith::CmpFPredicate::OGE,
-                                              in(0), in(1));
-          toOperand(0, pick(first, true));
-          toOperand(1, pick(first, false));
-          return success();
-        })
-        .Case<arith::MinimumFOp, arith::MinNumFOp>([&](Operation *) {
-          Value first = arith::CmpFOp::create(b, arith::CmpFPredicate::OLE,
-                                              in(0), in(1));
+        .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MinimumFOp,
+              arith::MinNumFOp>([&](Operation *minOrMax) {
+          // The gradient goes to the operand picked (the first on a tie).
+          bool isMax = isa<arith::MaximumFOp, arith::MaxNumFOp>(minOrMax);
+          Value first = arith::CmpFOp::create(
+              b, isMax ? arith::CmpFPredicate::OGE : arith::CmpFPredicate::OLE,
+              in(0), in(1));
           toOperand(0, pick(first, true));
           toOperand(1, pick(first, false));
           return success();

@@ -5,19 +5,12 @@
 
 #include "mlir/Pass/Pass.h"
 
-namespace mlir {
-namespace func {
-class FuncOp;
-} // namespace func
-namespace mixer {
-
+namespace mlir::mixer {
+// Both sections of the generated file: the pass declarations and their
+// registration.
 #define GEN_PASS_DECL
-#include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
-
 #define GEN_PASS_REGISTRATION
 #include "mixer/Dialect/Mixer/Transforms/Passes.h.inc"
-
-} // namespace mixer
-} // namespace mlir
+} // namespace mlir::mixer
 
 #endif // MIXER_DIALECT_MIXER_TRANSFORMS_PASSES_H
