@@ -352,24 +352,24 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
   });
 }
 
-Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
-                                         const DeltaRuleChunk &f) const {
-  return lb.map({f.cum}, {lb.dims(2, {0})}, f.Q,
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::MulFOp::create(
-                             ib, args[1], gammaOf(ib, args[0], ops.scale))
+/// rows[t, :] * factors[t], in place: one exp per token (in `factors`),
+/// not one per element.
+static Value scaleRowsInPlace(LinalgBuilder &lb, Value rows, Value factors) {
+  return lb.map({factors}, {lb.dims(2, {0})}, rows,
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(ib, args[1], args[0])
                       .getResult();
                 });
 }
 
+Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
+                                         const DeltaRuleChunk &f) const {
+  return scaleRowsInPlace(lb, f.Q, gammas(lb, f.cum, ops.scale));
+}
+
 Value GatedDeltaRuleHooks::keysToEnd(LinalgBuilder &lb,
                                      const DeltaRuleChunk &f) const {
-  return lb.map({f.cum}, {lb.dims(2, {0})}, f.K,
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::MulFOp::create(
-                             ib, args[1], decayToEndOf(ib, f.cumLast, args[0]))
-                      .getResult();
-                });
+  return scaleRowsInPlace(lb, f.K, decaysToEnd(lb, f.cum, f.cumLast));
 }
 
 /// One full chunk of C tokens starting at t0 in the WY (UT) form: with the

@@ -73,29 +73,40 @@ SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
   return d;
 }
 
-Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
-  Type f32 = lb.builder().getF32Type();
-  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty(lb.sizesOf(rows), f32),
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value d = LinalgBuilder(ib).expOfNonPositive(
-                      arith::TruncFOp::create(ib, f32, args[1]));
-                  return arith::MulFOp::create(ib, args[0], d).getResult();
+/// rows[t, :] * factors[t], into a new tensor.
+static Value scaleRows(LinalgBuilder &lb, Value rows, Value factors) {
+  return lb.map({rows, factors}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+                lb.empty(lb.sizesOf(rows), lb.builder().getF32Type()),
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(ib, args[0], args[1])
+                      .getResult();
                 });
 }
 
-Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
+/// exp(segment(cum[t])) per token: one exp per row, not per element.
+static Value rowDecays(LinalgBuilder &lb, Value cum,
+                       function_ref<Value(ImplicitLocOpBuilder &, Value)>
+                           segment) {
   Type f32 = lb.builder().getF32Type();
-  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty(lb.sizesOf(rows), f32),
+  return lb.map({cum}, {lb.dims(1, {0})}, lb.empty(lb.sizesOf(cum), f32),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value seg = arith::TruncFOp::create(
-                      ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
-                  return arith::MulFOp::create(
-                             ib, args[0],
-                             LinalgBuilder(ib).expOfNonPositive(seg))
-                      .getResult();
+                  return LinalgBuilder(ib).expOfNonPositive(
+                      arith::TruncFOp::create(ib, f32, segment(ib, args[0])));
                 });
+}
+
+Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
+  return scaleRows(lb, rows,
+                   rowDecays(lb, cum, [](ImplicitLocOpBuilder &, Value c) {
+                     return c;
+                   }));
+}
+
+Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
+  return scaleRows(
+      lb, rows, rowDecays(lb, cum, [&](ImplicitLocOpBuilder &ib, Value c) {
+        return arith::SubFOp::create(ib, cumLast, c).getResult();
+      }));
 }
 
 Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {

@@ -149,10 +149,19 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK:           %[[QK:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QC]], %[[KT]] : tensor<16x8xf32>, tensor<8x16xf32>)
 // CHECK:           linalg.generic {{.*}} outs(%[[QK]] : tensor<16x16xf32>)
 // CHECK:             arith.cmpi ule
-// CHECK:           %[[OI:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
+// CHECK:           %[[GAMS:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1 : tensor<16xf64>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:             math.exp
+// CHECK:           %[[QSC:.*]] = linalg.generic {{.*}} ins(%[[GAMS]] : tensor<16xf32>) outs(%[[QC]] : tensor<16x8xf32>)
+// CHECK:           %[[OI:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QSC]], %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
 // CHECK:           %[[OB:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[OI]] : tensor<16x4xf32>)
 // CHECK:           tensor.insert_slice %[[OB]] into
-// CHECK:           %[[KW:.*]] = linalg.generic {{.*}} outs(%[[KC]] : tensor<16x8xf32>)
+// The decays to the chunk end, one exp per token, then K scaled by rows.
+// CHECK:           %[[TOEND:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1 : tensor<16xf64>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:             math.exp
+// CHECK:           %[[KW:.*]] = linalg.generic {{.*}} ins(%[[TOEND]] : tensor<16xf32>) outs(%[[KC]] : tensor<16x8xf32>)
+// CHECK-NEXT:        ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:          arith.mulf
+// CHECK-NEXT:          linalg.yield
 // CHECK:           %[[SD:.*]] = linalg.generic {{.*}} outs(%[[S]] : tensor<8x4xf32>)
 // CHECK:           linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[KW]], %[[U]] : tensor<16x8xf32>, tensor<16x4xf32>) outs(%[[SD]] : tensor<8x4xf32>)
 // CHECK:         scf.for %{{.*}} = %[[C32]] to %[[C40]] step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %{{.*}} = %[[CH]]#1)

@@ -8,6 +8,7 @@
 // St [N, P], starting from zero without an init.
 
 // CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$VEC:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG:   #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -77,22 +78,30 @@
 // CHECK:               %[[YT:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
 // CHECK:               %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YT]] : tensor<32x4xf32>)
 // CHECK:               %[[YIN:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M]], %[[XC]] : tensor<32x32xf32>, tensor<32x4xf32>) outs(%[[YZ]] : tensor<32x4xf32>)
-// Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block.
-// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
-// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CCUM:.*]]: f64, %{{.*}}: f32):
+// Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block,
+// one exp per token (a [Q] map), then the rows of Cc scaled.
+// CHECK:               %[[GAM:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[CCUM:.*]]: f64, %{{.*}}: f32):
 // CHECK-NEXT:            %[[CCUM32:.*]] = arith.truncf %[[CCUM]] : f64 to f32
 // CHECK-NEXT:            %[[CCL:.*]] = arith.minimumf %[[CCUM32]], %[[ZERO]] : f32
 // CHECK-NEXT:            %[[CEXP:.*]] = math.exp %[[CCL]] : f32
-// CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CEXP]] : f32
+// CHECK-NEXT:            linalg.yield %[[CEXP]] : f32
+// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[GAM]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CG:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CG]] : f32
 // CHECK:               %[[YOUT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CSC]], %[[ST]] : tensor<32x8xf32>, tensor<8x4xf32>) outs(%[[YIN]] : tensor<32x4xf32>)
-// State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)), the state decayed
-// in place by exp(min(cum[Q-1], 0)), and Bw^T X added (transposed lhs).
-// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
-// CHECK-NEXT:          ^bb0(%{{.*}}: f32, %[[BCUM:.*]]: f64, %{{.*}}: f32):
+// State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)) (one exp per
+// token), the state decayed in place by exp(min(cum[Q-1], 0)), and Bw^T X
+// added (transposed lhs).
+// CHECK:               %[[TOEND:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[BCUM:.*]]: f64, %{{.*}}: f32):
 // CHECK-NEXT:            %[[BSEG:.*]] = arith.subf %[[CUM]]#0, %[[BCUM]] : f64
 // CHECK-NEXT:            %[[BSEG32:.*]] = arith.truncf %[[BSEG]] : f64 to f32
 // CHECK-NEXT:            %[[BCL:.*]] = arith.minimumf %[[BSEG32]], %[[ZERO]] : f32
 // CHECK-NEXT:            math.exp %[[BCL]] : f32
+// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[TOEND]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:            arith.mulf
 // CHECK:               %[[LAST32:.*]] = arith.truncf %[[CUM]]#0 : f64 to f32
 // CHECK-NEXT:          %[[LASTCL:.*]] = arith.minimumf %[[LAST32]], %[[ZERO]] : f32
 // CHECK-NEXT:          %[[CHUNKDECAY:.*]] = math.exp %[[LASTCL]] : f32
