@@ -158,18 +158,14 @@ void GatedDeltaRuleHooks::tokenStep(LinalgBuilder &lb, unsigned, Value t,
   carry.states[0] = st;
 }
 
-Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
-                              int64_t D, bool lastRowFirst) {
+/// Solves (I - negA) X = X in place row by row: row i becomes
+/// x_i + negA[i, :] X, where only the rows already solved meet nonzeros of
+/// negA; each row is a static [1, C] x [C, D] contraction.
+static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
+                              int64_t C, int64_t D, bool lastRowFirst) {
   ImplicitLocOpBuilder &b = lb.builder();
-  Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult c = b.getIndexAttr(C), d = b.getIndexAttr(D);
-  // Row i becomes x_i - A[i, :] X, where only the rows already solved meet
-  // nonzeros of A; each row is a static [1, C] x [C, D] contraction with -A.
-  Value negA = lb.map({A}, {lb.dims(2, {0, 1})}, lb.empty({c, c}, f32),
-                      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                        return arith::NegFOp::create(ib, args[0]).getResult();
-                      });
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value cC = arith::ConstantIndexOp::create(b, C);
@@ -189,6 +185,51 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
         scf::YieldOp::create(ib, ilb.insert(row, acc[0], {i, zero}, {one, d}));
       });
   return rows.getResult(0);
+}
+
+/// Rows per diagonal block of the blocked substitution: the row-by-row
+/// solve is a chain of dependent [1, n] x [n, D] products (FMA latency,
+/// not throughput), so it runs on blocks this small and the coupling
+/// between blocks becomes full contractions.
+static constexpr int64_t kSubstitutionBlock = 16;
+
+Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
+                              int64_t D, bool lastRowFirst) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  OpFoldResult c = b.getIndexAttr(C);
+  Value negA = lb.map({A}, {lb.dims(2, {0, 1})}, lb.empty({c, c}, f32),
+                      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                        return arith::NegFOp::create(ib, args[0]).getResult();
+                      });
+  int64_t block = kSubstitutionBlock;
+  if (C <= block || C % block != 0)
+    return substituteByRows(lb, negA, X, C, D, lastRowFirst);
+  // Block by block in solving order: the block's rows by substitution on
+  // its diagonal block of negA, then the rows still unsolved (after it, or
+  // before it from the last) take its contribution in one contraction.
+  auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
+  int64_t blocks = C / block;
+  for (int64_t step = 0; step < blocks; ++step) {
+    int64_t r0 = (lastRowFirst ? blocks - 1 - step : step) * block;
+    Value diag =
+        lb.slice(negA, {at(r0), at(r0)}, {at(block), at(block)}, {block, block});
+    Value rows = lb.copyToNew(
+        lb.slice(X, {at(r0), at(0)}, {at(block), at(D)}, {block, D}));
+    rows = substituteByRows(lb, diag, rows, block, D, lastRowFirst);
+    X = lb.insert(rows, X, {at(r0), at(0)}, {at(block), at(D)});
+    int64_t first = lastRowFirst ? 0 : r0 + block;
+    int64_t count = lastRowFirst ? r0 : C - r0 - block;
+    if (count == 0)
+      continue;
+    Value coupling = lb.slice(negA, {at(first), at(r0)}, {at(count), at(block)},
+                              {count, block});
+    Value rest = lb.copyToNew(
+        lb.slice(X, {at(first), at(0)}, {at(count), at(D)}, {count, D}));
+    rest = lb.contract(coupling, rows, rest, Lhs::RowMajor);
+    X = lb.insert(rest, X, {at(first), at(0)}, {at(count), at(D)});
+  }
+  return X;
 }
 
 /// exp(x) in f32 of an f64 prefix sum x (or a difference of two).
