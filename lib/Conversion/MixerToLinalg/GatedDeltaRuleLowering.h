@@ -14,6 +14,7 @@
 
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
+#include "mixer/Target/TargetDescription.h"
 
 namespace mlir::mixer {
 
@@ -29,8 +30,17 @@ Value buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k, Value w,
 /// Solves (I + A) X = X in place for A [C, C] strictly lower triangular by
 /// forward substitution (rows from the first), or, with `lastRowFirst`, for
 /// A strictly upper triangular by back substitution (rows from the last).
+/// With `block` (> 0, dividing C, below C), in diagonal blocks of that many
+/// rows whose coupling to the rows still unsolved is one contraction each.
 Value substitute(LinalgBuilder &lb, Value A, Value X, int64_t C, int64_t D,
-                 bool lastRowFirst = false);
+                 int64_t block = 0, bool lastRowFirst = false);
+
+/// Rows per diagonal block of the chunks' triangular solves on `target`
+/// (0: row by row). A CPU runs the row-by-row products as chains of
+/// dependent FMAs (latency, not throughput): 16-row blocks, the rest as
+/// contractions. A GPU spreads each row over the block's threads already,
+/// and the blocked form's extra temporaries cost it registers.
+int64_t triangularSolveBlock(const TargetDescription &target);
 
 /// The array operands and sizes of a gated delta rule (forward or
 /// backward); init is null when absent.
@@ -38,6 +48,9 @@ struct GatedDeltaRuleOperands {
   Value q, k, v, g, beta, init;
   int64_t H, Dk, Dv, C;
   double scale;
+  /// Rows per block of the triangular solve (triangularSolveBlock; 0: row
+  /// by row).
+  int64_t solveBlock = 0;
 };
 
 /// The WY factors of one full chunk of C tokens entering with state S0

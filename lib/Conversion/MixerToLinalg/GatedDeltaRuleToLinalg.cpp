@@ -187,14 +187,12 @@ static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
   return rows.getResult(0);
 }
 
-/// Rows per diagonal block of the blocked substitution: the row-by-row
-/// solve is a chain of dependent [1, n] x [n, D] products (FMA latency,
-/// not throughput), so it runs on blocks this small and the coupling
-/// between blocks becomes full contractions.
-static constexpr int64_t kSubstitutionBlock = 16;
+int64_t mlir::mixer::triangularSolveBlock(const TargetDescription &target) {
+  return target.isGpu() ? 0 : 16;
+}
 
 Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
-                              int64_t D, bool lastRowFirst) {
+                              int64_t D, int64_t block, bool lastRowFirst) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   OpFoldResult c = b.getIndexAttr(C);
@@ -202,8 +200,7 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
                       [](ImplicitLocOpBuilder &ib, ValueRange args) {
                         return arith::NegFOp::create(ib, args[0]).getResult();
                       });
-  int64_t block = kSubstitutionBlock;
-  if (C <= block || C % block != 0)
+  if (block <= 0 || C <= block || C % block != 0)
     return substituteByRows(lb, negA, X, C, D, lastRowFirst);
   // Block by block in solving order: the block's rows by substitution on
   // its diagonal block of negA, then the rows still unsolved (after it, or
@@ -374,7 +371,7 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
                Value bv = arith::MulFOp::create(ib, args[0], args[1]);
                return arith::SubFOp::create(ib, bv, args[2]).getResult();
              });
-  f.U = substitute(lb, f.A, rhs, C, Dv);
+  f.U = substitute(lb, f.A, rhs, C, Dv, ops.solveBlock);
   return f;
 }
 
@@ -467,6 +464,7 @@ public:
                                static_cast<int64_t>(op.getChunkSize()),
                                static_cast<double>(
                                    op.getScale().convertToFloat())};
+    ops.solveBlock = triangularSolveBlock(lookupTargetDescription(op));
     return GatedDeltaRuleScan(ops);
   }
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
