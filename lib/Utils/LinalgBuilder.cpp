@@ -80,6 +80,55 @@ Value LinalgBuilder::contract(Value lhs, Value rhs, Value acc,
   return op.getResult(0);
 }
 
+/// The number of row blocks of `block` rows of `rows` rows, or 0 when the
+/// causal forms fall back to one contraction.
+static int64_t causalBlocks(int64_t rows, int64_t block) {
+  if (block <= 0 || rows <= block || rows % block != 0)
+    return 0;
+  return rows / block;
+}
+
+Value LinalgBuilder::contractLowerLhs(Value lhs, Value rhs, Value acc,
+                                      int64_t block) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  int64_t rows = accType.getDimSize(0), cols = accType.getDimSize(1);
+  int64_t blocks = causalBlocks(rows, block);
+  if (!blocks)
+    return contract(lhs, rhs, acc, Lhs::RowMajor);
+  auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
+  for (int64_t r = 0; r < blocks; ++r) {
+    int64_t r0 = r * block, depth = r0 + block;
+    Value part = contract(
+        slice(lhs, {at(r0), at(0)}, {at(block), at(depth)}, {block, depth}),
+        slice(rhs, {at(0), at(0)}, {at(depth), at(cols)}, {depth, cols}),
+        slice(acc, {at(r0), at(0)}, {at(block), at(cols)}, {block, cols}),
+        Lhs::RowMajor);
+    acc = insert(part, acc, {at(r0), at(0)}, {at(block), at(cols)});
+  }
+  return acc;
+}
+
+Value LinalgBuilder::contractLowerPart(Value lhs, Value rhs, Value acc,
+                                       int64_t block) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  int64_t rows = accType.getDimSize(0);
+  int64_t depth = cast<RankedTensorType>(lhs.getType()).getDimSize(1);
+  int64_t blocks = causalBlocks(rows, block);
+  if (!blocks)
+    return contract(lhs, rhs, acc, Lhs::RowMajor);
+  auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
+  for (int64_t r = 0; r < blocks; ++r) {
+    int64_t r0 = r * block, width = r0 + block;
+    Value part = contract(
+        slice(lhs, {at(r0), at(0)}, {at(block), at(depth)}, {block, depth}),
+        slice(rhs, {at(0), at(0)}, {at(depth), at(width)}, {depth, width}),
+        slice(acc, {at(r0), at(0)}, {at(block), at(width)}, {block, width}),
+        Lhs::RowMajor);
+    acc = insert(part, acc, {at(r0), at(0)}, {at(block), at(width)});
+  }
+  return acc;
+}
+
 Value LinalgBuilder::map(
     ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value init,
     function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body) {

@@ -43,6 +43,18 @@ public:
   /// acc[i, j] += sum_k lhs(i, k) * rhs[k, j].
   Value contract(Value lhs, Value rhs, Value acc, Lhs lhsLayout);
 
+  /// The causal forms of contract (row-major lhs), in row blocks of
+  /// `block` rows (whole when `block` is 0 or does not split the rows into
+  /// equal blocks), skipping the blocks above the diagonal:
+  /// - contractLowerLhs: lhs [n, n] is zero above its diagonal, so row
+  ///   block r reads only its first (r + 1) * block columns (and as many
+  ///   rows of rhs);
+  /// - contractLowerPart: only the entries acc[i, j] with j in the row
+  ///   block of i or before it are computed (the causal scores); the
+  ///   others keep acc's values.
+  Value contractLowerLhs(Value lhs, Value rhs, Value acc, int64_t block);
+  Value contractLowerPart(Value lhs, Value rhs, Value acc, int64_t block);
+
   /// A parallel linalg.generic over the iteration space of `init` with one
   /// indexing map per input (and the identity for `init`); `body` maps the
   /// input scalars (and the init scalar, last) to the result.

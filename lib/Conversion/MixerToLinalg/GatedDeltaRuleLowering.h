@@ -14,7 +14,6 @@
 
 #include "mixer/Utils/ChunkedScan.h"
 #include "mixer/Utils/LinalgBuilder.h"
-#include "mixer/Target/TargetDescription.h"
 
 namespace mlir::mixer {
 
@@ -35,12 +34,6 @@ Value buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k, Value w,
 Value substitute(LinalgBuilder &lb, Value A, Value X, int64_t C, int64_t D,
                  int64_t block = 0, bool lastRowFirst = false);
 
-/// Rows per diagonal block of the chunks' triangular solves on `target`
-/// (0: row by row). A CPU runs the row-by-row products as chains of
-/// dependent FMAs (latency, not throughput): 16-row blocks, the rest as
-/// contractions. A GPU spreads each row over the block's threads already,
-/// and the blocked form's extra temporaries cost it registers.
-int64_t triangularSolveBlock(const TargetDescription &target);
 
 /// The array operands and sizes of a gated delta rule (forward or
 /// backward); init is null when absent.
@@ -48,9 +41,9 @@ struct GatedDeltaRuleOperands {
   Value q, k, v, g, beta, init;
   int64_t H, Dk, Dv, C;
   double scale;
-  /// Rows per block of the triangular solve (triangularSolveBlock; 0: row
-  /// by row).
-  int64_t solveBlock = 0;
+  /// Rows per block of the chunks' triangular work (the target's
+  /// triangularBlockRows; 0: whole).
+  int64_t triangularBlock = 0;
 };
 
 /// The WY factors of one full chunk of C tokens entering with state S0

@@ -31,6 +31,7 @@
 #include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -185,10 +186,6 @@ static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
         scf::YieldOp::create(ib, ilb.insert(row, acc[0], {i, zero}, {one, d}));
       });
   return rows.getResult(0);
-}
-
-int64_t mlir::mixer::triangularSolveBlock(const TargetDescription &target) {
-  return target.isGpu() ? 0 : 16;
 }
 
 Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
@@ -348,7 +345,8 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
     f.decay = decays(lb, f.cum);
 
   // A = beta_t (K K^T) * decay, strictly lower.
-  f.KK = lb.contract(f.K, f.Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor);
+  f.KK = lb.contractLowerPart(f.K, f.Kt, lb.filled({c, c}, f32, 0.0),
+                              ops.triangularBlock);
   f.A = decayMask(lb, f, f.KK, /*strict=*/true, f.beta);
 
   // Right-hand side: diag(beta) V - diag(beta gam) K S0.
@@ -371,7 +369,7 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
                Value bv = arith::MulFOp::create(ib, args[0], args[1]);
                return arith::SubFOp::create(ib, bv, args[2]).getResult();
              });
-  f.U = substitute(lb, f.A, rhs, C, Dv, ops.solveBlock);
+  f.U = substitute(lb, f.A, rhs, C, Dv, ops.triangularBlock);
   return f;
 }
 
@@ -381,9 +379,9 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
   OpFoldResult c = b.getIndexAttr(ops.C);
   Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(ops.scale));
   Value M = decayMask(lb, f,
-                      lb.contract(f.Q, f.Kt,
-                                  lb.filled({c, c}, b.getF32Type(), 0.0),
-                                  Lhs::RowMajor),
+                      lb.contractLowerPart(
+                          f.Q, f.Kt, lb.filled({c, c}, b.getF32Type(), 0.0),
+                          ops.triangularBlock),
                       /*strict=*/false, Value());
   return lb.map({}, {}, M, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], scale).getResult();
@@ -430,7 +428,7 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
     Value M = scores(lb, f);
     Value O = lb.contract(scaledQueries(lb, f), st,
                           lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
-    O = lb.contract(M, f.U, O, Lhs::RowMajor);
+    O = lb.contractLowerLhs(M, f.U, O, ops.triangularBlock);
     carry.outs[0] = lb.insert(O, carry.outs[0], {batch, t0, head, zero},
                               {one, c, one, dv});
   }
@@ -464,7 +462,7 @@ public:
                                static_cast<int64_t>(op.getChunkSize()),
                                static_cast<double>(
                                    op.getScale().convertToFloat())};
-    ops.solveBlock = triangularSolveBlock(lookupTargetDescription(op));
+    ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
     return GatedDeltaRuleScan(ops);
   }
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {

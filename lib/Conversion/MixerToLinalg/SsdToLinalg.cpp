@@ -22,6 +22,7 @@
 #include "SsdLowering.h"
 #include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -119,11 +120,11 @@ Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
 }
 
 Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
-                                  Value L) {
+                                  Value L, int64_t triangularBlock) {
   Type f32 = lb.builder().getF32Type();
   SmallVector<OpFoldResult> qq = lb.sizesOf(L);
-  Value G = lb.contract(Cc, lb.transpose(Bc), lb.filled(qq, f32, 0.0),
-                        Lhs::RowMajor);
+  Value G = lb.contractLowerPart(Cc, lb.transpose(Bc),
+                                 lb.filled(qq, f32, 0.0), triangularBlock);
   return lb.map({G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
                 lb.empty(qq, f32),
                 [](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -161,6 +162,7 @@ FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
   SsdScan scan(in, withOutput);
   if (op.getChunkStates())
     scan.chunkStatesOut = op.getOuts()[2];
+  scan.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
   return scan;
 }
 
@@ -223,8 +225,9 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
     // Intra-chunk block: ((Cc Bc^T) * L) X. The output block accumulates
     // in a local (cache-resident) buffer and is written to y once: y is
     // strided and usually far larger than the caches.
-    Value M = ssdChunkScores(lb, Cc, Bc, decays.L);
-    Y = lb.contract(M, X, lb.filled({q, p}, f32, 0.0), Lhs::RowMajor);
+    Value M = ssdChunkScores(lb, Cc, Bc, decays.L, triangularBlock);
+    Y = lb.contractLowerLhs(M, X, lb.filled({q, p}, f32, 0.0),
+                            triangularBlock);
     // Off-diagonal output: the state entering the chunk, decayed to each t.
     Y = lb.contract(decays.fromStart(lb, Cc), st, Y, Lhs::RowMajor);
   }

@@ -210,7 +210,10 @@ func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: te
 // CHECK:           %[[X1:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%{{.*}} = %[[X1C2]]) -> (tensor<16x4xf32>)
 // CHECK:             tensor.extract_slice %[[D1]]
 // CHECK:           %[[U:.*]] = tensor.insert_slice %[[X1]] into %[[XI0]][16, 0] [16, 4] [1, 1]
-// CHECK:           linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U]] : tensor<32x32xf32>, tensor<32x4xf32>)
+// The outputs' M U' in row blocks of 16 up to the diagonal of M.
+// CHECK:           %[[U0:.*]] = tensor.extract_slice %[[U]][0, 0] [16, 4] [1, 1]
+// CHECK:           linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U0]] : tensor<16x16xf32>, tensor<16x4xf32>)
+// CHECK:           linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U]] : tensor<16x32xf32>, tensor<32x4xf32>)
 func.func @gdr_blocked_substitution(%q: tensor<1x32x1x8xf32>, %k: tensor<1x32x1x8xf32>, %v: tensor<1x32x1x4xf32>,
                       %g: tensor<1x32x1xf32>, %beta: tensor<1x32x1xf32>,
                       %o0: tensor<1x32x1x4xf32>, %s0: tensor<1x1x8x4xf32>)

@@ -67,17 +67,38 @@
 // CHECK:               %[[BT:.*]] = linalg.transpose ins(%[[BC]] : tensor<32x8xf32>) outs(%{{.*}} : tensor<8x32xf32>) permutation = [1, 0]
 // CHECK:               %[[GA:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
 // CHECK:               %[[GZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[GA]] : tensor<32x32xf32>)
-// CHECK:               %[[G:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC]], %[[BT]] : tensor<32x8xf32>, tensor<8x32xf32>) outs(%[[GZ]] : tensor<32x32xf32>)
+// Cc Bc^T in row blocks of 16 up to the diagonal (the default target's
+// triangular blocks): rows 0-15 against columns 0-15, rows 16-31 against
+// all 32; the block above the diagonal stays 0 (L is 0 there).
+// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CC]][0, 0] [16, 8] [1, 1]
+// CHECK:               %[[BT0:.*]] = tensor.extract_slice %[[BT]][0, 0] [8, 16] [1, 1]
+// CHECK:               %[[GZ0:.*]] = tensor.extract_slice %[[GZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[G0:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC0]], %[[BT0]] : tensor<16x8xf32>, tensor<8x16xf32>) outs(%[[GZ0]] : tensor<16x16xf32>)
 // CHECK-NEXT:          ^bb0(%[[GL:.*]]: f32, %[[GR:.*]]: f32, %[[GO:.*]]: f32):
 // CHECK-NEXT:            %[[GP:.*]] = arith.mulf %[[GL]], %[[GR]] : f32
 // CHECK-NEXT:            %[[GS:.*]] = arith.addf %[[GO]], %[[GP]] : f32
 // CHECK-NEXT:            linalg.yield %[[GS]] : f32
+// CHECK:               %[[GI0:.*]] = tensor.insert_slice %[[G0]] into %[[GZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[CC1:.*]] = tensor.extract_slice %[[CC]][16, 0] [16, 8] [1, 1]
+// CHECK:               %[[GZ1:.*]] = tensor.extract_slice %[[GI0]][16, 0] [16, 32] [1, 1]
+// CHECK:               %[[G1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC1]], %[[BT]] : tensor<16x8xf32>, tensor<8x32xf32>) outs(%[[GZ1]] : tensor<16x32xf32>)
+// CHECK:               %[[G:.*]] = tensor.insert_slice %[[G1]] into %[[GI0]][16, 0] [16, 32] [1, 1]
 // CHECK:               %[[M:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[G]], %[[L]] : tensor<32x32xf32>, tensor<32x32xf32>)
 // CHECK:                 arith.mulf
-// The output block accumulates in a fresh local buffer.
+// The output block accumulates in a fresh local buffer, M X in row blocks
+// of 16 reading M only up to the diagonal: rows 0-15 take M[0:16, 0:16]
+// and X[0:16], rows 16-31 M[16:32, 0:32] and all of X.
 // CHECK:               %[[YT:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
 // CHECK:               %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YT]] : tensor<32x4xf32>)
-// CHECK:               %[[YIN:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M]], %[[XC]] : tensor<32x32xf32>, tensor<32x4xf32>) outs(%[[YZ]] : tensor<32x4xf32>)
+// CHECK:               %[[M0:.*]] = tensor.extract_slice %[[M]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[X0:.*]] = tensor.extract_slice %[[XC]][0, 0] [16, 4] [1, 1]
+// CHECK:               %[[YZ0:.*]] = tensor.extract_slice %[[YZ]][0, 0] [16, 4] [1, 1]
+// CHECK:               %[[Y0:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M0]], %[[X0]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[YZ0]] : tensor<16x4xf32>)
+// CHECK:               %[[YI0:.*]] = tensor.insert_slice %[[Y0]] into %[[YZ]][0, 0] [16, 4] [1, 1]
+// CHECK:               %[[M1:.*]] = tensor.extract_slice %[[M]][16, 0] [16, 32] [1, 1]
+// CHECK:               %[[YZ1:.*]] = tensor.extract_slice %[[YI0]][16, 0] [16, 4] [1, 1]
+// CHECK:               %[[Y1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M1]], %[[XC]] : tensor<16x32xf32>, tensor<32x4xf32>) outs(%[[YZ1]] : tensor<16x4xf32>)
+// CHECK:               %[[YIN:.*]] = tensor.insert_slice %[[Y1]] into %[[YI0]][16, 0] [16, 4] [1, 1]
 // Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block,
 // one exp per token (a [Q] map), then the rows of Cc scaled.
 // CHECK:               %[[GAM:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
