@@ -94,8 +94,10 @@ public:
   /// scores[t, j] * exp(cum[t] - cum[j]) (f.decay when formed; times
   /// rowFactor[t] when given), masked to j < t (strict) or j <= t, in
   /// place.
+  /// With `block`, only the row blocks up to the diagonal (as
+  /// LinalgBuilder::mapLowerBlocks): `scores` must be 0 above them.
   Value decayMask(LinalgBuilder &lb, const DeltaRuleChunk &f, Value scores,
-                  bool strict, Value rowFactor) const;
+                  bool strict, Value rowFactor, int64_t block = 0) const;
   /// exp(cum) [C] (times `factor` when not 1), in f32.
   Value gammas(LinalgBuilder &lb, Value cum, double factor) const;
   /// exp(cumLast - cum) [C]: the decay from each token to the chunk's end.

@@ -266,41 +266,59 @@ Value GatedDeltaRuleHooks::decays(LinalgBuilder &lb, Value cum) const {
 
 Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb,
                                      const DeltaRuleChunk &f, Value scores,
-                                     bool strict, Value rowFactor) const {
-  SmallVector<Value> in;
-  SmallVector<AffineMap> maps;
-  if (f.decay) {
-    in.push_back(f.decay);
-    maps.push_back(lb.dims(2, {0, 1}));
-  } else {
-    in.append({f.cum, f.cum});
-    maps.append({lb.dims(2, {0}), lb.dims(2, {1})});
-  }
-  if (rowFactor) {
-    in.push_back(rowFactor);
-    maps.push_back(lb.dims(2, {0}));
-  }
+                                     bool strict, Value rowFactor,
+                                     int64_t block) const {
+  using In = LinalgBuilder::TriangleInput;
+  SmallVector<In> in;
+  if (f.decay)
+    in.push_back({f.decay, In::Both});
+  else
+    in.append({{f.cum, In::Row}, {f.cum, In::Column}});
+  if (rowFactor)
+    in.push_back({rowFactor, In::Row});
   bool shared = static_cast<bool>(f.decay);
-  return lb.map(
-      in, maps, scores, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value decay = args[0];
-        if (!shared)
-          decay = expOf(ib, arith::SubFOp::create(ib, args[0], args[1]));
-        Value x = arith::MulFOp::create(ib, args.back(), decay);
-        if (rowFactor)
-          x = arith::MulFOp::create(ib, x, args[args.size() - 2]);
-        // The shared decays already hold 0 above the diagonal.
-        if (shared && !strict)
-          return Value(x);
-        Value t = linalg::IndexOp::create(ib, 0),
-              j = linalg::IndexOp::create(ib, 1);
-        Value keep = arith::CmpIOp::create(ib,
-                                           strict ? arith::CmpIPredicate::ult
-                                                  : arith::CmpIPredicate::ule,
-                                           j, t);
-        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-        return Value(arith::SelectOp::create(ib, keep, x, zeroF));
-      });
+  // The mask of one element; the row and column indices only when needed.
+  auto mask = [&](ImplicitLocOpBuilder &ib, ValueRange args,
+                  function_ref<std::pair<Value, Value>()> indices) {
+    Value decay = args[0];
+    if (!shared)
+      decay = expOf(ib, arith::SubFOp::create(ib, args[0], args[1]));
+    Value x = arith::MulFOp::create(ib, args.back(), decay);
+    if (rowFactor)
+      x = arith::MulFOp::create(ib, x, args[args.size() - 2]);
+    // The shared decays already hold 0 above the diagonal.
+    if (shared && !strict)
+      return Value(x);
+    auto [t, j] = indices();
+    Value keep = arith::CmpIOp::create(ib,
+                                       strict ? arith::CmpIPredicate::ult
+                                              : arith::CmpIPredicate::ule,
+                                       j, t);
+    Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+    return Value(arith::SelectOp::create(ib, keep, x, zeroF));
+  };
+  if (block > 0)
+    return lb.mapLowerBlocks(
+        in, scores, block,
+        [&](ImplicitLocOpBuilder &ib, Value t, Value j, ValueRange args) {
+          return mask(ib, args, [&] { return std::make_pair(t, j); });
+        });
+  SmallVector<Value> values;
+  SmallVector<AffineMap> maps;
+  for (const In &input : in) {
+    values.push_back(input.value);
+    maps.push_back(input.kind == In::Both  ? lb.dims(2, {0, 1})
+                   : input.kind == In::Row ? lb.dims(2, {0})
+                                           : lb.dims(2, {1}));
+  }
+  return lb.map(values, maps, scores,
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return mask(ib, args, [&] {
+                    return std::make_pair(
+                        Value(linalg::IndexOp::create(ib, 0)),
+                        Value(linalg::IndexOp::create(ib, 1)));
+                  });
+                });
 }
 
 Value GatedDeltaRuleHooks::gammas(LinalgBuilder &lb, Value cum,
@@ -347,7 +365,7 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
   // A = beta_t (K K^T) * decay, strictly lower.
   f.KK = lb.contractLowerPart(f.K, f.Kt, lb.filled({c, c}, f32, 0.0),
                               ops.triangularBlock);
-  f.A = decayMask(lb, f, f.KK, /*strict=*/true, f.beta);
+  f.A = decayMask(lb, f, f.KK, /*strict=*/true, f.beta, ops.triangularBlock);
 
   // Right-hand side: diag(beta) V - diag(beta gam) K S0.
   f.betaGam = lb.map({f.beta, f.cum}, {lb.dims(1, {0}), lb.dims(1, {0})},
@@ -382,7 +400,7 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
                       lb.contractLowerPart(
                           f.Q, f.Kt, lb.filled({c, c}, b.getF32Type(), 0.0),
                           ops.triangularBlock),
-                      /*strict=*/false, Value());
+                      /*strict=*/false, Value(), ops.triangularBlock);
   return lb.map({}, {}, M, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], scale).getResult();
   });

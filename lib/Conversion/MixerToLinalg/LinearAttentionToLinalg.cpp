@@ -148,14 +148,14 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
     Value Sc = lb.contractLowerPart(Qc, lb.transpose(Kc),
                                     lb.filled({q, q}, f32, 0.0),
                                     triangularBlock);
-    SmallVector<Value> maskIn;
-    SmallVector<AffineMap> maskMaps;
-    if (cum) {
-      maskIn = {cum, cum};
-      maskMaps = {lb.dims(2, {0}), lb.dims(2, {1})};
-    }
-    Value M = lb.map(
-        maskIn, maskMaps, Sc, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+    // In the same row blocks: the scores above them are zeros already.
+    using In = LinalgBuilder::TriangleInput;
+    SmallVector<In> maskIn;
+    if (cum)
+      maskIn = {{cum, In::Row}, {cum, In::Column}};
+    Value M = lb.mapLowerBlocks(
+        maskIn, Sc, triangularBlock,
+        [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
           LinalgBuilder ilb(ib);
           Value score = args.back();
           if (cum) {
@@ -167,8 +167,6 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
             score = arith::MulFOp::create(
                 ib, score,
                 arith::ConstantOp::create(ib, ib.getF32FloatAttr(scaleFactor)));
-          Value t = linalg::IndexOp::create(ib, 0),
-                s = linalg::IndexOp::create(ib, 1);
           Value causal =
               arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
           Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));

@@ -37,7 +37,10 @@ struct SsdInputs {
 /// total, and L[t, s] = exp(cum[t] - cum[s]) for s <= t, else 0.
 struct SsdChunkDecays {
   Value cumLast, cum, L;
-  static SsdChunkDecays of(LinalgBuilder &lb, Value A);
+  /// With `triangularBlock`, L in row blocks up to the diagonal (the
+  /// blocks above are zeros, not computed).
+  static SsdChunkDecays of(LinalgBuilder &lb, Value A,
+                           int64_t triangularBlock = 0);
   /// rows[t, :] * exp(cum[t]): decayed from the chunk's start to t.
   Value fromStart(LinalgBuilder &lb, Value rows) const;
   /// rows[t, :] * exp(cumLast - cum[t]): decayed from t to the chunk's end.

@@ -50,22 +50,26 @@ Value SsdInputs::groupOf(ImplicitLocOpBuilder &b, Value head) const {
       b, head, arith::ConstantIndexOp::create(b, headsPerGroup()));
 }
 
-SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
+SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
+                                  int64_t triangularBlock) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t n = cast<RankedTensorType>(A.getType()).getDimSize(0);
   OpFoldResult q = b.getIndexAttr(n);
   SsdChunkDecays d;
   std::tie(d.cumLast, d.cum) = lb.prefixSumF64(A);
-  // Decay from s to t inside the chunk, zero above the diagonal.
-  d.L = lb.map(
-      {d.cum, d.cum}, {lb.dims(2, {0}), lb.dims(2, {1})}, lb.empty({q, q}, f32),
-      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+  // Decay from s to t inside the chunk, zero above the diagonal (the
+  // blocks above it are not computed: filled with zeros).
+  Value init = LinalgBuilder::rowBlocks(n, triangularBlock)
+                   ? lb.filled({q, q}, f32, 0.0)
+                   : lb.empty({q, q}, f32);
+  using In = LinalgBuilder::TriangleInput;
+  d.L = lb.mapLowerBlocks(
+      {{d.cum, In::Row}, {d.cum, In::Column}}, init, triangularBlock,
+      [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
         Value seg = arith::TruncFOp::create(
             ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
         Value decay = LinalgBuilder(ib).expOfNonPositive(seg);
-        Value t = linalg::IndexOp::create(ib, 0),
-              s = linalg::IndexOp::create(ib, 1);
         Value causal =
             arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
@@ -218,7 +222,9 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
       lb.slice(in.b, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
   Value Cc =
       lb.slice(in.c, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
-  SsdChunkDecays decays = SsdChunkDecays::of(lb, A);
+  // L only with an output: the state passing does not read it.
+  SsdChunkDecays decays =
+      SsdChunkDecays::of(lb, A, withOutput ? triangularBlock : 0);
 
   Value Y;
   if (withOutput) {

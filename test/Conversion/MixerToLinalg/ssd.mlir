@@ -50,20 +50,34 @@
 // CHECK-NEXT:            %[[NACC:.*]] = tensor.insert %[[NSUM]] into %[[ACC]][%[[I]]] : tensor<32xf64>
 // CHECK-NEXT:            scf.yield %[[NSUM]], %[[NACC]] : f64, tensor<32xf64>
 // The causal decay matrix L[t, s] = s <= t ? exp(min(cum[t] - cum[s], 0)) : 0.
-// CHECK:               %[[LE:.*]] = tensor.empty() : tensor<32x32xf32>
-// CHECK:               %[[L:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<32xf64>, tensor<32xf64>) outs(%[[LE]] : tensor<32x32xf32>)
+// L in row blocks of 16 up to the diagonal (the default target's
+// triangular blocks); the block above it keeps the zero fill.
+// CHECK:               %[[LA0:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
+// CHECK:               %[[LZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[LA0]] : tensor<32x32xf32>)
+// CHECK:               %[[CR0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[LZ0:.*]] = tensor.extract_slice %[[LZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[L0:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR0]], %[[CC0]] : tensor<16xf64>, tensor<16xf64>) outs(%[[LZ0]] : tensor<16x16xf32>)
 // CHECK-NEXT:          ^bb0(%[[CT:.*]]: f64, %[[CS:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
 // CHECK-NEXT:            %[[SEG:.*]] = arith.subf %[[CT]], %[[CS]] : f64
 // CHECK-NEXT:            %[[SEG32:.*]] = arith.truncf %[[SEG]] : f64 to f32
 // CHECK-NEXT:            %[[CL:.*]] = arith.minimumf %[[SEG32]], %[[ZERO]] : f32
 // CHECK-NEXT:            %[[DECAY:.*]] = math.exp %[[CL]] : f32
-// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
-// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
 // CHECK-NEXT:            %[[CAUSAL:.*]] = arith.cmpi ule, %[[S]], %[[T]] : index
 // CHECK-NEXT:            %[[LV:.*]] = arith.select %[[CAUSAL]], %[[DECAY]], %[[ZERO]] : f32
 // CHECK-NEXT:            linalg.yield %[[LV]] : f32
-// Intra-chunk block: G = Cc Bc^T as an (i, j, k) contraction with a
-// row-major right-hand side, then ((G * L) X) accumulated into the y tile.
+// CHECK:               %[[LI0:.*]] = tensor.insert_slice %[[L0]] into %[[LZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[CR1:.*]] = tensor.extract_slice %[[CUM]]#1[16] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[LZ1:.*]] = tensor.extract_slice %[[LI0]][16, 0] [16, 32] [1, 1]
+// CHECK:               %[[L1:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR1]], %[[CUM]]#1 : tensor<16xf64>, tensor<32xf64>) outs(%[[LZ1]] : tensor<16x32xf32>)
+// CHECK-NEXT:          ^bb0(%{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[T1:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:            %[[TG:.*]] = arith.addi %[[T1]], %[[C16:.*]] : index
+// CHECK:                 arith.cmpi ule, %[[S1]], %[[TG]] : index
+// CHECK:               %[[L:.*]] = tensor.insert_slice %[[L1]] into %[[LI0]][16, 0] [16, 32] [1, 1]
 // CHECK:               %[[BT:.*]] = linalg.transpose ins(%[[BC]] : tensor<32x8xf32>) outs(%{{.*}} : tensor<8x32xf32>) permutation = [1, 0]
 // CHECK:               %[[GA:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
 // CHECK:               %[[GZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[GA]] : tensor<32x32xf32>)
