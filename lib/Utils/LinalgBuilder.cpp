@@ -80,6 +80,96 @@ Value LinalgBuilder::contract(Value lhs, Value rhs, Value acc,
   return op.getResult(0);
 }
 
+int64_t LinalgBuilder::rowBlocks(int64_t rows, int64_t block) {
+  if (block <= 0 || rows <= block || rows % block != 0)
+    return 0;
+  return rows / block;
+}
+
+/// A causal contraction by row blocks: block r (rows [r0, r0 + block))
+/// stops at the diagonal in the depth (a lower-triangular lhs) or in the
+/// columns (the lower part of acc).
+static Value contractByRowBlocks(LinalgBuilder &lb, Value lhs, Value rhs,
+                                 Value acc, int64_t block, bool lowerLhs) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  int64_t rows = accType.getDimSize(0), cols = accType.getDimSize(1);
+  int64_t depth = cast<RankedTensorType>(lhs.getType()).getDimSize(1);
+  int64_t blocks = LinalgBuilder::rowBlocks(rows, block);
+  if (!blocks)
+    return lb.contract(lhs, rhs, acc, Lhs::RowMajor);
+  auto at = [&](int64_t i) -> OpFoldResult {
+    return lb.builder().getIndexAttr(i);
+  };
+  for (int64_t r = 0; r < blocks; ++r) {
+    int64_t r0 = r * block, diagonal = r0 + block;
+    int64_t k = lowerLhs ? diagonal : depth, n = lowerLhs ? cols : diagonal;
+    Value part = lb.contract(
+        lb.slice(lhs, {at(r0), at(0)}, {at(block), at(k)}, {block, k}),
+        lb.slice(rhs, {at(0), at(0)}, {at(k), at(n)}, {k, n}),
+        lb.slice(acc, {at(r0), at(0)}, {at(block), at(n)}, {block, n}),
+        Lhs::RowMajor);
+    acc = lb.insert(part, acc, {at(r0), at(0)}, {at(block), at(n)});
+  }
+  return acc;
+}
+
+Value LinalgBuilder::contractLowerLhs(Value lhs, Value rhs, Value acc,
+                                      int64_t block) {
+  return contractByRowBlocks(*this, lhs, rhs, acc, block, /*lowerLhs=*/true);
+}
+
+Value LinalgBuilder::contractLowerPart(Value lhs, Value rhs, Value acc,
+                                       int64_t block) {
+  return contractByRowBlocks(*this, lhs, rhs, acc, block, /*lowerLhs=*/false);
+}
+
+Value LinalgBuilder::mapLowerBlocks(
+    ArrayRef<TriangleInput> inputs, Value init, int64_t block,
+    function_ref<Value(ImplicitLocOpBuilder &, Value, Value, ValueRange)>
+        body) {
+  int64_t n = cast<RankedTensorType>(init.getType()).getDimSize(0);
+  int64_t blocks = rowBlocks(n, block);
+  int64_t rows = blocks ? block : n;
+  auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
+  for (int64_t r = 0; r < std::max<int64_t>(blocks, 1); ++r) {
+    int64_t r0 = r * rows, cols = blocks ? r0 + rows : n;
+    SmallVector<Value> values;
+    SmallVector<AffineMap> maps;
+    for (const TriangleInput &in : inputs) {
+      switch (in.kind) {
+      case TriangleInput::Row:
+        values.push_back(slice(in.value, {at(r0)}, {at(rows)}, {rows}));
+        maps.push_back(dims(2, {0}));
+        break;
+      case TriangleInput::Column:
+        values.push_back(slice(in.value, {at(0)}, {at(cols)}, {cols}));
+        maps.push_back(dims(2, {1}));
+        break;
+      case TriangleInput::Both:
+        values.push_back(slice(in.value, {at(r0), at(0)}, {at(rows), at(cols)},
+                               {rows, cols}));
+        maps.push_back(dims(2, {0, 1}));
+        break;
+      }
+    }
+    Value part = blocks ? slice(init, {at(r0), at(0)}, {at(rows), at(cols)},
+                                {rows, cols})
+                        : init;
+    part = map(values, maps, part,
+               [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                 Value t = linalg::IndexOp::create(ib, 0);
+                 Value s = linalg::IndexOp::create(ib, 1);
+                 if (r0 != 0)
+                   t = arith::AddIOp::create(
+                       ib, t, arith::ConstantIndexOp::create(ib, r0));
+                 return body(ib, t, s, args);
+               });
+    init = blocks ? insert(part, init, {at(r0), at(0)}, {at(rows), at(cols)})
+                  : part;
+  }
+  return init;
+}
+
 Value LinalgBuilder::map(
     ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value init,
     function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body) {

@@ -64,6 +64,13 @@ struct TargetDescription {
   /// block's linalg ops over them).
   std::optional<int64_t> threadsPerBlock;
 
+  /// Rows per block of the chunked scans' lower-triangular work (causal
+  /// products that skip the blocks above the diagonal, triangular solves
+  /// by diagonal blocks); 0: whole. On CPUs 16: the skipped work is
+  /// FMAs, and the solve's row-by-row products are latency bound. On GPUs
+  /// the extra temporaries of the blocked forms cost registers.
+  int64_t triangularBlockRows() const { return isGpu() ? 0 : 16; }
+
   /// Whether this describes a GPU (the per-block temporaries then go to
   /// tempMemorySpace only as far as sharedMemoryBytes allows, which
   /// mixer-map-forall-to-gpu decides once sizes are known).

@@ -43,6 +43,39 @@ public:
   /// acc[i, j] += sum_k lhs(i, k) * rhs[k, j].
   Value contract(Value lhs, Value rhs, Value acc, Lhs lhsLayout);
 
+  /// The causal forms of contract (row-major lhs), in row blocks of
+  /// `block` rows (whole when `block` is 0 or does not split the rows into
+  /// equal blocks), skipping the blocks above the diagonal:
+  /// - contractLowerLhs: lhs [n, n] is zero above its diagonal, so row
+  ///   block r reads only its first (r + 1) * block columns (and as many
+  ///   rows of rhs);
+  /// - contractLowerPart: only the entries acc[i, j] with j in the row
+  ///   block of i or before it are computed (the causal scores); the
+  ///   others keep acc's values.
+  Value contractLowerLhs(Value lhs, Value rhs, Value acc, int64_t block);
+  /// The row blocks of `block` rows these forms split `rows` rows into, or
+  /// 0 when they leave them whole.
+  static int64_t rowBlocks(int64_t rows, int64_t block);
+  Value contractLowerPart(Value lhs, Value rhs, Value acc, int64_t block);
+
+  /// An input of mapLowerBlocks: a [n] tensor read at the row t or at the
+  /// column s, or a [n, n] one read at (t, s).
+  struct TriangleInput {
+    enum Kind { Row, Column, Both };
+    Value value;
+    Kind kind;
+  };
+  /// A map (as `map`) over the [n, n] tensor `init` restricted to its row
+  /// blocks up to the diagonal, as contractLowerPart: row block r covers
+  /// the columns [0, (r + 1) * block); the entries above keep init's
+  /// values (all of init when `block` is 0 or does not split n). `body`
+  /// gets the row t and column s in init, then the input scalars and the
+  /// init scalar.
+  Value mapLowerBlocks(
+      ArrayRef<TriangleInput> inputs, Value init, int64_t block,
+      function_ref<Value(ImplicitLocOpBuilder &, Value t, Value s, ValueRange)>
+          body);
+
   /// A parallel linalg.generic over the iteration space of `init` with one
   /// indexing map per input (and the identity for `init`); `body` maps the
   /// input scalars (and the init scalar, last) to the result.

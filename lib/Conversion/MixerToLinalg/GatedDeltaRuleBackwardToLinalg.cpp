@@ -357,7 +357,7 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
   dS0 = lb.contract(Qs, DO, dS0, Lhs::Transposed);
 
   // Through the triangular solve and its right-hand side; nR = -dR.
-  Value dR = substitute(lb, lb.transpose(f.A), dU, C, Dv,
+  Value dR = substitute(lb, lb.transpose(f.A), dU, C, Dv, fwd.ops.triangularBlock,
                         /*lastRowFirst=*/true);
   Value nR = lb.map({dR}, {tj}, lb.empty({c, dv}, f32), minus);
   Value dA = lb.contract(nR, Ut, zeros(c, c), Lhs::RowMajor);
@@ -496,6 +496,7 @@ struct GatedDeltaRuleBackwardLowering
         op.getQ(),    op.getK(),    op.getV(), op.getG(),
         op.getBeta(), op.getInit(), H,         Dk,
         Dv,           Q,            static_cast<double>(op.getScale().convertToFloat())};
+    ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
     DeltaRuleHead head{op.getQ(), op.getK(), op.getV(), op.getG(),
                        op.getBeta(), Dk, Dv, Value(), Value()};
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);

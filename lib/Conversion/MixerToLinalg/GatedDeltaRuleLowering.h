@@ -29,8 +29,11 @@ Value buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k, Value w,
 /// Solves (I + A) X = X in place for A [C, C] strictly lower triangular by
 /// forward substitution (rows from the first), or, with `lastRowFirst`, for
 /// A strictly upper triangular by back substitution (rows from the last).
+/// With `block` (> 0, dividing C, below C), in diagonal blocks of that many
+/// rows whose coupling to the rows still unsolved is one contraction each.
 Value substitute(LinalgBuilder &lb, Value A, Value X, int64_t C, int64_t D,
-                 bool lastRowFirst = false);
+                 int64_t block = 0, bool lastRowFirst = false);
+
 
 /// The array operands and sizes of a gated delta rule (forward or
 /// backward); init is null when absent.
@@ -38,6 +41,9 @@ struct GatedDeltaRuleOperands {
   Value q, k, v, g, beta, init;
   int64_t H, Dk, Dv, C;
   double scale;
+  /// Rows per block of the chunks' triangular work (the target's
+  /// triangularBlockRows; 0: whole).
+  int64_t triangularBlock = 0;
 };
 
 /// The WY factors of one full chunk of C tokens entering with state S0
@@ -88,8 +94,10 @@ public:
   /// scores[t, j] * exp(cum[t] - cum[j]) (f.decay when formed; times
   /// rowFactor[t] when given), masked to j < t (strict) or j <= t, in
   /// place.
+  /// With `block`, only the row blocks up to the diagonal (as
+  /// LinalgBuilder::mapLowerBlocks): `scores` must be 0 above them.
   Value decayMask(LinalgBuilder &lb, const DeltaRuleChunk &f, Value scores,
-                  bool strict, Value rowFactor) const;
+                  bool strict, Value rowFactor, int64_t block = 0) const;
   /// exp(cum) [C] (times `factor` when not 1), in f32.
   Value gammas(LinalgBuilder &lb, Value cum, double factor) const;
   /// exp(cumLast - cum) [C]: the decay from each token to the chunk's end.

@@ -31,6 +31,7 @@
 #include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -158,18 +159,14 @@ void GatedDeltaRuleHooks::tokenStep(LinalgBuilder &lb, unsigned, Value t,
   carry.states[0] = st;
 }
 
-Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
-                              int64_t D, bool lastRowFirst) {
+/// Solves (I - negA) X = X in place row by row: row i becomes
+/// x_i + negA[i, :] X, where only the rows already solved meet nonzeros of
+/// negA; each row is a static [1, C] x [C, D] contraction.
+static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
+                              int64_t C, int64_t D, bool lastRowFirst) {
   ImplicitLocOpBuilder &b = lb.builder();
-  Type f32 = b.getF32Type();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult c = b.getIndexAttr(C), d = b.getIndexAttr(D);
-  // Row i becomes x_i - A[i, :] X, where only the rows already solved meet
-  // nonzeros of A; each row is a static [1, C] x [C, D] contraction with -A.
-  Value negA = lb.map({A}, {lb.dims(2, {0, 1})}, lb.empty({c, c}, f32),
-                      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                        return arith::NegFOp::create(ib, args[0]).getResult();
-                      });
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value cC = arith::ConstantIndexOp::create(b, C);
@@ -189,6 +186,44 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
         scf::YieldOp::create(ib, ilb.insert(row, acc[0], {i, zero}, {one, d}));
       });
   return rows.getResult(0);
+}
+
+Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
+                              int64_t D, int64_t block, bool lastRowFirst) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  Type f32 = b.getF32Type();
+  OpFoldResult c = b.getIndexAttr(C);
+  Value negA = lb.map({A}, {lb.dims(2, {0, 1})}, lb.empty({c, c}, f32),
+                      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                        return arith::NegFOp::create(ib, args[0]).getResult();
+                      });
+  if (block <= 0 || C <= block || C % block != 0)
+    return substituteByRows(lb, negA, X, C, D, lastRowFirst);
+  // Block by block in solving order: the block's rows by substitution on
+  // its diagonal block of negA, then the rows still unsolved (after it, or
+  // before it from the last) take its contribution in one contraction.
+  auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
+  int64_t blocks = C / block;
+  for (int64_t step = 0; step < blocks; ++step) {
+    int64_t r0 = (lastRowFirst ? blocks - 1 - step : step) * block;
+    Value diag =
+        lb.slice(negA, {at(r0), at(r0)}, {at(block), at(block)}, {block, block});
+    Value rows = lb.copyToNew(
+        lb.slice(X, {at(r0), at(0)}, {at(block), at(D)}, {block, D}));
+    rows = substituteByRows(lb, diag, rows, block, D, lastRowFirst);
+    X = lb.insert(rows, X, {at(r0), at(0)}, {at(block), at(D)});
+    int64_t first = lastRowFirst ? 0 : r0 + block;
+    int64_t count = lastRowFirst ? r0 : C - r0 - block;
+    if (count == 0)
+      continue;
+    Value coupling = lb.slice(negA, {at(first), at(r0)}, {at(count), at(block)},
+                              {count, block});
+    Value rest = lb.copyToNew(
+        lb.slice(X, {at(first), at(0)}, {at(count), at(D)}, {count, D}));
+    rest = lb.contract(coupling, rows, rest, Lhs::RowMajor);
+    X = lb.insert(rest, X, {at(first), at(0)}, {at(count), at(D)});
+  }
+  return X;
 }
 
 /// exp(x) in f32 of an f64 prefix sum x (or a difference of two).
@@ -231,41 +266,59 @@ Value GatedDeltaRuleHooks::decays(LinalgBuilder &lb, Value cum) const {
 
 Value GatedDeltaRuleHooks::decayMask(LinalgBuilder &lb,
                                      const DeltaRuleChunk &f, Value scores,
-                                     bool strict, Value rowFactor) const {
-  SmallVector<Value> in;
-  SmallVector<AffineMap> maps;
-  if (f.decay) {
-    in.push_back(f.decay);
-    maps.push_back(lb.dims(2, {0, 1}));
-  } else {
-    in.append({f.cum, f.cum});
-    maps.append({lb.dims(2, {0}), lb.dims(2, {1})});
-  }
-  if (rowFactor) {
-    in.push_back(rowFactor);
-    maps.push_back(lb.dims(2, {0}));
-  }
+                                     bool strict, Value rowFactor,
+                                     int64_t block) const {
+  using In = LinalgBuilder::TriangleInput;
+  SmallVector<In> in;
+  if (f.decay)
+    in.push_back({f.decay, In::Both});
+  else
+    in.append({{f.cum, In::Row}, {f.cum, In::Column}});
+  if (rowFactor)
+    in.push_back({rowFactor, In::Row});
   bool shared = static_cast<bool>(f.decay);
-  return lb.map(
-      in, maps, scores, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value decay = args[0];
-        if (!shared)
-          decay = expOf(ib, arith::SubFOp::create(ib, args[0], args[1]));
-        Value x = arith::MulFOp::create(ib, args.back(), decay);
-        if (rowFactor)
-          x = arith::MulFOp::create(ib, x, args[args.size() - 2]);
-        // The shared decays already hold 0 above the diagonal.
-        if (shared && !strict)
-          return Value(x);
-        Value t = linalg::IndexOp::create(ib, 0),
-              j = linalg::IndexOp::create(ib, 1);
-        Value keep = arith::CmpIOp::create(ib,
-                                           strict ? arith::CmpIPredicate::ult
-                                                  : arith::CmpIPredicate::ule,
-                                           j, t);
-        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-        return Value(arith::SelectOp::create(ib, keep, x, zeroF));
-      });
+  // The mask of one element; the row and column indices only when needed.
+  auto mask = [&](ImplicitLocOpBuilder &ib, ValueRange args,
+                  function_ref<std::pair<Value, Value>()> indices) {
+    Value decay = args[0];
+    if (!shared)
+      decay = expOf(ib, arith::SubFOp::create(ib, args[0], args[1]));
+    Value x = arith::MulFOp::create(ib, args.back(), decay);
+    if (rowFactor)
+      x = arith::MulFOp::create(ib, x, args[args.size() - 2]);
+    // The shared decays already hold 0 above the diagonal.
+    if (shared && !strict)
+      return Value(x);
+    auto [t, j] = indices();
+    Value keep = arith::CmpIOp::create(ib,
+                                       strict ? arith::CmpIPredicate::ult
+                                              : arith::CmpIPredicate::ule,
+                                       j, t);
+    Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+    return Value(arith::SelectOp::create(ib, keep, x, zeroF));
+  };
+  if (block > 0)
+    return lb.mapLowerBlocks(
+        in, scores, block,
+        [&](ImplicitLocOpBuilder &ib, Value t, Value j, ValueRange args) {
+          return mask(ib, args, [&] { return std::make_pair(t, j); });
+        });
+  SmallVector<Value> values;
+  SmallVector<AffineMap> maps;
+  for (const In &input : in) {
+    values.push_back(input.value);
+    maps.push_back(input.kind == In::Both  ? lb.dims(2, {0, 1})
+                   : input.kind == In::Row ? lb.dims(2, {0})
+                                           : lb.dims(2, {1}));
+  }
+  return lb.map(values, maps, scores,
+                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return mask(ib, args, [&] {
+                    return std::make_pair(
+                        Value(linalg::IndexOp::create(ib, 0)),
+                        Value(linalg::IndexOp::create(ib, 1)));
+                  });
+                });
 }
 
 Value GatedDeltaRuleHooks::gammas(LinalgBuilder &lb, Value cum,
@@ -310,8 +363,9 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
     f.decay = decays(lb, f.cum);
 
   // A = beta_t (K K^T) * decay, strictly lower.
-  f.KK = lb.contract(f.K, f.Kt, lb.filled({c, c}, f32, 0.0), Lhs::RowMajor);
-  f.A = decayMask(lb, f, f.KK, /*strict=*/true, f.beta);
+  f.KK = lb.contractLowerPart(f.K, f.Kt, lb.filled({c, c}, f32, 0.0),
+                              ops.triangularBlock);
+  f.A = decayMask(lb, f, f.KK, /*strict=*/true, f.beta, ops.triangularBlock);
 
   // Right-hand side: diag(beta) V - diag(beta gam) K S0.
   f.betaGam = lb.map({f.beta, f.cum}, {lb.dims(1, {0}), lb.dims(1, {0})},
@@ -333,7 +387,7 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
                Value bv = arith::MulFOp::create(ib, args[0], args[1]);
                return arith::SubFOp::create(ib, bv, args[2]).getResult();
              });
-  f.U = substitute(lb, f.A, rhs, C, Dv);
+  f.U = substitute(lb, f.A, rhs, C, Dv, ops.triangularBlock);
   return f;
 }
 
@@ -343,33 +397,33 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
   OpFoldResult c = b.getIndexAttr(ops.C);
   Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(ops.scale));
   Value M = decayMask(lb, f,
-                      lb.contract(f.Q, f.Kt,
-                                  lb.filled({c, c}, b.getF32Type(), 0.0),
-                                  Lhs::RowMajor),
-                      /*strict=*/false, Value());
+                      lb.contractLowerPart(
+                          f.Q, f.Kt, lb.filled({c, c}, b.getF32Type(), 0.0),
+                          ops.triangularBlock),
+                      /*strict=*/false, Value(), ops.triangularBlock);
   return lb.map({}, {}, M, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], scale).getResult();
   });
 }
 
-Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
-                                         const DeltaRuleChunk &f) const {
-  return lb.map({f.cum}, {lb.dims(2, {0})}, f.Q,
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::MulFOp::create(
-                             ib, args[1], gammaOf(ib, args[0], ops.scale))
+/// rows[t, :] * factors[t], in place: one exp per token (in `factors`),
+/// not one per element.
+static Value scaleRowsInPlace(LinalgBuilder &lb, Value rows, Value factors) {
+  return lb.map({factors}, {lb.dims(2, {0})}, rows,
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(ib, args[1], args[0])
                       .getResult();
                 });
 }
 
+Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
+                                         const DeltaRuleChunk &f) const {
+  return scaleRowsInPlace(lb, f.Q, gammas(lb, f.cum, ops.scale));
+}
+
 Value GatedDeltaRuleHooks::keysToEnd(LinalgBuilder &lb,
                                      const DeltaRuleChunk &f) const {
-  return lb.map({f.cum}, {lb.dims(2, {0})}, f.K,
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::MulFOp::create(
-                             ib, args[1], decayToEndOf(ib, f.cumLast, args[0]))
-                      .getResult();
-                });
+  return scaleRowsInPlace(lb, f.K, decaysToEnd(lb, f.cum, f.cumLast));
 }
 
 /// One full chunk of C tokens starting at t0 in the WY (UT) form: with the
@@ -392,7 +446,7 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
     Value M = scores(lb, f);
     Value O = lb.contract(scaledQueries(lb, f), st,
                           lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
-    O = lb.contract(M, f.U, O, Lhs::RowMajor);
+    O = lb.contractLowerLhs(M, f.U, O, ops.triangularBlock);
     carry.outs[0] = lb.insert(O, carry.outs[0], {batch, t0, head, zero},
                               {one, c, one, dv});
   }
@@ -426,6 +480,7 @@ public:
                                static_cast<int64_t>(op.getChunkSize()),
                                static_cast<double>(
                                    op.getScale().convertToFloat())};
+    ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
     return GatedDeltaRuleScan(ops);
   }
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {

@@ -33,6 +33,7 @@
 #include "mixer/Utils/LinalgBuilder.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -69,7 +70,8 @@ private:
       : op(op), qIn(op.getQ()), k(op.getK()), v(op.getV()),
         logDecay(op.getLogDecay()), H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
         shift(op.getWindow() == 0 ? 0 : op.getWindow() + 1),
-        scaleFactor(static_cast<double>(op.getScale().convertToFloat())) {}
+        scaleFactor(static_cast<double>(op.getScale().convertToFloat())),
+        triangularBlock(lookupTargetDescription(op).triangularBlockRows()) {}
 
   StateSlice stateSlice(OpBuilder &b) const;
   /// o_t = scale * S^T q_t, written into row t of `o`.
@@ -81,6 +83,8 @@ private:
   /// Tokens between a key and the query that first sees it (0 or w + 1).
   int64_t shift;
   double scaleFactor;
+  /// Rows per block of the causal products (0: whole).
+  int64_t triangularBlock;
   /// The outputs [0, prefixEnd) read the initial state.
   Value prefixEnd;
 };
@@ -141,16 +145,17 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
     Value Qc = lb.copyToNew(
         lb.slice(qIn, {batch, t0, head, zero}, {one, q, one, dk}, {Q, Dk}));
     // Scores, then the causal decay mask (and the scale) applied in place.
-    Value Sc = lb.contract(Qc, lb.transpose(Kc), lb.filled({q, q}, f32, 0.0),
-                           Lhs::RowMajor);
-    SmallVector<Value> maskIn;
-    SmallVector<AffineMap> maskMaps;
-    if (cum) {
-      maskIn = {cum, cum};
-      maskMaps = {lb.dims(2, {0}), lb.dims(2, {1})};
-    }
-    Value M = lb.map(
-        maskIn, maskMaps, Sc, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+    Value Sc = lb.contractLowerPart(Qc, lb.transpose(Kc),
+                                    lb.filled({q, q}, f32, 0.0),
+                                    triangularBlock);
+    // In the same row blocks: the scores above them are zeros already.
+    using In = LinalgBuilder::TriangleInput;
+    SmallVector<In> maskIn;
+    if (cum)
+      maskIn = {{cum, In::Row}, {cum, In::Column}};
+    Value M = lb.mapLowerBlocks(
+        maskIn, Sc, triangularBlock,
+        [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
           LinalgBuilder ilb(ib);
           Value score = args.back();
           if (cum) {
@@ -162,15 +167,14 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
             score = arith::MulFOp::create(
                 ib, score,
                 arith::ConstantOp::create(ib, ib.getF32FloatAttr(scaleFactor)));
-          Value t = linalg::IndexOp::create(ib, 0),
-                s = linalg::IndexOp::create(ib, 1);
           Value causal =
               arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
           Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
           return arith::SelectOp::create(ib, causal, score, zeroF).getResult();
         });
     // The output block accumulates locally and is written once.
-    Value O = lb.contract(M, Vc, lb.filled({q, dv}, f32, 0.0), Lhs::RowMajor);
+    Value O = lb.contractLowerLhs(M, Vc, lb.filled({q, dv}, f32, 0.0),
+                                  triangularBlock);
 
     // Inter-chunk: the state entering the chunk, decayed to each query.
     Value Qs = Qc;

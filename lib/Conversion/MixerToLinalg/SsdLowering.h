@@ -37,7 +37,10 @@ struct SsdInputs {
 /// total, and L[t, s] = exp(cum[t] - cum[s]) for s <= t, else 0.
 struct SsdChunkDecays {
   Value cumLast, cum, L;
-  static SsdChunkDecays of(LinalgBuilder &lb, Value A);
+  /// With `triangularBlock`, L in row blocks up to the diagonal (the
+  /// blocks above are zeros, not computed).
+  static SsdChunkDecays of(LinalgBuilder &lb, Value A,
+                           int64_t triangularBlock = 0);
   /// rows[t, :] * exp(cum[t]): decayed from the chunk's start to t.
   Value fromStart(LinalgBuilder &lb, Value rows) const;
   /// rows[t, :] * exp(cumLast - cum[t]): decayed from t to the chunk's end.
@@ -46,8 +49,11 @@ struct SsdChunkDecays {
   Value overChunk(LinalgBuilder &lb, Value state) const;
 };
 
-/// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]).
-Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L);
+/// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]); with
+/// `triangularBlock`, Cc Bc^T only in row blocks of that many rows up to
+/// the diagonal (L is 0 above it).
+Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L,
+                     int64_t triangularBlock = 0);
 
 /// The math of mixer.ssd for the chunked-scan driver. Outs: y (stepped) and
 /// the final state; with `withOutput` false the steps pass the state only
@@ -76,6 +82,8 @@ private:
   bool withOutput;
   /// The op's chunk_states `outs`, when it returns them.
   Value chunkStatesOut;
+  /// Rows per block of the causal products (0: whole).
+  int64_t triangularBlock = 0;
   StateSlice stateSlice(OpBuilder &b) const;
 
   Value group; // of the current head

@@ -22,6 +22,7 @@
 #include "SsdLowering.h"
 #include "ChunkedScanLowering.h"
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -49,22 +50,26 @@ Value SsdInputs::groupOf(ImplicitLocOpBuilder &b, Value head) const {
       b, head, arith::ConstantIndexOp::create(b, headsPerGroup()));
 }
 
-SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
+SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
+                                  int64_t triangularBlock) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t n = cast<RankedTensorType>(A.getType()).getDimSize(0);
   OpFoldResult q = b.getIndexAttr(n);
   SsdChunkDecays d;
   std::tie(d.cumLast, d.cum) = lb.prefixSumF64(A);
-  // Decay from s to t inside the chunk, zero above the diagonal.
-  d.L = lb.map(
-      {d.cum, d.cum}, {lb.dims(2, {0}), lb.dims(2, {1})}, lb.empty({q, q}, f32),
-      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+  // Decay from s to t inside the chunk, zero above the diagonal (the
+  // blocks above it are not computed: filled with zeros).
+  Value init = LinalgBuilder::rowBlocks(n, triangularBlock)
+                   ? lb.filled({q, q}, f32, 0.0)
+                   : lb.empty({q, q}, f32);
+  using In = LinalgBuilder::TriangleInput;
+  d.L = lb.mapLowerBlocks(
+      {{d.cum, In::Row}, {d.cum, In::Column}}, init, triangularBlock,
+      [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
         Value seg = arith::TruncFOp::create(
             ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
         Value decay = LinalgBuilder(ib).expOfNonPositive(seg);
-        Value t = linalg::IndexOp::create(ib, 0),
-              s = linalg::IndexOp::create(ib, 1);
         Value causal =
             arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
@@ -73,29 +78,40 @@ SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
   return d;
 }
 
-Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
-  Type f32 = lb.builder().getF32Type();
-  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty(lb.sizesOf(rows), f32),
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value d = LinalgBuilder(ib).expOfNonPositive(
-                      arith::TruncFOp::create(ib, f32, args[1]));
-                  return arith::MulFOp::create(ib, args[0], d).getResult();
+/// rows[t, :] * factors[t], into a new tensor.
+static Value scaleRows(LinalgBuilder &lb, Value rows, Value factors) {
+  return lb.map({rows, factors}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+                lb.empty(lb.sizesOf(rows), lb.builder().getF32Type()),
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(ib, args[0], args[1])
+                      .getResult();
                 });
 }
 
-Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
+/// exp(segment(cum[t])) per token: one exp per row, not per element.
+static Value rowDecays(LinalgBuilder &lb, Value cum,
+                       function_ref<Value(ImplicitLocOpBuilder &, Value)>
+                           segment) {
   Type f32 = lb.builder().getF32Type();
-  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty(lb.sizesOf(rows), f32),
+  return lb.map({cum}, {lb.dims(1, {0})}, lb.empty(lb.sizesOf(cum), f32),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value seg = arith::TruncFOp::create(
-                      ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
-                  return arith::MulFOp::create(
-                             ib, args[0],
-                             LinalgBuilder(ib).expOfNonPositive(seg))
-                      .getResult();
+                  return LinalgBuilder(ib).expOfNonPositive(
+                      arith::TruncFOp::create(ib, f32, segment(ib, args[0])));
                 });
+}
+
+Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
+  return scaleRows(lb, rows,
+                   rowDecays(lb, cum, [](ImplicitLocOpBuilder &, Value c) {
+                     return c;
+                   }));
+}
+
+Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
+  return scaleRows(
+      lb, rows, rowDecays(lb, cum, [&](ImplicitLocOpBuilder &ib, Value c) {
+        return arith::SubFOp::create(ib, cumLast, c).getResult();
+      }));
 }
 
 Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
@@ -108,11 +124,11 @@ Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
 }
 
 Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
-                                  Value L) {
+                                  Value L, int64_t triangularBlock) {
   Type f32 = lb.builder().getF32Type();
   SmallVector<OpFoldResult> qq = lb.sizesOf(L);
-  Value G = lb.contract(Cc, lb.transpose(Bc), lb.filled(qq, f32, 0.0),
-                        Lhs::RowMajor);
+  Value G = lb.contractLowerPart(Cc, lb.transpose(Bc),
+                                 lb.filled(qq, f32, 0.0), triangularBlock);
   return lb.map({G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
                 lb.empty(qq, f32),
                 [](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -150,6 +166,7 @@ FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
   SsdScan scan(in, withOutput);
   if (op.getChunkStates())
     scan.chunkStatesOut = op.getOuts()[2];
+  scan.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
   return scan;
 }
 
@@ -205,15 +222,18 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
       lb.slice(in.b, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
   Value Cc =
       lb.slice(in.c, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
-  SsdChunkDecays decays = SsdChunkDecays::of(lb, A);
+  // L only with an output: the state passing does not read it.
+  SsdChunkDecays decays =
+      SsdChunkDecays::of(lb, A, withOutput ? triangularBlock : 0);
 
   Value Y;
   if (withOutput) {
     // Intra-chunk block: ((Cc Bc^T) * L) X. The output block accumulates
     // in a local (cache-resident) buffer and is written to y once: y is
     // strided and usually far larger than the caches.
-    Value M = ssdChunkScores(lb, Cc, Bc, decays.L);
-    Y = lb.contract(M, X, lb.filled({q, p}, f32, 0.0), Lhs::RowMajor);
+    Value M = ssdChunkScores(lb, Cc, Bc, decays.L, triangularBlock);
+    Y = lb.contractLowerLhs(M, X, lb.filled({q, p}, f32, 0.0),
+                            triangularBlock);
     // Off-diagonal output: the state entering the chunk, decayed to each t.
     Y = lb.contract(decays.fromStart(lb, Cc), st, Y, Lhs::RowMajor);
   }

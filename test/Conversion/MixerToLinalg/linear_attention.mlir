@@ -112,7 +112,15 @@ func.func @la_plain(%q: tensor<2x?x2x16xf32>, %k: tensor<2x?x2x16xf32>, %v: tens
 // CHECK:                 arith.extf
 // CHECK:               %[[Q0:.*]] = arith.addi %[[T0]], %[[C6]] : index
 // CHECK:               tensor.extract_slice %[[Q]][%[[BI]], %[[Q0]], %[[HI]], 0] [1, 32, 1, 16]
-// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<32xf64>, tensor<32xf64>) outs(%{{.*}} : tensor<32x32xf32>)
+// The decay mask on the scores in row blocks of 16 up to the diagonal:
+// rows 0-15 against keys 0-15, then rows 16-31 (t = 16 + row) against all.
+// CHECK:               %[[CR0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR0]], %[[CC0]] : tensor<16xf64>, tensor<16xf64>) outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK:               %[[CR1:.*]] = tensor.extract_slice %[[CUM]]#1[16] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR1]], %[[CUM]]#1 : tensor<16xf64>, tensor<32xf64>) outs(%{{.*}} : tensor<16x32xf32>)
+// CHECK:                 %[[ROW0:.*]] = linalg.index 0 : index
+// CHECK:                 arith.addi %[[ROW0]], %[[C16:.*]] : index
 // CHECK:                 arith.subf
 // CHECK:                 arith.minimumf
 // CHECK:                 math.exp

@@ -8,6 +8,7 @@
 // St [N, P], starting from zero without an init.
 
 // CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$VEC:.*]] = affine_map<(d0) -> (d0)>
 // CHECK-DAG:   #[[$COL:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -49,50 +50,93 @@
 // CHECK-NEXT:            %[[NACC:.*]] = tensor.insert %[[NSUM]] into %[[ACC]][%[[I]]] : tensor<32xf64>
 // CHECK-NEXT:            scf.yield %[[NSUM]], %[[NACC]] : f64, tensor<32xf64>
 // The causal decay matrix L[t, s] = s <= t ? exp(min(cum[t] - cum[s], 0)) : 0.
-// CHECK:               %[[LE:.*]] = tensor.empty() : tensor<32x32xf32>
-// CHECK:               %[[L:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<32xf64>, tensor<32xf64>) outs(%[[LE]] : tensor<32x32xf32>)
+// L in row blocks of 16 up to the diagonal (the default target's
+// triangular blocks); the block above it keeps the zero fill.
+// CHECK:               %[[LA0:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
+// CHECK:               %[[LZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[LA0]] : tensor<32x32xf32>)
+// CHECK:               %[[CR0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[LZ0:.*]] = tensor.extract_slice %[[LZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[L0:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR0]], %[[CC0]] : tensor<16xf64>, tensor<16xf64>) outs(%[[LZ0]] : tensor<16x16xf32>)
 // CHECK-NEXT:          ^bb0(%[[CT:.*]]: f64, %[[CS:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
 // CHECK-NEXT:            %[[SEG:.*]] = arith.subf %[[CT]], %[[CS]] : f64
 // CHECK-NEXT:            %[[SEG32:.*]] = arith.truncf %[[SEG]] : f64 to f32
 // CHECK-NEXT:            %[[CL:.*]] = arith.minimumf %[[SEG32]], %[[ZERO]] : f32
 // CHECK-NEXT:            %[[DECAY:.*]] = math.exp %[[CL]] : f32
-// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
-// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
 // CHECK-NEXT:            %[[CAUSAL:.*]] = arith.cmpi ule, %[[S]], %[[T]] : index
 // CHECK-NEXT:            %[[LV:.*]] = arith.select %[[CAUSAL]], %[[DECAY]], %[[ZERO]] : f32
 // CHECK-NEXT:            linalg.yield %[[LV]] : f32
-// Intra-chunk block: G = Cc Bc^T as an (i, j, k) contraction with a
-// row-major right-hand side, then ((G * L) X) accumulated into the y tile.
+// CHECK:               %[[LI0:.*]] = tensor.insert_slice %[[L0]] into %[[LZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[CR1:.*]] = tensor.extract_slice %[[CUM]]#1[16] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[LZ1:.*]] = tensor.extract_slice %[[LI0]][16, 0] [16, 32] [1, 1]
+// CHECK:               %[[L1:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR1]], %[[CUM]]#1 : tensor<16xf64>, tensor<32xf64>) outs(%[[LZ1]] : tensor<16x32xf32>)
+// CHECK-NEXT:          ^bb0(%{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[T1:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:            %[[TG:.*]] = arith.addi %[[T1]], %[[C16:.*]] : index
+// CHECK:                 arith.cmpi ule, %[[S1]], %[[TG]] : index
+// CHECK:               %[[L:.*]] = tensor.insert_slice %[[L1]] into %[[LI0]][16, 0] [16, 32] [1, 1]
 // CHECK:               %[[BT:.*]] = linalg.transpose ins(%[[BC]] : tensor<32x8xf32>) outs(%{{.*}} : tensor<8x32xf32>) permutation = [1, 0]
 // CHECK:               %[[GA:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
 // CHECK:               %[[GZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[GA]] : tensor<32x32xf32>)
-// CHECK:               %[[G:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC]], %[[BT]] : tensor<32x8xf32>, tensor<8x32xf32>) outs(%[[GZ]] : tensor<32x32xf32>)
+// Cc Bc^T in row blocks of 16 up to the diagonal (the default target's
+// triangular blocks): rows 0-15 against columns 0-15, rows 16-31 against
+// all 32; the block above the diagonal stays 0 (L is 0 there).
+// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CC]][0, 0] [16, 8] [1, 1]
+// CHECK:               %[[BT0:.*]] = tensor.extract_slice %[[BT]][0, 0] [8, 16] [1, 1]
+// CHECK:               %[[GZ0:.*]] = tensor.extract_slice %[[GZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[G0:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC0]], %[[BT0]] : tensor<16x8xf32>, tensor<8x16xf32>) outs(%[[GZ0]] : tensor<16x16xf32>)
 // CHECK-NEXT:          ^bb0(%[[GL:.*]]: f32, %[[GR:.*]]: f32, %[[GO:.*]]: f32):
 // CHECK-NEXT:            %[[GP:.*]] = arith.mulf %[[GL]], %[[GR]] : f32
 // CHECK-NEXT:            %[[GS:.*]] = arith.addf %[[GO]], %[[GP]] : f32
 // CHECK-NEXT:            linalg.yield %[[GS]] : f32
+// CHECK:               %[[GI0:.*]] = tensor.insert_slice %[[G0]] into %[[GZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[CC1:.*]] = tensor.extract_slice %[[CC]][16, 0] [16, 8] [1, 1]
+// CHECK:               %[[GZ1:.*]] = tensor.extract_slice %[[GI0]][16, 0] [16, 32] [1, 1]
+// CHECK:               %[[G1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC1]], %[[BT]] : tensor<16x8xf32>, tensor<8x32xf32>) outs(%[[GZ1]] : tensor<16x32xf32>)
+// CHECK:               %[[G:.*]] = tensor.insert_slice %[[G1]] into %[[GI0]][16, 0] [16, 32] [1, 1]
 // CHECK:               %[[M:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[G]], %[[L]] : tensor<32x32xf32>, tensor<32x32xf32>)
 // CHECK:                 arith.mulf
-// The output block accumulates in a fresh local buffer.
+// The output block accumulates in a fresh local buffer, M X in row blocks
+// of 16 reading M only up to the diagonal: rows 0-15 take M[0:16, 0:16]
+// and X[0:16], rows 16-31 M[16:32, 0:32] and all of X.
 // CHECK:               %[[YT:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
 // CHECK:               %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YT]] : tensor<32x4xf32>)
-// CHECK:               %[[YIN:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M]], %[[XC]] : tensor<32x32xf32>, tensor<32x4xf32>) outs(%[[YZ]] : tensor<32x4xf32>)
-// Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block.
-// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
-// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CCUM:.*]]: f64, %{{.*}}: f32):
+// CHECK:               %[[M0:.*]] = tensor.extract_slice %[[M]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[X0:.*]] = tensor.extract_slice %[[XC]][0, 0] [16, 4] [1, 1]
+// CHECK:               %[[YZ0:.*]] = tensor.extract_slice %[[YZ]][0, 0] [16, 4] [1, 1]
+// CHECK:               %[[Y0:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M0]], %[[X0]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[YZ0]] : tensor<16x4xf32>)
+// CHECK:               %[[YI0:.*]] = tensor.insert_slice %[[Y0]] into %[[YZ]][0, 0] [16, 4] [1, 1]
+// CHECK:               %[[M1:.*]] = tensor.extract_slice %[[M]][16, 0] [16, 32] [1, 1]
+// CHECK:               %[[YZ1:.*]] = tensor.extract_slice %[[YI0]][16, 0] [16, 4] [1, 1]
+// CHECK:               %[[Y1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M1]], %[[XC]] : tensor<16x32xf32>, tensor<32x4xf32>) outs(%[[YZ1]] : tensor<16x4xf32>)
+// CHECK:               %[[YIN:.*]] = tensor.insert_slice %[[Y1]] into %[[YI0]][16, 0] [16, 4] [1, 1]
+// Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block,
+// one exp per token (a [Q] map), then the rows of Cc scaled.
+// CHECK:               %[[GAM:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[CCUM:.*]]: f64, %{{.*}}: f32):
 // CHECK-NEXT:            %[[CCUM32:.*]] = arith.truncf %[[CCUM]] : f64 to f32
 // CHECK-NEXT:            %[[CCL:.*]] = arith.minimumf %[[CCUM32]], %[[ZERO]] : f32
 // CHECK-NEXT:            %[[CEXP:.*]] = math.exp %[[CCL]] : f32
-// CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CEXP]] : f32
+// CHECK-NEXT:            linalg.yield %[[CEXP]] : f32
+// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[GAM]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CG:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CG]] : f32
 // CHECK:               %[[YOUT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CSC]], %[[ST]] : tensor<32x8xf32>, tensor<8x4xf32>) outs(%[[YIN]] : tensor<32x4xf32>)
-// State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)), the state decayed
-// in place by exp(min(cum[Q-1], 0)), and Bw^T X added (transposed lhs).
-// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
-// CHECK-NEXT:          ^bb0(%{{.*}}: f32, %[[BCUM:.*]]: f64, %{{.*}}: f32):
+// State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)) (one exp per
+// token), the state decayed in place by exp(min(cum[Q-1], 0)), and Bw^T X
+// added (transposed lhs).
+// CHECK:               %[[TOEND:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[BCUM:.*]]: f64, %{{.*}}: f32):
 // CHECK-NEXT:            %[[BSEG:.*]] = arith.subf %[[CUM]]#0, %[[BCUM]] : f64
 // CHECK-NEXT:            %[[BSEG32:.*]] = arith.truncf %[[BSEG]] : f64 to f32
 // CHECK-NEXT:            %[[BCL:.*]] = arith.minimumf %[[BSEG32]], %[[ZERO]] : f32
 // CHECK-NEXT:            math.exp %[[BCL]] : f32
+// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[TOEND]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:            arith.mulf
 // CHECK:               %[[LAST32:.*]] = arith.truncf %[[CUM]]#0 : f64 to f32
 // CHECK-NEXT:          %[[LASTCL:.*]] = arith.minimumf %[[LAST32]], %[[ZERO]] : f32
 // CHECK-NEXT:          %[[CHUNKDECAY:.*]] = math.exp %[[LASTCL]] : f32
