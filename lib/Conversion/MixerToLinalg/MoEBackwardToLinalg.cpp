@@ -13,6 +13,10 @@
 //     dx[slab] = dgate w_gate[e]^T + dup w_up[e]^T
 //     acc_gate += x[slab]^T dgate, acc_up += x[slab]^T dup
 //     (the [slab, F] blocks live for one slab: nothing of size T x F)
+//     On the CPU with K and F multiples of the panel width, the packed
+//     form: w[e] and w[e]^T packed once per group, slabs of L2-sized blocks
+//     whose products all go through the micro-kernel, panels in parallel
+//     (packedBlockStep, PackedProducts.h).
 //   moe_combine_backward, for each dispatched row r (slot t*k + j):
 //     d_expert_out[r] = weights[t, j] dout[t],
 //     d_weights[t, j] = <dout[t], expert_out[r]>
@@ -75,19 +79,6 @@ static Value insertSlab(LinalgBuilder &lb, Value slab, Value dest, Value r0) {
 static Value zeroMatrixLike(LinalgBuilder &lb, Value stacked) {
   SmallVector<OpFoldResult> sizes = lb.sizesOf(stacked);
   return lb.filled({sizes[1], sizes[2]}, lb.builder().getF32Type(), 0.0);
-}
-
-/// Rows per slab of the backward's row walks. On the CPU, slabs as tall as
-/// a [rows, N] block that stays in a quarter of L2 (N: the widest per-slab
-/// block, F or the output's columns): each slab then updates the [K, N]
-/// weight-gradient accumulator once for that many rows, which makes the
-/// update compute-bound (with 16-row slabs it streams the accumulator
-/// through memory every 16 rows).
-static int64_t backwardSlabRows(const TargetDescription &target, Value wide) {
-  if (target.isGpu())
-    return target.moeSlabRows;
-  int64_t n = cast<ShapedType>(wide.getType()).getShape().back();
-  return groupedRowBlock(target.l2CacheBytes, target.moeSlabRows, n);
 }
 
 namespace {
@@ -262,10 +253,13 @@ struct GroupedSwigluBackwardToLinalg
     std::optional<PanelTile> tile = packedTile(target, k, f);
     int64_t slabRows = target.moeSlabRows;
     // Packed: blocks of whole micro-kernel slabs whose [rows, F] cotangent
-    // blocks stay in L2.
+    // blocks stay in a quarter of L2. Each block updates the [K, F]
+    // weight-gradient accumulators once: 16-row slabs stream them through
+    // memory every 16 rows.
     int64_t blockRows =
         tile ? std::max<int64_t>(
-                   1, backwardSlabRows(target, dout) / tile->rows) *
+                   1, groupedRowBlock(target.l2CacheBytes, slabRows, f) /
+                          tile->rows) *
                    tile->rows
              : slabRows;
     Value rowsTotal = tensor::DimOp::create(b, x, 0);
