@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GradientCheck.h"
 #include "Runner.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -181,60 +182,39 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
     return row;
   }
 
-  // ... otherwise against a central difference of the compiled forward
-  // along a random direction v: (L(x + h v) - L(x - h v)) / 2h against
-  // sum_i <g_i, v_i>. v keeps every input's sign (log-decays stay
-  // negative, gates positive): v_j = 0 where x_j +- h v_j would cross 0.
-  // Rank-0 inputs (eps, a bandwidth: hyperparameters, some without a
-  // gradient) stay fixed.
-  const double h = 1e-2;
-  std::vector<std::vector<float>> saved, direction;
-  double predicted = 0;
+  // ... otherwise against differences of the compiled forward along a
+  // random direction (GradientCheck.h). Rank-0 inputs (eps, a bandwidth:
+  // hyperparameters, some without a gradient) stay fixed.
+  std::vector<CheckedInput> checked;
   for (size_t i = 0; i < grads.size(); ++i) {
     Buffer &x = *in.buffers[compiled->floatInputs[i]];
-    saved.emplace_back(x.f32(), x.f32() + x.numel());
-    std::vector<float> v(x.numel());
-    for (int64_t j = 0, e = x.numel(); j < e; ++j) {
-      float vj = x.shape.empty() ? 0.0f : static_cast<float>(rng.uniform(-1, 1));
-      double lo = x.f32()[j] - h * std::fabs(vj),
-             hi = x.f32()[j] + h * std::fabs(vj);
-      v[j] = (x.f32()[j] != 0 && lo * hi <= 0) ? 0.0f : vj;
-      predicted += double(grads[i]->f32()[j]) * v[j];
-    }
-    direction.push_back(std::move(v));
+    checked.push_back({llvm::MutableArrayRef<float>(x.f32(), x.numel()),
+                       llvm::ArrayRef<float>(grads[i]->f32(), x.numel()),
+                       x.shape.empty()});
   }
-  auto lossAt = [&](double sign) -> llvm::Expected<double> {
-    for (size_t i = 0; i < grads.size(); ++i) {
-      Buffer &x = *in.buffers[compiled->floatInputs[i]];
-      for (int64_t j = 0, e = x.numel(); j < e; ++j)
-        x.f32()[j] = static_cast<float>(saved[i][j] + sign * h * direction[i][j]);
-    }
-    if (llvm::Error err = jit.call(fn, in.args))
-      return std::move(err);
-    return loss(outputs, cotangents);
-  };
-  llvm::Expected<double> plus = lossAt(1), minus = lossAt(-1);
-  if (!plus || !minus) {
-    llvm::Error err = llvm::joinErrors(plus.takeError(), minus.takeError());
-    return fail("call failed: " + llvm::toString(std::move(err)));
-  }
-  llvm::consumeError(lossAt(0).takeError()); // restores the inputs
-  double measured = (*plus - *minus) / (2 * h);
-  double scale = std::max(std::fabs(measured), std::fabs(predicted));
-  row.relError = scale > 0 ? std::fabs(measured - predicted) / scale : 0;
-  if (!std::isfinite(predicted) || !std::isfinite(measured))
-    row.relError = INFINITY;
-  char check[96];
-  std::snprintf(check, sizeof(check),
-                "directional central difference of the compiled forward, "
-                "h = %g",
-                h);
-  row.gradCheck = check;
-  // A float32 difference quotient is good to about 1e-3, not to the
-  // family's tolerance: only a larger error marks the row.
-  if (!(*row.relError <= 1e-2)) {
+  llvm::Expected<DirectionalCheck> check = checkDirectionalDerivative(
+      checked,
+      [&]() -> llvm::Expected<double> {
+        if (llvm::Error err = jit.call(fn, in.args))
+          return std::move(err);
+        return loss(outputs, cotangents);
+      },
+      /*seed=*/20240612);
+  if (!check)
+    return fail("call failed: " + llvm::toString(check.takeError()));
+  row.relError = check->relError;
+  row.gradCheck = directionalCheckName();
+  // Extrapolated float32 differences are good to about 1e-4; only a larger
+  // error than the family's tolerance and 1e-3 marks the row.
+  double tolerance = std::max(1e-3, family.gradientTolerance());
+  if (!(*row.relError <= tolerance)) {
+    char reason[96];
+    std::snprintf(reason, sizeof(reason),
+                  "gradient differs from the finite differences by more "
+                  "than %g",
+                  tolerance);
     row.status = "inaccurate";
-    row.reason = "gradient differs from the finite difference by more than 1e-2";
+    row.reason = reason;
   }
   return row;
 }

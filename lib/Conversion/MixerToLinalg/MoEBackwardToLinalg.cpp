@@ -13,6 +13,10 @@
 //     dx[slab] = dgate w_gate[e]^T + dup w_up[e]^T
 //     acc_gate += x[slab]^T dgate, acc_up += x[slab]^T dup
 //     (the [slab, F] blocks live for one slab: nothing of size T x F)
+//     On the CPU with K and F multiples of the panel width, the packed
+//     form: w[e] and w[e]^T packed once per group, slabs of L2-sized blocks
+//     whose products all go through the micro-kernel, panels in parallel
+//     (packedBlockStep, PackedProducts.h).
 //   moe_combine_backward, for each dispatched row r (slot t*k + j):
 //     d_expert_out[r] = weights[t, j] dout[t],
 //     d_weights[t, j] = <dout[t], expert_out[r]>
@@ -20,6 +24,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "GroupSlabs.h"
+#include "GroupedPanels.h"
+#include "PackedProducts.h"
 #include "MixerToLinalgPatterns.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
@@ -120,6 +126,116 @@ struct GroupedMatmulBackwardToLinalg
   }
 };
 
+/// dgate = d * up * silu'(gate), dup = d * silu(gate) on one block.
+static std::pair<Value, Value> swigluCotangents(LinalgBuilder &sb, Value gate,
+                                                Value up, Value d) {
+  Type f32 = sb.builder().getF32Type();
+  SmallVector<OpFoldResult> block = sb.sizesOf(gate);
+  AffineMap id = sb.dims(2, {0, 1});
+  // dgate = d * up * s (1 + g (1 - s)), s = sigmoid(g).
+  Value dgate = sb.map(
+      {gate, up, d}, {id, id, id}, sb.empty(block, f32),
+      [](ImplicitLocOpBuilder &mb, ValueRange args) {
+        Value g = args[0];
+        Value s = sigmoidOf(mb, g);
+        Value one = arith::ConstantOp::create(mb, mb.getF32FloatAttr(1.0));
+        Value slope = arith::AddFOp::create(
+            mb, one,
+            arith::MulFOp::create(mb, g, arith::SubFOp::create(mb, one, s)));
+        Value dsilu = arith::MulFOp::create(mb, s, slope);
+        return arith::MulFOp::create(
+                   mb, arith::MulFOp::create(mb, args[2], args[1]), dsilu)
+            .getResult();
+      });
+  // dup = d * silu(g).
+  Value dup = sb.map({gate, d}, {id, id}, sb.empty(block, f32),
+                     [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                       Value silu = arith::MulFOp::create(
+                           mb, args[0], sigmoidOf(mb, args[0]));
+                       return arith::MulFOp::create(mb, args[1], silu)
+                           .getResult();
+                     });
+  return {dgate, dup};
+}
+
+/// The CPU's register tile for the packed products of [., K] x [K, F]
+/// weights, or none when K or F is dynamic or not a multiple of its width.
+static std::optional<PanelTile> packedTile(const TargetDescription &target,
+                                           int64_t K, int64_t F) {
+  if (target.isGpu() || ShapedType::isDynamic(K) || ShapedType::isDynamic(F))
+    return std::nullopt;
+  PanelTile tile{target.registerTileColumns(), target.gemmTileRows()};
+  if (K % tile.width != 0 || F % tile.width != 0)
+    return std::nullopt;
+  return tile;
+}
+
+/// The panels of one expert's weights: w_gate, w_up ([K, F], for gate and
+/// up) and their transposes ([F, K], for dx).
+struct ExpertPanels {
+  Value gate, up, gateT, upT;
+};
+
+/// One block of `rows` rows of a group in three parallel passes over
+/// panels, all through the packed micro-kernel:
+///   F panels: gate, up tiles [rows, w] recomputed, dgate and dup formed
+///             and written both row-major [rows, F] and packed
+///   K panels: dx[block] = dgate w_gate^T + dup w_up^T
+///   F panels: dw_gate += x[block]^T dgate, dw_up += x[block]^T dup, with
+///             x[block]^T [K, rows] as the micro-kernel's rows
+/// Returns dx (the block inserted at r0), dw_gate and dw_up.
+static SmallVector<Value> packedBlockStep(LinalgBuilder &sb, PanelTile tile,
+                                          Value a, Value d, Value dxBlock,
+                                          ExpertPanels w, Value accGate,
+                                          Value accUp, Value r0, Value dx) {
+  Type f32 = sb.builder().getF32Type();
+  int64_t rows = cast<ShapedType>(a.getType()).getDimSize(0);
+  int64_t K = cast<ShapedType>(a.getType()).getDimSize(1);
+  int64_t F = cast<ShapedType>(d.getType()).getDimSize(1);
+  OpFoldResult h = sb.builder().getIndexAttr(rows),
+               fCols = sb.builder().getIndexAttr(F);
+  SmallVector<Value> cot = forEachPanel(
+      sb, F / tile.width, tile,
+      ValueRange{sb.empty({h, fCols}, f32), sb.empty({h, fCols}, f32),
+                 emptyPanels(sb, rows, F, tile),
+                 emptyPanels(sb, rows, F, tile)},
+      {PanelSlot::Columns, PanelSlot::Columns, PanelSlot::Packed,
+       PanelSlot::Packed},
+      [&](LinalgBuilder &pb, Value p, Value col0,
+          ValueRange tiles) -> SmallVector<Value> {
+        OpFoldResult zero = pb.builder().getIndexAttr(0),
+                     wide = pb.builder().getIndexAttr(tile.width);
+        Value gate = multiplyPanel(pb, a, panelAt(pb, w.gate, p), tiles[0],
+                                   tile, /*zeroFirst=*/true);
+        Value up = multiplyPanel(pb, a, panelAt(pb, w.up, p), tiles[1], tile,
+                                 /*zeroFirst=*/true);
+        Value dTile = pb.slice(d, {zero, col0}, {h, wide}, {rows, tile.width});
+        auto [dgate, dup] = swigluCotangents(pb, gate, up, dTile);
+        return {dgate, dup, dgate, dup};
+      });
+  Value dxNew = forEachPanel(
+      sb, K / tile.width, tile, ValueRange{dxBlock}, {PanelSlot::Columns},
+      [&](LinalgBuilder &pb, Value q, Value,
+          ValueRange tiles) -> SmallVector<Value> {
+        Value t = multiplyPanel(pb, cot[0], panelAt(pb, w.gateT, q), tiles[0],
+                                tile, /*zeroFirst=*/true);
+        return {multiplyPanel(pb, cot[1], panelAt(pb, w.upT, q), t, tile,
+                              /*zeroFirst=*/false)};
+      })[0];
+  Value aT = sb.transpose(a);
+  SmallVector<Value> dw = forEachPanel(
+      sb, F / tile.width, tile, ValueRange{accGate, accUp},
+      {PanelSlot::Columns, PanelSlot::Columns},
+      [&](LinalgBuilder &pb, Value p, Value,
+          ValueRange tiles) -> SmallVector<Value> {
+        return {multiplyPanel(pb, aT, panelAt(pb, cot[2], p), tiles[0], tile,
+                              false),
+                multiplyPanel(pb, aT, panelAt(pb, cot[3], p), tiles[1], tile,
+                              false)};
+      });
+  return {insertSlab(sb, dxNew, dx, r0), dw[0], dw[1]};
+}
+
 struct GroupedSwigluBackwardToLinalg
     : public OpRewritePattern<GroupedSwigluBackwardOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -132,7 +248,20 @@ struct GroupedSwigluBackwardToLinalg
     Value x = op.getX(), wGate = op.getWGate(), wUp = op.getWUp(),
           dout = op.getDout();
     OpFoldResult K = lb.sizesOf(x)[1], F = lb.sizesOf(wGate)[2];
-    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
+    int64_t k = staticSize(K), f = staticSize(F);
+    const TargetDescription &target = lookupTargetDescription(op);
+    std::optional<PanelTile> tile = packedTile(target, k, f);
+    int64_t slabRows = target.moeSlabRows;
+    // Packed: blocks of whole micro-kernel slabs whose [rows, F] cotangent
+    // blocks stay in a quarter of L2. Each block updates the [K, F]
+    // weight-gradient accumulators once: 16-row slabs stream them through
+    // memory every 16 rows.
+    int64_t blockRows =
+        tile ? std::max<int64_t>(
+                   1, groupedRowBlock(target.l2CacheBytes, slabRows, f) /
+                          tile->rows) *
+                   tile->rows
+             : slabRows;
     Value rowsTotal = tensor::DimOp::create(b, x, 0);
 
     SmallVector<Value> walked = walkGroups(
@@ -140,9 +269,20 @@ struct GroupedSwigluBackwardToLinalg
         [&](LinalgBuilder &gb, Value e, Value offset, Value size,
             ValueRange state) -> SmallVector<Value> {
           Value wg = matrixOf(gb, wGate, e), wu = matrixOf(gb, wUp, e);
-          Value wgT = gb.transpose(wg), wuT = gb.transpose(wu);
+          // Packed: the panels of w[e] (for gate, up) and of w[e]^T (for
+          // dx), copied once per group; else the transposes.
+          Value pg, pu, pgT, puT, wgT, wuT;
+          if (tile) {
+            pg = packPanels(gb, wg, emptyPanels(gb, k, f, *tile), *tile, false);
+            pu = packPanels(gb, wu, emptyPanels(gb, k, f, *tile), *tile, false);
+            pgT = packPanels(gb, wg, emptyPanels(gb, f, k, *tile), *tile, true);
+            puT = packPanels(gb, wu, emptyPanels(gb, f, k, *tile), *tile, true);
+          } else {
+            wgT = gb.transpose(wg);
+            wuT = gb.transpose(wu);
+          }
           SmallVector<Value> slabs = forEachSlabCarrying(
-              gb.builder(), slabRows, offset, size,
+              gb.builder(), blockRows, offset, size,
               ValueRange{state[0], zeroMatrixLike(gb, wGate),
                          zeroMatrixLike(gb, wUp)},
               [&](LinalgBuilder &sb, int64_t rows, Value r0,
@@ -151,46 +291,24 @@ struct GroupedSwigluBackwardToLinalg
                 OpFoldResult h = ib.getIndexAttr(rows);
                 Value a = slabOf(sb, x, rows, r0);
                 Value d = slabOf(sb, dout, rows, r0);
-                // The forward projections, recomputed for this slab.
-                Value gate = sb.contract(a, wg, sb.filled({h, F}, f32, 0.0),
+                if (!tile) {
+                  // The forward projections, recomputed for this slab.
+                  Value gate = sb.contract(
+                      a, wg, sb.filled({h, F}, f32, 0.0), Lhs::RowMajor);
+                  Value up = sb.contract(a, wu, sb.filled({h, F}, f32, 0.0),
                                          Lhs::RowMajor);
-                Value up = sb.contract(a, wu, sb.filled({h, F}, f32, 0.0),
-                                       Lhs::RowMajor);
-                AffineMap id = sb.dims(2, {0, 1});
-                // dgate = d * up * s (1 + g (1 - s)), s = sigmoid(g).
-                Value dgate = sb.map(
-                    {gate, up, d}, {id, id, id}, sb.empty({h, F}, f32),
-                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
-                      Value g = args[0];
-                      Value s = sigmoidOf(mb, g);
-                      Value one =
-                          arith::ConstantOp::create(mb, mb.getF32FloatAttr(1.0));
-                      Value slope = arith::AddFOp::create(
-                          mb, one,
-                          arith::MulFOp::create(
-                              mb, g, arith::SubFOp::create(mb, one, s)));
-                      Value dsilu = arith::MulFOp::create(mb, s, slope);
-                      return arith::MulFOp::create(
-                                 mb, arith::MulFOp::create(mb, args[2], args[1]),
-                                 dsilu)
-                          .getResult();
-                    });
-                // dup = d * silu(g).
-                Value dup = sb.map(
-                    {gate, d}, {id, id}, sb.empty({h, F}, f32),
-                    [](ImplicitLocOpBuilder &mb, ValueRange args) {
-                      Value silu = arith::MulFOp::create(
-                          mb, args[0], sigmoidOf(mb, args[0]));
-                      return arith::MulFOp::create(mb, args[1], silu)
-                          .getResult();
-                    });
-                Value dx = sb.contract(dgate, wgT,
-                                       sb.filled({h, K}, f32, 0.0),
-                                       Lhs::RowMajor);
-                dx = sb.contract(dup, wuT, dx, Lhs::RowMajor);
-                return {insertSlab(sb, dx, acc[0], r0),
-                        sb.contract(a, dgate, acc[1], Lhs::Transposed),
-                        sb.contract(a, dup, acc[2], Lhs::Transposed)};
+                  auto [dgate, dup] = swigluCotangents(sb, gate, up, d);
+                  Value dx = sb.contract(dgate, wgT,
+                                         sb.filled({h, K}, f32, 0.0),
+                                         Lhs::RowMajor);
+                  dx = sb.contract(dup, wuT, dx, Lhs::RowMajor);
+                  return {insertSlab(sb, dx, acc[0], r0),
+                          sb.contract(a, dgate, acc[1], Lhs::Transposed),
+                          sb.contract(a, dup, acc[2], Lhs::Transposed)};
+                }
+                return packedBlockStep(sb, *tile, a, d, slabOf(sb, acc[0], rows, r0),
+                                       {pg, pu, pgT, puT}, acc[1], acc[2], r0,
+                                       acc[0]);
               });
           return {slabs[0], insertMatrix(gb, slabs[1], state[1], e),
                   insertMatrix(gb, slabs[2], state[2], e)};

@@ -1,0 +1,143 @@
+//===- PackedProducts.cpp - products over a right-hand side packed once ---===//
+//
+//   pack:      panels[p] = matrix[:, p*w : (p+1)*w]              [Kd, w]
+//   multiply:  for each slab s of `rows` rows of lhs:
+//                acc[s] (+)= lhs[s] panel                 (contractPanel)
+//   forEachPanel: scf.forall over the panels, one tile of each output each
+//
+//===----------------------------------------------------------------------===//
+
+#include "PackedProducts.h"
+#include "GroupedPanels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::mixer;
+
+static int64_t dimOf(Value v, unsigned d) {
+  return cast<ShapedType>(v.getType()).getDimSize(d);
+}
+
+SmallVector<Value> mlir::mixer::forEachPanel(LinalgBuilder &lb, int64_t count,
+                                             PanelTile tile, ValueRange outs,
+                                             ArrayRef<PanelSlot> slots,
+                                             PanelTilesBody body) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto forall = scf::ForallOp::create(
+      b, ArrayRef<OpFoldResult>{b.getIndexAttr(count)}, outs, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  Value p = forall.getInductionVars()[0];
+  Value col0 =
+      arith::MulIOp::create(b, p, arith::ConstantIndexOp::create(b, tile.width));
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1),
+               wide = b.getIndexAttr(tile.width);
+  // Offsets and sizes of each output's tile.
+  SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
+  SmallVector<Value> tiles;
+  for (auto [shared, slot] : llvm::zip_equal(forall.getRegionIterArgs(), slots)) {
+    int64_t rows = dimOf(shared, 1);
+    if (slot == PanelSlot::Columns) {
+      rows = dimOf(shared, 0);
+      offsets.push_back({zero, col0});
+      sizes.push_back({b.getIndexAttr(rows), wide});
+    } else {
+      offsets.push_back({p, zero, zero});
+      sizes.push_back({one, b.getIndexAttr(rows), wide});
+    }
+    tiles.push_back(lb.slice(shared, offsets.back(), sizes.back(),
+                             {rows, tile.width}));
+  }
+  SmallVector<Value> next = body(lb, p, col0, tiles);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  for (auto [value, shared, off, size] :
+       llvm::zip_equal(next, forall.getRegionIterArgs(), offsets, sizes)) {
+    SmallVector<OpFoldResult> strides(off.size(), one);
+    tensor::ParallelInsertSliceOp::create(b, value, shared, off, size, strides);
+  }
+  return SmallVector<Value>(forall.getResults());
+}
+
+Value mlir::mixer::emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N,
+                               PanelTile tile) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  return lb.empty({b.getIndexAttr(N / tile.width), b.getIndexAttr(Kd),
+                   b.getIndexAttr(tile.width)},
+                  b.getF32Type());
+}
+
+Value mlir::mixer::packPanels(LinalgBuilder &lb, Value matrix, Value panels,
+                              PanelTile tile, bool transposed) {
+  int64_t Kd = dimOf(panels, 1), w = tile.width;
+  return forEachPanel(
+      lb, dimOf(panels, 0), tile, ValueRange{panels}, {PanelSlot::Packed},
+      [&](LinalgBuilder &pb, Value, Value col0,
+          ValueRange tiles) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = pb.builder();
+        OpFoldResult zero = ib.getIndexAttr(0);
+        if (!transposed)
+          return {pb.copy(pb.slice(matrix, {zero, col0},
+                                   {ib.getIndexAttr(Kd), ib.getIndexAttr(w)},
+                                   {Kd, w}),
+                          tiles[0])};
+        Value rows = pb.slice(matrix, {col0, zero},
+                              {ib.getIndexAttr(w), ib.getIndexAttr(Kd)},
+                              {w, Kd});
+        return {linalg::TransposeOp::create(ib, rows, tiles[0],
+                                            ArrayRef<int64_t>{1, 0})
+                    .getResult()[0]};
+      })[0];
+}
+
+Value mlir::mixer::panelAt(LinalgBuilder &lb, Value panels, Value p) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  int64_t Kd = dimOf(panels, 1), w = dimOf(panels, 2);
+  OpFoldResult zero = b.getIndexAttr(0);
+  return lb.slice(panels, {p, zero, zero},
+                  {b.getIndexAttr(1), b.getIndexAttr(Kd), b.getIndexAttr(w)},
+                  {Kd, w});
+}
+
+Value mlir::mixer::multiplyPanel(LinalgBuilder &lb, Value lhs, Value panel,
+                                 Value acc, PanelTile tile, bool zeroFirst) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  int64_t M = dimOf(lhs, 0), Kd = dimOf(lhs, 1), w = dimOf(acc, 1);
+  int64_t fullSlabs = M / tile.rows, rest = M % tile.rows;
+  // Rows [r0, r0 + h) of acc.
+  auto slabStep = [&](ImplicitLocOpBuilder &sb, Value r0, int64_t h,
+                      Value state) -> Value {
+    LinalgBuilder slb(sb);
+    OpFoldResult zero = sb.getIndexAttr(0), height = sb.getIndexAttr(h),
+                 wide = sb.getIndexAttr(w);
+    Value a = slb.slice(lhs, {r0, zero}, {height, sb.getIndexAttr(Kd)},
+                        {h, Kd});
+    Value dest = slb.slice(state, {r0, zero}, {height, wide}, {h, w});
+    if (zeroFirst)
+      dest = slb.fill(dest, 0.0);
+    Value product = contractPanel(slb, a, panel, dest, tile.rows);
+    return slb.insert(product, state, {r0, zero}, {height, wide});
+  };
+  if (fullSlabs > 0) {
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    Value height = arith::ConstantIndexOp::create(b, tile.rows);
+    auto loop = scf::ForOp::create(
+        b, c0, arith::ConstantIndexOp::create(b, fullSlabs), c1,
+        ValueRange{acc},
+        [&](OpBuilder &nb, Location loc, Value s, ValueRange iter) {
+          ImplicitLocOpBuilder sb(loc, nb);
+          scf::YieldOp::create(
+              sb, slabStep(sb, arith::MulIOp::create(sb, s, height), tile.rows,
+                           iter[0]));
+        });
+    acc = loop.getResult(0);
+  }
+  if (rest > 0)
+    acc = slabStep(b, arith::ConstantIndexOp::create(b, fullSlabs * tile.rows),
+                   rest, acc);
+  return acc;
+}

@@ -1,0 +1,63 @@
+//===- PackedProducts.h - products over a right-hand side packed once -*- C++ -*-===//
+//
+// The backward grouped GEMMs multiply blocks of rows by a [Kd, N] matrix
+// (a weight, its transpose, or a block of the cotangent) that many slabs of
+// rows reuse. As in the forward (GroupedPanels.h), the matrix is first
+// copied into contiguous [Kd, width] panels, width the register tile's
+// columns, so that the micro-kernel (contractPanel) reads each panel from
+// consecutive cache lines instead of rows a power of two apart. The panels
+// go to threads (scf.forall): the backward ops are not tiled across threads
+// by mixer-tile-parallel-dims, their results sharing no parallel dimension.
+// Defined in PackedProducts.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MIXER_LIB_CONVERSION_MIXERTOLINALG_PACKEDPRODUCTS_H
+#define MIXER_LIB_CONVERSION_MIXERTOLINALG_PACKEDPRODUCTS_H
+
+#include "mixer/Utils/LinalgBuilder.h"
+
+namespace mlir::mixer {
+
+/// The register tile of the packed products: `width` columns per panel,
+/// `rows` rows per micro-kernel call.
+struct PanelTile {
+  int64_t width, rows;
+};
+
+/// Where panel p's tile of an output of forEachPanel lies: its columns
+/// [p * width, (p + 1) * width) ([rows, width]) or its panel p of a packed
+/// [panels, Kd, width] buffer ([Kd, width]).
+enum class PanelSlot { Columns, Packed };
+
+/// Computes the tiles of panels [0, count) of `outs` in parallel:
+/// `body(lb, p, col0, tiles)` gets panel p's first column and the current
+/// tile of each output, and returns its new tiles. All shapes static.
+using PanelTilesBody = function_ref<SmallVector<Value>(
+    LinalgBuilder &lb, Value p, Value col0, ValueRange tiles)>;
+SmallVector<Value> forEachPanel(LinalgBuilder &lb, int64_t count,
+                                PanelTile tile, ValueRange outs,
+                                ArrayRef<PanelSlot> slots,
+                                PanelTilesBody body);
+
+/// An uninitialized buffer of the panels of a [Kd, N] matrix:
+/// [N / width, Kd, width]. Needs static Kd and N, N a multiple of width.
+Value emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N, PanelTile tile);
+
+/// `matrix` [Kd, N] copied into `panels` (from emptyPanels); with
+/// `transposed`, `matrix` is [N, Kd] and its transpose is packed.
+Value packPanels(LinalgBuilder &lb, Value matrix, Value panels,
+                 PanelTile tile, bool transposed);
+
+/// Panel `p` ([Kd, width]) of a packed buffer.
+Value panelAt(LinalgBuilder &lb, Value panels, Value p);
+
+/// acc [M, width] += lhs [M, Kd] x panel [Kd, width] in slabs of
+/// `tile.rows` rows, each one micro-kernel call; with `zeroFirst`, each slab
+/// of acc is zeroed first (acc = lhs x panel).
+Value multiplyPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
+                    PanelTile tile, bool zeroFirst);
+
+} // namespace mlir::mixer
+
+#endif // MIXER_LIB_CONVERSION_MIXERTOLINALG_PACKEDPRODUCTS_H
