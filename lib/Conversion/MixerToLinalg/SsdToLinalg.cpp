@@ -126,9 +126,16 @@ Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
 //===----------------------------------------------------------------------===//
 
 /// Whether `value` is read: a use other than a tile's insert into a
-/// parallel loop result that is itself unread.
+/// parallel loop result that is itself unread, or the yield of an scf.if
+/// (the run-time checks' guard) whose result is unread.
 static bool isRead(Value value) {
   for (OpOperand &use : value.getUses()) {
+    if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+        yield && isa<scf::IfOp>(yield->getParentOp())) {
+      if (isRead(yield->getParentOp()->getResult(use.getOperandNumber())))
+        return true;
+      continue;
+    }
     auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
     auto arg = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
     auto forall = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())

@@ -245,3 +245,40 @@ func.func @ssd_chunk_states_only(%x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf3
   %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
   return %cs : tensor<1x2x3x8x4xf32>
 }
+
+// -----
+
+// The same behind the run-time checks' guard: the scf.if yields y and the
+// final state, but nothing reads those results of the scf.if.
+// CHECK-LABEL: func.func @ssd_chunk_states_only_guarded
+// CHECK:         scf.if
+// CHECK:           tensor.insert_slice %{{.*}} : tensor<8x4xf32> into tensor<1x2x3x8x4xf32>
+// CHECK-NOT:       tensor<16x16xf32>
+// CHECK-NOT:       into tensor<1x40x2x4xf32>
+// CHECK:         return
+func.func @ssd_chunk_states_only_guarded(%ok: i1, %x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %b: tensor<1x40x1x8xf32>, %c: tensor<1x40x1x8xf32>, %y0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x4x8xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> tensor<1x2x3x8x4xf32> {
+  %r:3 = scf.if %ok -> (tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) {
+    %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+    scf.yield %y, %s, %cs : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  } else {
+    scf.yield %y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  }
+  return %r#2 : tensor<1x2x3x8x4xf32>
+}
+
+// -----
+
+// A read result of the guard keeps the output.
+// CHECK-LABEL: func.func @ssd_chunk_states_guarded_output_read
+// CHECK:         scf.if
+// CHECK:           tensor<16x16xf32>
+// CHECK:         return
+func.func @ssd_chunk_states_guarded_output_read(%ok: i1, %x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %b: tensor<1x40x1x8xf32>, %c: tensor<1x40x1x8xf32>, %y0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x4x8xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> (tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>) {
+  %r:3 = scf.if %ok -> (tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) {
+    %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+    scf.yield %y, %s, %cs : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  } else {
+    scf.yield %y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  }
+  return %r#0, %r#2 : tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>
+}

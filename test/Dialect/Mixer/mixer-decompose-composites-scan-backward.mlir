@@ -72,3 +72,20 @@ func.func @linear_attention_backward_window(%q: tensor<1x12x2x8xf32>, %v: tensor
   %g:5 = mixer.linear_attention_backward chunk_size(8) window(3) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) init(%h : tensor<1x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld, %h : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
   return %g#0, %g#1, %g#2, %g#3, %g#4 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
 }
+
+// -----
+
+// Without a window, do is only scaled: an elementwise map, no gather of
+// shifted tokens (tensor.extract).
+// KEEP-LABEL: func.func @linear_attention_backward_scaled
+// KEEP: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
+// KEEP-NOT: tensor.extract
+// KEEP: %[[DY:.+]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x12x2x4xf32>)
+// KEEP: arith.mulf %{{.*}}, %[[HALF]] : f32
+// KEEP-NOT: tensor.extract
+// KEEP: mixer.ssd_backward chunk_size(8) ins({{.*}}) dy(%[[DY]] : tensor<1x12x2x4xf32>)
+// KEEP: return
+func.func @linear_attention_backward_scaled(%q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %do: tensor<1x12x2x4xf32>) -> (tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) {
+  %g:4 = mixer.linear_attention_backward chunk_size(8) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+  return %g#0, %g#1, %g#2, %g#3 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+}

@@ -307,6 +307,21 @@ public:
         .getResult(0);
   }
 
+  /// scale * v, elementwise, into a new tensor (v itself when scale is 1):
+  /// a plain map, where a shift by 0 would gather.
+  Value scaled(Value v, double scale) {
+    if (scale == 1.0)
+      return v;
+    AffineMap id =
+        b.getMultiDimIdentityMap(cast<ShapedType>(v.getType()).getRank());
+    return lb.map({v}, {id}, emptyLike(v),
+                  [&](ImplicitLocOpBuilder &ib, ValueRange a) {
+                    Value factor = arith::ConstantOp::create(
+                        ib, ib.getF32FloatAttr(scale));
+                    return arith::MulFOp::create(ib, a[0], factor).getResult();
+                  });
+  }
+
   /// lhs + rhs, elementwise, into a new tensor.
   Value add(Value lhs, Value rhs) {
     AffineMap id = b.getMultiDimIdentityMap(
@@ -507,7 +522,9 @@ struct DecomposeLinearAttentionBackward
     int64_t lag = window > 0 ? window + 1 : 0;
 
     Value shiftedQ = lag ? bb.shift(q, lag) : q;
-    Value dy = dout ? bb.shift(dout, lag, scale) : Value();
+    Value dy;
+    if (dout)
+      dy = lag ? bb.shift(dout, lag, scale) : bb.scaled(dout, scale);
     Value la = logDecay;
     if (!la) {
       // [B, L, H]: the zero log-decay of an undecayed scan.
