@@ -37,6 +37,9 @@ struct SsdInputs {
 /// total, and L[t, s] = exp(cum[t] - cum[s]) for s <= t, else 0.
 struct SsdChunkDecays {
   Value cumLast, cum, L;
+  /// [n]: exp(cum[t]) and exp(cumLast - cum[t]), one exp per token that
+  /// every row scaling below reuses.
+  Value startFactors, endFactors;
   static SsdChunkDecays of(LinalgBuilder &lb, Value A);
   /// rows[t, :] * exp(cum[t]): decayed from the chunk's start to t.
   Value fromStart(LinalgBuilder &lb, Value rows) const;

@@ -70,32 +70,39 @@ SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
         return arith::SelectOp::create(ib, causal, decay, zeroF).getResult();
       });
+  Value cumLast = d.cumLast;
+  auto factors = [&](bool toEnd) {
+    return lb.map({d.cum}, {lb.dims(1, {0})}, lb.empty({q}, f32),
+                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    Value seg = args[0];
+                    if (toEnd)
+                      seg = arith::SubFOp::create(ib, cumLast, seg);
+                    return LinalgBuilder(ib).expOfNonPositive(
+                        arith::TruncFOp::create(ib, f32, seg));
+                  });
+  };
+  d.startFactors = factors(false);
+  d.endFactors = factors(true);
   return d;
 }
 
-Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
+/// rows[t, :] * factors[t].
+static Value scaleRows(LinalgBuilder &lb, Value rows, Value factors) {
   Type f32 = lb.builder().getF32Type();
-  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+  return lb.map({rows, factors}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
                 lb.empty(lb.sizesOf(rows), f32),
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value d = LinalgBuilder(ib).expOfNonPositive(
-                      arith::TruncFOp::create(ib, f32, args[1]));
-                  return arith::MulFOp::create(ib, args[0], d).getResult();
+                [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  return arith::MulFOp::create(ib, args[0], args[1])
+                      .getResult();
                 });
 }
 
+Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
+  return scaleRows(lb, rows, startFactors);
+}
+
 Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
-  Type f32 = lb.builder().getF32Type();
-  return lb.map({rows, cum}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty(lb.sizesOf(rows), f32),
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value seg = arith::TruncFOp::create(
-                      ib, f32, arith::SubFOp::create(ib, cumLast, args[1]));
-                  return arith::MulFOp::create(
-                             ib, args[0],
-                             LinalgBuilder(ib).expOfNonPositive(seg))
-                      .getResult();
-                });
+  return scaleRows(lb, rows, endFactors);
 }
 
 Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {

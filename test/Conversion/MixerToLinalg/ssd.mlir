@@ -61,6 +61,19 @@
 // CHECK-NEXT:            %[[CAUSAL:.*]] = arith.cmpi ule, %[[S]], %[[T]] : index
 // CHECK-NEXT:            %[[LV:.*]] = arith.select %[[CAUSAL]], %[[DECAY]], %[[ZERO]] : f32
 // CHECK-NEXT:            linalg.yield %[[LV]] : f32
+// One exp per token: the factors exp(min(cum, 0)) and
+// exp(min(cum[Q-1] - cum, 0)) that scale the rows below.
+// CHECK:               %[[SF:.*]] = linalg.generic {indexing_maps = [#[[$VEC:.*]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[SCUM:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[SCUM32:.*]] = arith.truncf %[[SCUM]] : f64 to f32
+// CHECK-NEXT:            %[[SCL:.*]] = arith.minimumf %[[SCUM32]], %[[ZERO]] : f32
+// CHECK-NEXT:            math.exp %[[SCL]] : f32
+// CHECK:               %[[EF:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[ECUM:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[ESEG:.*]] = arith.subf %[[CUM]]#0, %[[ECUM]] : f64
+// CHECK-NEXT:            %[[ESEG32:.*]] = arith.truncf %[[ESEG]] : f64 to f32
+// CHECK-NEXT:            %[[ECL:.*]] = arith.minimumf %[[ESEG32]], %[[ZERO]] : f32
+// CHECK-NEXT:            math.exp %[[ECL]] : f32
 // Intra-chunk block: G = Cc Bc^T as an (i, j, k) contraction with a
 // row-major right-hand side, then ((G * L) X) accumulated into the y tile.
 // CHECK:               %[[BT:.*]] = linalg.transpose ins(%[[BC]] : tensor<32x8xf32>) outs(%{{.*}} : tensor<8x32xf32>) permutation = [1, 0]
@@ -78,21 +91,15 @@
 // CHECK:               %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YT]] : tensor<32x4xf32>)
 // CHECK:               %[[YIN:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M]], %[[XC]] : tensor<32x32xf32>, tensor<32x4xf32>) outs(%[[YZ]] : tensor<32x4xf32>)
 // Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block.
-// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
-// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CCUM:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:            %[[CCUM32:.*]] = arith.truncf %[[CCUM]] : f64 to f32
-// CHECK-NEXT:            %[[CCL:.*]] = arith.minimumf %[[CCUM32]], %[[ZERO]] : f32
-// CHECK-NEXT:            %[[CEXP:.*]] = math.exp %[[CCL]] : f32
+// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[SF]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CEXP:.*]]: f32, %{{.*}}: f32):
 // CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CEXP]] : f32
 // CHECK:               %[[YOUT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CSC]], %[[ST]] : tensor<32x8xf32>, tensor<8x4xf32>) outs(%[[YIN]] : tensor<32x4xf32>)
 // State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)), the state decayed
 // in place by exp(min(cum[Q-1], 0)), and Bw^T X added (transposed lhs).
-// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[CUM]]#1 : tensor<32x8xf32>, tensor<32xf64>)
-// CHECK-NEXT:          ^bb0(%{{.*}}: f32, %[[BCUM:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:            %[[BSEG:.*]] = arith.subf %[[CUM]]#0, %[[BCUM]] : f64
-// CHECK-NEXT:            %[[BSEG32:.*]] = arith.truncf %[[BSEG]] : f64 to f32
-// CHECK-NEXT:            %[[BCL:.*]] = arith.minimumf %[[BSEG32]], %[[ZERO]] : f32
-// CHECK-NEXT:            math.exp %[[BCL]] : f32
+// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[EF]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[BIN:.*]]: f32, %[[BEXP:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            arith.mulf %[[BIN]], %[[BEXP]] : f32
 // CHECK:               %[[LAST32:.*]] = arith.truncf %[[CUM]]#0 : f64 to f32
 // CHECK-NEXT:          %[[LASTCL:.*]] = arith.minimumf %[[LAST32]], %[[ZERO]] : f32
 // CHECK-NEXT:          %[[CHUNKDECAY:.*]] = math.exp %[[LASTCL]] : f32
