@@ -132,29 +132,6 @@ Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
 // The forward scan
 //===----------------------------------------------------------------------===//
 
-/// Whether `value` is read: a use other than a tile's insert into a
-/// parallel loop result that is itself unread, or the yield of an scf.if
-/// (the run-time checks' guard) whose result is unread.
-static bool isRead(Value value) {
-  for (OpOperand &use : value.getUses()) {
-    if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
-        yield && isa<scf::IfOp>(yield->getParentOp())) {
-      if (isRead(yield->getParentOp()->getResult(use.getOperandNumber())))
-        return true;
-      continue;
-    }
-    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
-    auto arg = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
-    auto forall = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
-                      : nullptr;
-    if (!forall || use.getOperandNumber() != 0)
-      return true;
-    if (isRead(forall.getTiedOpResult(forall.getTiedOpOperand(arg))))
-      return true;
-  }
-  return false;
-}
-
 FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
   SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
                                op.getInit(), op.getChunkSize());

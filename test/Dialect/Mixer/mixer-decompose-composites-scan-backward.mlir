@@ -89,3 +89,15 @@ func.func @linear_attention_backward_scaled(%q: tensor<1x12x2x8xf32>, %v: tensor
   %g:4 = mixer.linear_attention_backward chunk_size(8) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
   return %g#0, %g#1, %g#2, %g#3 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
 }
+
+// -----
+
+// The forward's chunk states ([B, H, C, Dk, Dv]) go to the ssd_backward
+// as they are (its [B, H, C, N, P] with N = Dk, P = Dv).
+// KEEP-LABEL: func.func @linear_attention_backward_saved
+// KEEP-SAME: %[[CS:[a-z0-9]+]]: tensor<1x2x2x8x4xf32>
+// KEEP: mixer.ssd_backward chunk_size(8) ins({{.*}}) chunk_states(%[[CS]] : tensor<1x2x2x8x4xf32>) dy(
+func.func @linear_attention_backward_saved(%q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %do: tensor<1x12x2x4xf32>, %cs: tensor<1x2x2x8x4xf32>) -> (tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) {
+  %g:4 = mixer.linear_attention_backward chunk_size(8) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) chunk_states(%cs : tensor<1x2x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+  return %g#0, %g#1, %g#2, %g#3 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+}

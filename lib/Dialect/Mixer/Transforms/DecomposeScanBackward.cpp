@@ -539,8 +539,10 @@ struct DecomposeLinearAttentionBackward
                                   lag ? bb.emptyLike(q) : outs[0]};
     if (init)
       ssdOuts.push_back(bb.emptyLike(initT));
+    // The forward's chunk states ([B, H, C, Dk, Dv]) are those of the ssd
+    // form ([B, H, C, N, P], N = Dk, P = Dv).
     auto ssd = SsdBackwardOp::create(
-        ib, v, la, k, shiftedQ, initT, /*chunkStates=*/Value(), dy,
+        ib, v, la, k, shiftedQ, initT, op.getChunkStates(), dy,
         dF ? bb.transposeState(dF) : Value(), ssdOuts, op.getChunkSize());
     ValueRange g = ssd.getGrads();
 
