@@ -645,11 +645,50 @@ struct DecomposeLinearAttentionBackward
   }
 };
 
+/// The forward form without its chunk_states result.
+Operation *withoutChunkStates(PatternRewriter &rewriter, SsdOp op) {
+  ValueRange outs = op.getOuts();
+  return SsdOp::create(rewriter, op.getLoc(), op.getX(), op.getLogA(),
+                       op.getB(), op.getC(), op.getInit(), outs[0], outs[1],
+                       op.getChunkSize());
+}
+Operation *withoutChunkStates(PatternRewriter &rewriter,
+                              LinearAttentionOp op) {
+  ValueRange outs = op.getOuts();
+  return LinearAttentionOp::create(
+      rewriter, op.getLoc(), op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
+      op.getInit(), outs[0], outs[1], op.getChunkSize(), op.getWindow(),
+      op.getScale().convertToFloat());
+}
+
+/// A forward scan whose chunk_states result nothing reads (the backward
+/// that read them became forward scans, which recompute what they need)
+/// loses it: the scalar loops of the naive pipeline do not record them.
+template <typename OpTy>
+struct DropUnreadChunkStates : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value states = op.getChunkStates();
+    if (!states || !states.use_empty())
+      return rewriter.notifyMatchFailure(op, "no unread chunk_states");
+    Operation *plain = withoutChunkStates(rewriter, op);
+    rewriter.replaceAllUsesWith(op->getResult(0), plain->getResult(0));
+    rewriter.replaceAllUsesWith(op->getResult(1), plain->getResult(1));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateDecomposeScanBackwardPatterns(
     RewritePatternSet &patterns, bool ssdBackwardToScans) {
-  patterns.add<DecomposeLinearAttentionBackward>(patterns.getContext());
+  patterns.add<DecomposeLinearAttentionBackward,
+               DropUnreadChunkStates<SsdOp>,
+               DropUnreadChunkStates<LinearAttentionOp>>(
+      patterns.getContext());
   if (ssdBackwardToScans)
     patterns.add<DecomposeSsdBackward>(patterns.getContext());
 }
