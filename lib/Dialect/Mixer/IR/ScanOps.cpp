@@ -70,6 +70,17 @@ static ScanSignature forwardScan(ScanSignature sig, ValueRange outs,
   return sig;
 }
 
+/// A forward scan's third `outs`, when present: the chunk_states result
+/// of dims `rows`, sequential over its rows C.
+static void withChunkStates(ScanSignature &sig, ValueRange outs,
+                            ArrayRef<StringRef> rows) {
+  if (outs.size() <= 2)
+    return;
+  sig.results.append(
+      namedResults(outs.drop_front(2), {{"chunk_states", rows}}));
+  sig.sequential.push_back("C");
+}
+
 static LogicalResult verifyChunkSize(Operation *op, int64_t chunkSize) {
   if (chunkSize <= 0)
     return op->emitOpError()
@@ -223,13 +234,9 @@ static ScanSignature signatureOf(SsdOp op) {
   ScanSignature sig =
       forwardScan(ssdInputs(op), op.getOuts(), "y", {"B", "L", "H", "P"},
                   {"B", "H", "P"}, {"L", "N"});
-  // A third `outs`: the chunk-boundary states, transposed.
-  if (op.getOuts().size() > 2) {
-    static const StringRef rows[] = {"B", "H", "C", "N", "P"};
-    sig.results.append(
-        namedResults(op.getOuts().drop_front(2), {{"chunk_states", rows}}));
-    sig.sequential.push_back("C");
-  }
+  // The chunk-boundary states, transposed.
+  static const StringRef rows[] = {"B", "H", "C", "N", "P"};
+  withChunkStates(sig, op.getOuts(), rows);
   return sig;
 }
 
@@ -322,13 +329,8 @@ static ScanSignature signatureOf(LinearAttentionOp op) {
   ScanSignature sig =
       forwardScan(linearAttentionInputs(op), op.getOuts(), "o",
                   {"B", "L", "H", "Dv"}, {"B", "H", "Dv"}, {"L", "Dk"});
-  // A third `outs`: the chunk-boundary states.
-  if (op.getOuts().size() > 2) {
-    static const StringRef rows[] = {"B", "H", "C", "Dk", "Dv"};
-    sig.results.append(
-        namedResults(op.getOuts().drop_front(2), {{"chunk_states", rows}}));
-    sig.sequential.push_back("C");
-  }
+  static const StringRef rows[] = {"B", "H", "C", "Dk", "Dv"};
+  withChunkStates(sig, op.getOuts(), rows);
   return sig;
 }
 
@@ -539,10 +541,9 @@ static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
       {"B", "H"}, {"L", "Dk", "Dv", "C"});
 }
 
-void LinearAttentionBackwardOp::build(OpBuilder &builder,
-                                      OperationState &state, Value q, Value k,
-                                      Value v, Value logDecay, Value init,
-                                      Value dOut, Value dFinalState,
+void LinearAttentionBackwardOp::build(OpBuilder &builder, OperationState &state,
+                                      Value q, Value k, Value v, Value logDecay,
+                                      Value init, Value dOut, Value dFinalState,
                                       ValueRange outs, int64_t chunkSize,
                                       int64_t window, float scale,
                                       Value chunkStates) {
