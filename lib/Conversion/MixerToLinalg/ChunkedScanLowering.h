@@ -14,6 +14,7 @@
 #include "MixerToLinalgPatterns.h"
 #include "mixer/Utils/ChunkedScan.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -22,6 +23,29 @@ namespace mlir::mixer {
 /// The size of dim `dim` of the ranked tensor `value` (maybe dynamic).
 inline int64_t dimSize(Value value, unsigned dim) {
   return cast<RankedTensorType>(value.getType()).getDimSize(dim);
+}
+
+/// Whether `value` is read: a use other than a tile's insert into a
+/// parallel loop result that is itself unread, or the yield of an scf.if
+/// (the run-time checks' guard) whose result is unread.
+inline bool isRead(Value value) {
+  for (OpOperand &use : value.getUses()) {
+    if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner());
+        yield && isa<scf::IfOp>(yield->getParentOp())) {
+      if (isRead(yield->getParentOp()->getResult(use.getOperandNumber())))
+        return true;
+      continue;
+    }
+    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
+    auto arg = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
+    auto forall = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
+                      : nullptr;
+    if (!forall || use.getOperandNumber() != 0)
+      return true;
+    if (isRead(forall.getTiedOpResult(forall.getTiedOpOperand(arg))))
+      return true;
+  }
+  return false;
 }
 
 /// Lowers `Scan::Op` with the hooks class `Scan`, which provides

@@ -22,6 +22,10 @@
 //   state    the last d keys (no output left to write): state-only chunks,
 //            then state-only tokens.
 //
+// With a chunk_states result (window 0) the driver records S before every
+// chunk, and the chunked form runs whatever the length; when o and the
+// final state have no uses, only the state passing is built.
+//
 // Without log_decay every decay is 1 and no exp is emitted. Sequences of at
 // most recurrent-threshold tokens use the token steps only.
 //
@@ -87,6 +91,10 @@ private:
   int64_t triangularBlock;
   /// The outputs [0, prefixEnd) read the initial state.
   Value prefixEnd;
+  /// The op's chunk_states `outs`, when it returns them.
+  Value chunkStatesOut;
+  /// False when only the chunk states are read: the steps pass the state.
+  bool outputWanted = true;
 };
 
 } // namespace
@@ -102,7 +110,7 @@ static Value addIndex(ImplicitLocOpBuilder &b, Value x, int64_t c) {
 /// outputs s0 + shift .. s0 + shift + Q - 1 into `o`.
 void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
                                     Value s0, ScanCarry &carry) {
-  bool withOutput = segment == 0;
+  bool withOutput = segment == 0 && outputWanted;
   Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
@@ -242,7 +250,7 @@ Value LinearAttentionScan::readOut(LinalgBuilder &lb, Value t, Value o,
 /// s + shift.
 void LinearAttentionScan::tokenStep(LinalgBuilder &lb, unsigned segment,
                                     Value s, ScanCarry &carry) {
-  bool withOutput = segment == 0;
+  bool withOutput = segment == 0 && outputWanted;
   Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
@@ -313,7 +321,13 @@ FailureOr<LinearAttentionScan>
 LinearAttentionScan::match(LinearAttentionOp op, PatternRewriter &rewriter) {
   int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3),
           Dv = dimSize(op.getV(), 3);
-  return LinearAttentionScan(op, H, Dk, Dv);
+  LinearAttentionScan scan(op, H, Dk, Dv);
+  if (op.getChunkStates()) {
+    scan.chunkStatesOut = op.getOuts()[2];
+    // The backward's residual alone: no output where nothing reads it.
+    scan.outputWanted = isRead(op.getO()) || isRead(op.getFinalState());
+  }
+  return scan;
 }
 
 void LinearAttentionScan::configure(ImplicitLocOpBuilder &b,
@@ -329,6 +343,13 @@ void LinearAttentionScan::configure(ImplicitLocOpBuilder &b,
       b, arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, length, cShift),
       arith::SubIOp::create(b, length, cShift), c0);
   spec.segments.push_back({c0, outKeys});
+  if (chunkStatesOut) {
+    // Window 0 (the verifier's rule): one segment, whose row j is the state
+    // before key j * Q whatever the length.
+    spec.recurrentThreshold = std::nullopt;
+    spec.boundaryStates = {RankedTensorType::get({Dk, Dv}, b.getF32Type())};
+    spec.boundaryDests = {chunkStatesOut};
+  }
   if (shift > 0) {
     spec.segments.push_back({outKeys, length});
     prefixEnd = arith::SubIOp::create(b, length, outKeys);

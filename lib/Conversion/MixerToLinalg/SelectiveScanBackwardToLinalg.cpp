@@ -404,17 +404,16 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
       return arith::MulFOp::create(ib, args.back(), slope).getResult();
     });
   }
-  AffineMap tdT = lb.dims(2, {1, 0}), dFirst = lb.dims(2, {0});
+  // The sums over the chunk's tokens run over the outer dim: each token's
+  // row of channels adds to a vector of partial sums.
   unsigned next = 2;
   if (fwd.dSkip) {
-    carry.states[next] = sumInto(lb, {GY, U}, {tdT, tdT}, carry.states[next],
-                                 dFirst, {1}, productOf);
+    carry.states[next] = sumInto(lb, {GY, U}, {td, td}, carry.states[next],
+                                 dOnly, {0}, productOf);
     ++next;
   }
   if (fwd.bias)
-    carry.states[next] =
-        sumInto(lb, {dDT}, {tdT}, carry.states[next], dFirst, {1},
-                [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
+    carry.states[next] = sumOf(lb, dDT, td, carry.states[next], dOnly, {0});
   for (auto [g, value] : {std::pair{GradU, dU}, std::pair{GradDelta, dDT}}) {
     Value &out = carry.outs[driverPosition[g]];
     out = lb.insert(value, out, {fwd.getBatch(), t0, fwd.d0}, {one, t, db});

@@ -41,6 +41,8 @@
 #include "MixerToLinalgPatterns.h"
 #include "SsdLowering.h"
 
+#include "mixer/Target/TargetDescription.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -57,9 +59,10 @@ namespace {
 /// Pass 2: the reverse scan. outs: dx, dlog_a, db, dc (stepped), dinit.
 class SsdBackwardScan final : public ChunkedScanHooks {
 public:
-  SsdBackwardScan(SsdBackwardOp op, const SsdInputs &in, Value states)
+  SsdBackwardScan(SsdBackwardOp op, const SsdInputs &in, Value states,
+                  int64_t lanes)
       : in(in), dy(op.getDy()), dFinal(op.getDFinalState()), states(states),
-        hasInit(static_cast<bool>(op.getInit())) {}
+        hasInit(static_cast<bool>(op.getInit())), lanes(lanes) {}
 
   void init(LinalgBuilder &lb, ScanCarry &carry) override {
     group = in.groupOf(lb.builder(), head);
@@ -110,6 +113,9 @@ private:
   SsdInputs in;
   Value dy, dFinal, states;
   bool hasInit;
+  /// f32 lanes of the target's vectors: the sums over a row take partial
+  /// sums a vector at a time (sumOverLastDim).
+  int64_t lanes;
   Value group; // of the current head
 };
 
@@ -209,7 +215,21 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
     return arith::MulFOp::create(ib, args[0], args[1]).getResult();
   };
   Value dG = lb.map({dM, decays.L}, {id2, id2}, lb.empty({q, q}, f32), times);
-  Value R = lb.map({dM, M}, {id2, id2}, lb.empty({q, q}, f32), times);
+  // R without its diagonal (and zero above it, as M): every term of r.
+  Value R = lb.map({dM, M}, {id2, id2}, lb.empty({q, q}, f32),
+                   [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                     Value t = linalg::IndexOp::create(ib, 0),
+                           s = linalg::IndexOp::create(ib, 1);
+                     Value below = arith::CmpIOp::create(
+                         ib, arith::CmpIPredicate::ugt, t, s);
+                     Value zeroF = arith::ConstantOp::create(
+                         ib, ib.getF32FloatAttr(0.0));
+                     return arith::SelectOp::create(
+                                ib, below,
+                                arith::MulFOp::create(ib, args[0], args[1]),
+                                zeroF)
+                         .getResult();
+                   });
 
   // dX = M^T dY + diag(w) B dS^T.
   Value dX = lb.contract(M, dY, lb.filled({q, p}, f32, 0.0), Lhs::Transposed);
@@ -219,9 +239,8 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   Value dYs = decays.fromStart(lb, dY);
   Value dC = lb.contract(dYs, S0, lb.filled({q, b.getIndexAttr(N)}, f32, 0.0),
                          Lhs::RowMajor);
-  AffineMap t1 = lb.dims(2, {0}), tn = lb.dims(2, {0, 1});
-  Value o = sumInto(lb, {dC, Cc}, {tn, tn}, lb.filled({q}, f32, 0.0), t1, {1},
-                    productOf);
+  Value o = sumOfProductsOverLastDim(lb, dC, Cc, lb.filled({q}, f32, 0.0),
+                                     lanes);
   dC = lb.contract(dG, Bc, dC, Lhs::RowMajor);
 
   // dB: the state leaving the chunk (diag(w) X dS), then the intra-chunk
@@ -229,38 +248,33 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   Value dB =
       lb.contract(decays.toEnd(lb, X), dS,
                   lb.filled({q, b.getIndexAttr(N)}, f32, 0.0), Lhs::RowMajor);
-  Value e = sumInto(lb, {dB, Bc}, {tn, tn}, lb.filled({q}, f32, 0.0), t1, {1},
-                    productOf);
+  Value e = sumOfProductsOverLastDim(lb, dB, Bc, lb.filled({q}, f32, 0.0),
+                                     lanes);
   dB = lb.contract(dG, Cc, dB, Lhs::Transposed);
 
-  // r_j = sum_{t>j} R[t, j] - sum_{s<j} R[j, s], then v = r + e - o.
-  Value r = sumInto(
-      lb, {R, R}, {lb.dims(2, {1, 0}), lb.dims(2, {0, 1})},
-      lb.filled({q}, f32, 0.0), t1, {1},
-      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value j = linalg::IndexOp::create(ib, 0),
-              i = linalg::IndexOp::create(ib, 1);
-        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-        Value below = arith::SelectOp::create(
-            ib, arith::CmpIOp::create(ib, arith::CmpIPredicate::ugt, i, j),
-            args[0], zeroF);
-        Value left = arith::SelectOp::create(
-            ib, arith::CmpIOp::create(ib, arith::CmpIPredicate::ult, i, j),
-            args[1], zeroF);
-        return arith::SubFOp::create(ib, below, left).getResult();
-      });
+  // r_j = sum_{t>j} R[t, j] - sum_{s<j} R[j, s]: the column sums (rows
+  // added a vector at a time) less the row sums; then v = r + e - o.
+  Value below = sumOf(lb, R, id2, lb.filled({q}, f32, 0.0), lb.dims(2, {1}),
+                      {0});
+  Value left = sumOverLastDim(lb, R, lb.filled({q}, f32, 0.0), lanes);
   AffineMap j1 = lb.dims(1, {0});
-  Value v = lb.map({r, e, o}, {j1, j1, j1}, lb.empty({q}, f32),
+  Value v = lb.map({below, left, e, o}, {j1, j1, j1, j1}, lb.empty({q}, f32),
                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
+                     Value r = arith::SubFOp::create(ib, args[0], args[1]);
                      return arith::SubFOp::create(
-                                ib, arith::AddFOp::create(ib, args[0], args[1]),
-                                args[2])
+                                ib, arith::AddFOp::create(ib, r, args[2]),
+                                args[3])
                          .getResult();
                    });
 
   // dlog_a_k = exp(cum_last) <dS, S0> + sum_t o_t + sum_{j<k} v_j, in f64.
-  Value stateDot = sumInto(lb, {dSt, s0t}, {id2, id2}, lb.filled({}, f32, 0.0),
-                           lb.dims(2, {}), {0, 1}, productOf);
+  auto flat = [&](Value state) {
+    return tensor::CollapseShapeOp::create(
+        b, RankedTensorType::get({N * P}, f32), state,
+        SmallVector<ReassociationIndices>{{0, 1}});
+  };
+  Value stateDot = sumOfProductsOverLastDim(
+      lb, flat(dSt), flat(s0t), lb.filled({}, f32, 0.0), lanes);
   Value chunkDecay =
       lb.expOfNonPositive(arith::TruncFOp::create(b, f32, decays.cumLast));
   Value leaving = arith::MulFOp::create(
@@ -324,7 +338,8 @@ struct SsdBackwardLowering : public OpRewritePattern<SsdBackwardOp> {
       outs[2] = lb.fill(outs[2], 0.0);
       outs[3] = lb.fill(outs[3], 0.0);
     }
-    SsdBackwardScan backward(op, in, states);
+    SsdBackwardScan backward(op, in, states,
+                             lookupTargetDescription(op).vectorWidth);
     spec.reverse = true;
     spec.paddedTail = true;
     spec.steppedOuts = 4;

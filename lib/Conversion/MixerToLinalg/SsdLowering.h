@@ -37,6 +37,9 @@ struct SsdInputs {
 /// total, and L[t, s] = exp(cum[t] - cum[s]) for s <= t, else 0.
 struct SsdChunkDecays {
   Value cumLast, cum, L;
+  /// [n]: exp(cum[t]) and exp(cumLast - cum[t]), one exp per token that
+  /// every row scaling below reuses.
+  Value startFactors, endFactors;
   /// With `triangularBlock`, L in row blocks up to the diagonal (the
   /// blocks above are zeros, not computed).
   static SsdChunkDecays of(LinalgBuilder &lb, Value A,

@@ -75,43 +75,39 @@ SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
         Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
         return arith::SelectOp::create(ib, causal, decay, zeroF).getResult();
       });
+  Value cumLast = d.cumLast;
+  auto factors = [&](bool toEnd) {
+    return lb.map({d.cum}, {lb.dims(1, {0})}, lb.empty({q}, f32),
+                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    Value seg = args[0];
+                    if (toEnd)
+                      seg = arith::SubFOp::create(ib, cumLast, seg);
+                    return LinalgBuilder(ib).expOfNonPositive(
+                        arith::TruncFOp::create(ib, f32, seg));
+                  });
+  };
+  d.startFactors = factors(false);
+  d.endFactors = factors(true);
   return d;
 }
 
-/// rows[t, :] * factors[t], into a new tensor.
+/// rows[t, :] * factors[t].
 static Value scaleRows(LinalgBuilder &lb, Value rows, Value factors) {
+  Type f32 = lb.builder().getF32Type();
   return lb.map({rows, factors}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty(lb.sizesOf(rows), lb.builder().getF32Type()),
+                lb.empty(lb.sizesOf(rows), f32),
                 [](ImplicitLocOpBuilder &ib, ValueRange args) {
                   return arith::MulFOp::create(ib, args[0], args[1])
                       .getResult();
                 });
 }
 
-/// exp(segment(cum[t])) per token: one exp per row, not per element.
-static Value rowDecays(LinalgBuilder &lb, Value cum,
-                       function_ref<Value(ImplicitLocOpBuilder &, Value)>
-                           segment) {
-  Type f32 = lb.builder().getF32Type();
-  return lb.map({cum}, {lb.dims(1, {0})}, lb.empty(lb.sizesOf(cum), f32),
-                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return LinalgBuilder(ib).expOfNonPositive(
-                      arith::TruncFOp::create(ib, f32, segment(ib, args[0])));
-                });
-}
-
 Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
-  return scaleRows(lb, rows,
-                   rowDecays(lb, cum, [](ImplicitLocOpBuilder &, Value c) {
-                     return c;
-                   }));
+  return scaleRows(lb, rows, startFactors);
 }
 
 Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
-  return scaleRows(
-      lb, rows, rowDecays(lb, cum, [&](ImplicitLocOpBuilder &ib, Value c) {
-        return arith::SubFOp::create(ib, cumLast, c).getResult();
-      }));
+  return scaleRows(lb, rows, endFactors);
 }
 
 Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
@@ -140,22 +136,6 @@ Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
 //===----------------------------------------------------------------------===//
 // The forward scan
 //===----------------------------------------------------------------------===//
-
-/// Whether `value` is read: a use other than a tile's insert into a
-/// parallel loop result that is itself unread.
-static bool isRead(Value value) {
-  for (OpOperand &use : value.getUses()) {
-    auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(use.getOwner());
-    auto arg = insert ? dyn_cast<BlockArgument>(insert.getDest()) : nullptr;
-    auto forall = arg ? dyn_cast<scf::ForallOp>(arg.getOwner()->getParentOp())
-                      : nullptr;
-    if (!forall || use.getOperandNumber() != 0)
-      return true;
-    if (isRead(forall.getTiedOpResult(forall.getTiedOpOperand(arg))))
-      return true;
-  }
-  return false;
-}
 
 FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
   SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),

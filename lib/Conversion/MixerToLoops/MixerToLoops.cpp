@@ -39,6 +39,8 @@ static std::optional<std::string> getLoopsLoweringBlocker(Operation *op) {
                        "first");
   if (auto ssd = dyn_cast<SsdOp>(op); ssd && ssd.getChunkStates())
     return std::string("the scalar loops do not record 'chunk_states'");
+  if (auto la = dyn_cast<LinearAttentionOp>(op); la && la.getChunkStates())
+    return std::string("the scalar loops do not record 'chunk_states'");
   return std::nullopt;
 }
 

@@ -190,3 +190,36 @@ func.func @la_window_no_init(%q: tensor<1x20x1x4xf32>, %k: tensor<1x20x1x4xf32>,
       -> tensor<1x20x1x8xf32>, tensor<1x1x4x8xf32>
   return %o, %s : tensor<1x20x1x8xf32>, tensor<1x1x4x8xf32>
 }
+
+// -----
+
+// With a third `outs`, the chunk states: S ([Dk, Dv]) recorded before each
+// of the 40 / 16 = 2 full chunks and where the tail starts (row 2).
+// CHECK-LABEL: func.func @linear_attention_chunk_states
+// CHECK-SAME:    %[[CS0:[^:]*]]: tensor<1x2x3x8x4xf32>)
+// CHECK:         scf.for %[[BI:[^ ]*]] = {{.*}} iter_args({{.*}}, %[[CSB:[^ ]*]] = %[[CS0]])
+// CHECK:           scf.for %[[HI:[^ ]*]] =
+// CHECK:             %[[CH:.*]]:3 = scf.for %[[CI:[^ ]*]] = {{.*}} iter_args(%{{.*}}, %[[ST:[^ ]*]] = %{{.*}}, %[[CSC:[^ ]*]] = %{{.*}})
+// CHECK:               tensor.insert_slice %[[ST]] into %[[CSC]][%[[BI]], %[[HI]], %[[CI]], 0, 0] [1, 1, 1, 8, 4]
+// CHECK:               tensor<16x16xf32>
+// CHECK:             tensor.insert_slice %[[CH]]#1 into %[[CH]]#2[%[[BI]], %[[HI]], %{{.*}}, 0, 0] [1, 1, 1, 8, 4]
+// CHECK:         return %{{.*}}#0, %{{.*}}#2
+func.func @linear_attention_chunk_states(%q: tensor<1x40x2x8xf32>, %v: tensor<1x40x2x4xf32>, %ld: tensor<1x40x2xf32>, %o0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x8x4xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> (tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>) {
+  %o, %s, %cs = mixer.linear_attention chunk_size(16) scale(0.5) ins(%q, %q, %v : tensor<1x40x2x8xf32>, tensor<1x40x2x8xf32>, tensor<1x40x2x4xf32>) log_decay(%ld : tensor<1x40x2xf32>) outs(%o0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x3x8x4xf32>
+  return %o, %cs : tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>
+}
+
+// -----
+
+// When nothing reads o and the final state, only the state passing is
+// built: no intra-chunk scores, no output.
+// CHECK-LABEL: func.func @linear_attention_chunk_states_only
+// CHECK:         scf.for
+// CHECK:           tensor.insert_slice %{{.*}} : tensor<8x4xf32> into tensor<1x2x3x8x4xf32>
+// CHECK-NOT:       tensor<16x16xf32>
+// CHECK-NOT:       into tensor<1x40x2x4xf32>
+// CHECK:         return
+func.func @linear_attention_chunk_states_only(%q: tensor<1x40x2x8xf32>, %v: tensor<1x40x2x4xf32>, %ld: tensor<1x40x2xf32>, %o0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x8x4xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> tensor<1x2x3x8x4xf32> {
+  %o, %s, %cs = mixer.linear_attention chunk_size(16) scale(0.5) ins(%q, %q, %v : tensor<1x40x2x8xf32>, tensor<1x40x2x8xf32>, tensor<1x40x2x4xf32>) log_decay(%ld : tensor<1x40x2xf32>) outs(%o0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x3x8x4xf32>
+  return %cs : tensor<1x2x3x8x4xf32>
+}

@@ -78,6 +78,21 @@
 // CHECK-NEXT:            %[[TG:.*]] = arith.addi %[[T1]], %[[C16:.*]] : index
 // CHECK:                 arith.cmpi ule, %[[S1]], %[[TG]] : index
 // CHECK:               %[[L:.*]] = tensor.insert_slice %[[L1]] into %[[LI0]][16, 0] [16, 32] [1, 1]
+// One exp per token: the factors exp(min(cum, 0)) and
+// exp(min(cum[Q-1] - cum, 0)) that scale the rows below.
+// CHECK:               %[[SF:.*]] = linalg.generic {indexing_maps = [#[[$VEC:.*]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[SCUM:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[SCUM32:.*]] = arith.truncf %[[SCUM]] : f64 to f32
+// CHECK-NEXT:            %[[SCL:.*]] = arith.minimumf %[[SCUM32]], %[[ZERO]] : f32
+// CHECK-NEXT:            math.exp %[[SCL]] : f32
+// CHECK:               %[[EF:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[ECUM:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            %[[ESEG:.*]] = arith.subf %[[CUM]]#0, %[[ECUM]] : f64
+// CHECK-NEXT:            %[[ESEG32:.*]] = arith.truncf %[[ESEG]] : f64 to f32
+// CHECK-NEXT:            %[[ECL:.*]] = arith.minimumf %[[ESEG32]], %[[ZERO]] : f32
+// CHECK-NEXT:            math.exp %[[ECL]] : f32
+// Intra-chunk block: G = Cc Bc^T as an (i, j, k) contraction with a
+// row-major right-hand side, then ((G * L) X) accumulated into the y tile.
 // CHECK:               %[[BT:.*]] = linalg.transpose ins(%[[BC]] : tensor<32x8xf32>) outs(%{{.*}} : tensor<8x32xf32>) permutation = [1, 0]
 // CHECK:               %[[GA:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
 // CHECK:               %[[GZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[GA]] : tensor<32x32xf32>)
@@ -113,30 +128,16 @@
 // CHECK:               %[[YZ1:.*]] = tensor.extract_slice %[[YI0]][16, 0] [16, 4] [1, 1]
 // CHECK:               %[[Y1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M1]], %[[XC]] : tensor<16x32xf32>, tensor<32x4xf32>) outs(%[[YZ1]] : tensor<16x4xf32>)
 // CHECK:               %[[YIN:.*]] = tensor.insert_slice %[[Y1]] into %[[YI0]][16, 0] [16, 4] [1, 1]
-// Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block,
-// one exp per token (a [Q] map), then the rows of Cc scaled.
-// CHECK:               %[[GAM:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
-// CHECK-NEXT:          ^bb0(%[[CCUM:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:            %[[CCUM32:.*]] = arith.truncf %[[CCUM]] : f64 to f32
-// CHECK-NEXT:            %[[CCL:.*]] = arith.minimumf %[[CCUM32]], %[[ZERO]] : f32
-// CHECK-NEXT:            %[[CEXP:.*]] = math.exp %[[CCL]] : f32
-// CHECK-NEXT:            linalg.yield %[[CEXP]] : f32
-// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[GAM]] : tensor<32x8xf32>, tensor<32xf32>)
-// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CG:.*]]: f32, %{{.*}}: f32):
-// CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CG]] : f32
+// Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block.
+// CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[SF]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[CIN:.*]]: f32, %[[CEXP:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            %[[CSV:.*]] = arith.mulf %[[CIN]], %[[CEXP]] : f32
 // CHECK:               %[[YOUT:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CSC]], %[[ST]] : tensor<32x8xf32>, tensor<8x4xf32>) outs(%[[YIN]] : tensor<32x4xf32>)
-// State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)) (one exp per
-// token), the state decayed in place by exp(min(cum[Q-1], 0)), and Bw^T X
-// added (transposed lhs).
-// CHECK:               %[[TOEND:.*]] = linalg.generic {indexing_maps = [#[[$VEC]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
-// CHECK-NEXT:          ^bb0(%[[BCUM:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:            %[[BSEG:.*]] = arith.subf %[[CUM]]#0, %[[BCUM]] : f64
-// CHECK-NEXT:            %[[BSEG32:.*]] = arith.truncf %[[BSEG]] : f64 to f32
-// CHECK-NEXT:            %[[BCL:.*]] = arith.minimumf %[[BSEG32]], %[[ZERO]] : f32
-// CHECK-NEXT:            math.exp %[[BCL]] : f32
-// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[TOEND]] : tensor<32x8xf32>, tensor<32xf32>)
-// CHECK-NEXT:          ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
-// CHECK-NEXT:            arith.mulf
+// State passing: Bc scaled by exp(min(cum[Q-1] - cum, 0)), the state decayed
+// in place by exp(min(cum[Q-1], 0)), and Bw^T X added (transposed lhs).
+// CHECK:               %[[BW:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[BC]], %[[EF]] : tensor<32x8xf32>, tensor<32xf32>)
+// CHECK-NEXT:          ^bb0(%[[BIN:.*]]: f32, %[[BEXP:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            arith.mulf %[[BIN]], %[[BEXP]] : f32
 // CHECK:               %[[LAST32:.*]] = arith.truncf %[[CUM]]#0 : f64 to f32
 // CHECK-NEXT:          %[[LASTCL:.*]] = arith.minimumf %[[LAST32]], %[[ZERO]] : f32
 // CHECK-NEXT:          %[[CHUNKDECAY:.*]] = math.exp %[[LASTCL]] : f32
@@ -288,4 +289,41 @@ func.func @ssd_chunk_states(%x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %
 func.func @ssd_chunk_states_only(%x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %b: tensor<1x40x1x8xf32>, %c: tensor<1x40x1x8xf32>, %y0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x4x8xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> tensor<1x2x3x8x4xf32> {
   %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
   return %cs : tensor<1x2x3x8x4xf32>
+}
+
+// -----
+
+// The same behind the run-time checks' guard: the scf.if yields y and the
+// final state, but nothing reads those results of the scf.if.
+// CHECK-LABEL: func.func @ssd_chunk_states_only_guarded
+// CHECK:         scf.if
+// CHECK:           tensor.insert_slice %{{.*}} : tensor<8x4xf32> into tensor<1x2x3x8x4xf32>
+// CHECK-NOT:       tensor<16x16xf32>
+// CHECK-NOT:       into tensor<1x40x2x4xf32>
+// CHECK:         return
+func.func @ssd_chunk_states_only_guarded(%ok: i1, %x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %b: tensor<1x40x1x8xf32>, %c: tensor<1x40x1x8xf32>, %y0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x4x8xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> tensor<1x2x3x8x4xf32> {
+  %r:3 = scf.if %ok -> (tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) {
+    %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+    scf.yield %y, %s, %cs : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  } else {
+    scf.yield %y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  }
+  return %r#2 : tensor<1x2x3x8x4xf32>
+}
+
+// -----
+
+// A read result of the guard keeps the output.
+// CHECK-LABEL: func.func @ssd_chunk_states_guarded_output_read
+// CHECK:         scf.if
+// CHECK:           tensor<16x16xf32>
+// CHECK:         return
+func.func @ssd_chunk_states_guarded_output_read(%ok: i1, %x: tensor<1x40x2x4xf32>, %la: tensor<1x40x2xf32>, %b: tensor<1x40x1x8xf32>, %c: tensor<1x40x1x8xf32>, %y0: tensor<1x40x2x4xf32>, %s0: tensor<1x2x4x8xf32>, %cs0: tensor<1x2x3x8x4xf32>) -> (tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>) {
+  %r:3 = scf.if %ok -> (tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) {
+    %y, %s, %cs = mixer.ssd chunk_size(16) ins(%x, %la, %b, %c : tensor<1x40x2x4xf32>, tensor<1x40x2xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>) outs(%y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>) -> tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+    scf.yield %y, %s, %cs : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  } else {
+    scf.yield %y0, %s0, %cs0 : tensor<1x40x2x4xf32>, tensor<1x2x4x8xf32>, tensor<1x2x3x8x4xf32>
+  }
+  return %r#0, %r#2 : tensor<1x40x2x4xf32>, tensor<1x2x3x8x4xf32>
 }

@@ -1,6 +1,7 @@
 // RUN: mixer-opt %s --mixer-decompose-composites="ssd-backward-to-scans=1" --split-input-file | FileCheck %s
 // RUN: mixer-opt %s --mixer-decompose-composites="ssd-backward-to-scans=1" --split-input-file | FileCheck %s --check-prefix=FLAT
 // RUN: mixer-opt %s --mixer-decompose-composites --split-input-file | FileCheck %s --check-prefix=KEEP
+// RUN: mixer-opt %s --mixer-decompose-composites="ssd-backward-to-scans=1" --split-input-file | FileCheck %s --check-prefix=NAIVE
 
 // By default mixer.ssd_backward stays (convert-mixer-to-linalg lowers it)
 // and mixer.linear_attention_backward becomes one, its states transposed.
@@ -71,4 +72,57 @@ func.func @ssd_backward(%x: tensor<2x10x4x8xf32>, %la: tensor<2x10x4xf32>, %b: t
 func.func @linear_attention_backward_window(%q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %h: tensor<1x2x8x4xf32>, %do: tensor<1x12x2x4xf32>) -> (tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) {
   %g:5 = mixer.linear_attention_backward chunk_size(8) window(3) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) init(%h : tensor<1x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld, %h : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
   return %g#0, %g#1, %g#2, %g#3, %g#4 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>, tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// Without a window, do is only scaled: an elementwise map, no gather of
+// shifted tokens (tensor.extract).
+// KEEP-LABEL: func.func @linear_attention_backward_scaled
+// KEEP: %[[HALF:.+]] = arith.constant 5.000000e-01 : f32
+// KEEP-NOT: tensor.extract
+// KEEP: %[[DY:.+]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<1x12x2x4xf32>)
+// KEEP: arith.mulf %{{.*}}, %[[HALF]] : f32
+// KEEP-NOT: tensor.extract
+// KEEP: mixer.ssd_backward chunk_size(8) ins({{.*}}) dy(%[[DY]] : tensor<1x12x2x4xf32>)
+// KEEP: return
+func.func @linear_attention_backward_scaled(%q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %do: tensor<1x12x2x4xf32>) -> (tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) {
+  %g:4 = mixer.linear_attention_backward chunk_size(8) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+  return %g#0, %g#1, %g#2, %g#3 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+}
+
+// -----
+
+// The forward's chunk states ([B, H, C, Dk, Dv]) go to the ssd_backward
+// as they are (its [B, H, C, N, P] with N = Dk, P = Dv).
+// KEEP-LABEL: func.func @linear_attention_backward_saved
+// KEEP-SAME: %[[CS:[a-z0-9]+]]: tensor<1x2x2x8x4xf32>
+// KEEP: mixer.ssd_backward chunk_size(8) ins({{.*}}) chunk_states(%[[CS]] : tensor<1x2x2x8x4xf32>) dy(
+func.func @linear_attention_backward_saved(%q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %do: tensor<1x12x2x4xf32>, %cs: tensor<1x2x2x8x4xf32>) -> (tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) {
+  %g:4 = mixer.linear_attention_backward chunk_size(8) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) chunk_states(%cs : tensor<1x2x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+  return %g#0, %g#1, %g#2, %g#3 : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+}
+
+// -----
+
+// Behind the run-time checks' guard: with ssd-backward-to-scans nothing
+// reads the chunk states any more, and the forward loses them (the scalar
+// loops do not record them); the guard's unread results go first.
+// NAIVE-LABEL: func.func @linear_attention_saved_guarded
+// NAIVE: scf.if %{{.*}} -> (tensor<1x12x2x4xf32>)
+// NAIVE: mixer.linear_attention chunk_size(8) scale(5.000000e-01) ins({{.*}}) log_decay({{.*}}) outs(%{{.*}}, %{{.*}} : tensor<1x12x2x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x12x2x4xf32>, tensor<1x2x8x4xf32>
+// NAIVE-NOT: chunk_states
+// NAIVE: return
+// KEEP-LABEL: func.func @linear_attention_saved_guarded
+// KEEP: %[[R:.*]]:2 = scf.if %{{.*}} -> (tensor<1x12x2x4xf32>, tensor<1x2x2x8x4xf32>)
+// KEEP: mixer.ssd_backward chunk_size(8) ins({{.*}}) chunk_states(%[[R]]#1 : tensor<1x2x2x8x4xf32>) dy(
+func.func @linear_attention_saved_guarded(%ok: i1, %q: tensor<1x12x2x8xf32>, %v: tensor<1x12x2x4xf32>, %ld: tensor<1x12x2xf32>, %do: tensor<1x12x2x4xf32>, %s0: tensor<1x2x8x4xf32>, %cs0: tensor<1x2x2x8x4xf32>) -> (tensor<1x12x2x4xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) {
+  %r:3 = scf.if %ok -> (tensor<1x12x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x2x8x4xf32>) {
+    %o, %s, %cs = mixer.linear_attention chunk_size(8) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) outs(%v, %s0, %cs0 : tensor<1x12x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x2x8x4xf32>) -> tensor<1x12x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x2x8x4xf32>
+    scf.yield %o, %s, %cs : tensor<1x12x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x2x8x4xf32>
+  } else {
+    scf.yield %v, %s0, %cs0 : tensor<1x12x2x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x2x8x4xf32>
+  }
+  %g:4 = mixer.linear_attention_backward chunk_size(8) scale(0.5) ins(%q, %q, %v : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>) log_decay(%ld : tensor<1x12x2xf32>) chunk_states(%r#2 : tensor<1x2x2x8x4xf32>) dout(%do : tensor<1x12x2x4xf32>) outs(%q, %q, %v, %ld : tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>) -> tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
+  return %r#0, %g#0, %g#1, %g#2, %g#3 : tensor<1x12x2x4xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x8xf32>, tensor<1x12x2x4xf32>, tensor<1x12x2xf32>
 }

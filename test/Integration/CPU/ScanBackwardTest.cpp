@@ -266,6 +266,9 @@ struct LinearAttentionCase {
   int64_t B, L, H, Dk, Dv, chunk, window;
   bool withDecay, withInit, withDFinal;
   Decays decays = Decays::Realistic;
+  /// The chunk states from the forward's chunk_states result (else the
+  /// lowering recomputes them); window 0 only.
+  bool savedStates = false;
 };
 
 std::string caseName(const LinearAttentionCase &c) {
@@ -276,7 +279,8 @@ std::string caseName(const LinearAttentionCase &c) {
      << (c.withDFinal ? "_dfinal" : "")
      << (c.decays == Decays::NearZero       ? "_decay0"
          : c.decays == Decays::NearMinusTen ? "_decay10"
-                                            : "");
+                                            : "")
+     << (c.savedStates ? "_saved" : "");
   return os.str();
 }
 
@@ -322,10 +326,31 @@ TEST_P(LinearAttentionBackwardAgainstReference, GradientsWithinTolerance) {
     body << " log_decay(%ld : " << tensorType(las) << ")";
   if (s.withInit)
     body << " init(%h : " << tensorType(ss) << ")";
+  // The forward form that saves its chunk states, its other results unused.
+  std::ostringstream prologue;
+  if (s.savedStates) {
+    std::vector<int64_t> cs = {s.B, s.H, s.L / s.chunk + 1, s.Dk, s.Dv};
+    prologue << "  %eo = tensor.empty() : " << tensorType(vs)
+             << "\n  %es = tensor.empty() : " << tensorType(ss)
+             << "\n  %ecs = tensor.empty() : " << tensorType(cs)
+             << "\n  %fo, %fs, %cs = mixer.linear_attention chunk_size("
+             << s.chunk << ") scale(" << scale << ") ins(%q, %k, %v : "
+             << tensorType(qs) << ", " << tensorType(qs) << ", "
+             << tensorType(vs) << ")"
+             << (s.withDecay ? " log_decay(%ld : " + tensorType(las) + ")"
+                             : "")
+             << (s.withInit ? " init(%h : " + tensorType(ss) + ")" : "")
+             << " outs(%eo, %es, %ecs : " << tensorType(vs) << ", "
+             << tensorType(ss) << ", " << tensorType(cs) << ") -> "
+             << tensorType(vs) << ", " << tensorType(ss) << ", "
+             << tensorType(cs) << "\n";
+    body << " chunk_states(%cs : " << tensorType(cs) << ")";
+  }
   body << " dout(%do : " << tensorType(vs) << ")";
   if (s.withDFinal)
     body << " d_final_state(%ds : " << tensorType(ss) << ")";
-  std::vector<Buffer> got = runBackward(args, body.str(), false);
+  std::vector<Buffer> got =
+      runBackward(args, body.str(), false, prologue.str());
   ASSERT_FALSE(got.empty());
 
   ref::LinearAttentionGradients g = ref::linearAttentionGradients(
@@ -351,6 +376,11 @@ std::vector<LinearAttentionCase> linearAttentionCases() {
       {1, 60, 2, 8, 8, 16, 5, true, true, true},
       {2, 45, 2, 8, 16, 16, 16, false, true, false},
       {1, 10, 1, 4, 4, 4, 20, true, true, true},
+      // The chunk states of the forward's chunk_states result.
+      {2, 50, 2, 8, 16, 16, 0, true, true, true, Decays::Realistic, true},
+      {1, 130, 2, 16, 8, 64, 0, true, false, false, Decays::NearMinusTen,
+       true},
+      {1, 7, 2, 8, 8, 16, 0, false, true, true, Decays::Realistic, true},
   };
 }
 

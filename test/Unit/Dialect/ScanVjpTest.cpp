@@ -95,6 +95,45 @@ TEST_F(ScanVjpTest, LinearAttentionWithDecayAndStateCotangent) {
   EXPECT_FALSE(backward.getInit());
   EXPECT_EQ(backward.getWindow(), 3);
   EXPECT_EQ(backward.getScale().convertToFloat(), 0.5f);
+  // With a window there are no chunk states: the backward recomputes them.
+  EXPECT_FALSE(backward.getChunkStates());
+}
+
+TEST_F(ScanVjpTest, LinearAttentionReadsTheForwardsChunkStates) {
+  ValueRange a = args({f32({1, 10, 2, 4}), f32({1, 10, 2, 6}),
+                       f32({1, 10, 2}), f32({1, 2, 4, 6}),
+                       f32({1, 10, 2, 6})});
+  Location loc = builder.getUnknownLoc();
+  auto o0 = tensor::EmptyOp::create(builder, loc, f32({1, 10, 2, 6}), {});
+  auto s0 = tensor::EmptyOp::create(builder, loc, f32({1, 2, 4, 6}), {});
+  auto la = LinearAttentionOp::create(builder, loc, a[0], a[0], a[1], a[2],
+                                      a[3], o0, s0, /*chunkSize=*/4,
+                                      /*window=*/0, /*scale=*/0.5f);
+  auto vjp = cast<DifferentiableOpInterface>(la.getOperation());
+  FailureOr<SmallVector<Value>> grads = vjp.buildVjp(builder, {a[4], Value()});
+  ASSERT_TRUE(succeeded(grads));
+  // q, k, v, log_decay, init.
+  expectPerOperand(la, *grads, 5);
+
+  auto backward = (*grads)[0].getDefiningOp<LinearAttentionBackwardOp>();
+  ASSERT_TRUE(backward);
+  EXPECT_TRUE(succeeded(verify(backward)));
+  EXPECT_EQ(backward.getDout(), a[4]);
+  // The forward is switched to the form that saves its chunk states
+  // [B, H, L / 4 + 1, Dk, Dv], which the backward reads; the original op is
+  // left without uses.
+  auto saving = backward.getChunkStates().getDefiningOp<LinearAttentionOp>();
+  ASSERT_TRUE(saving);
+  EXPECT_NE(saving, la);
+  EXPECT_TRUE(succeeded(verify(saving)));
+  EXPECT_EQ(saving.getChunkStates().getType(), f32({1, 2, 3, 4, 6}));
+  EXPECT_EQ(saving.getQ(), a[0]);
+  EXPECT_EQ(saving.getLogDecay(), a[2]);
+  EXPECT_EQ(saving.getInit(), a[3]);
+  EXPECT_EQ(saving.getChunkSize(), 4);
+  EXPECT_EQ(saving.getScale().convertToFloat(), 0.5f);
+  EXPECT_TRUE(la.getO().use_empty());
+  EXPECT_TRUE(la.getFinalState().use_empty());
 }
 
 } // namespace

@@ -100,7 +100,7 @@ LogicalResult mlir::mixer::checkPackedWeights(ShapeVerifier &v, StringRef name,
   if (!cols)
     return v.error() << "with packed '" << name << "', " << columns
                      << " (the columns of the result) must be static";
-  if (panels && *panels != llvm::divideCeil(*cols, *width))
+  if (panels && *panels != llvm::divideCeilSigned(*cols, *width))
     return v.error() << "operand '" << name << "' has " << *panels
                      << " panels (dim 1), but " << columns << " = " << *cols
                      << " needs ceil(" << *cols << " / " << *width

@@ -70,6 +70,17 @@ static ScanSignature forwardScan(ScanSignature sig, ValueRange outs,
   return sig;
 }
 
+/// A forward scan's third `outs`, when present: the chunk_states result
+/// of dims `rows`, sequential over its rows C.
+static void withChunkStates(ScanSignature &sig, ValueRange outs,
+                            ArrayRef<StringRef> rows) {
+  if (outs.size() <= 2)
+    return;
+  sig.results.append(
+      namedResults(outs.drop_front(2), {{"chunk_states", rows}}));
+  sig.sequential.push_back("C");
+}
+
 static LogicalResult verifyChunkSize(Operation *op, int64_t chunkSize) {
   if (chunkSize <= 0)
     return op->emitOpError()
@@ -223,13 +234,9 @@ static ScanSignature signatureOf(SsdOp op) {
   ScanSignature sig =
       forwardScan(ssdInputs(op), op.getOuts(), "y", {"B", "L", "H", "P"},
                   {"B", "H", "P"}, {"L", "N"});
-  // A third `outs`: the chunk-boundary states, transposed.
-  if (op.getOuts().size() > 2) {
-    static const StringRef rows[] = {"B", "H", "C", "N", "P"};
-    sig.results.append(
-        namedResults(op.getOuts().drop_front(2), {{"chunk_states", rows}}));
-    sig.sequential.push_back("C");
-  }
+  // The chunk-boundary states, transposed.
+  static const StringRef rows[] = {"B", "H", "C", "N", "P"};
+  withChunkStates(sig, op.getOuts(), rows);
   return sig;
 }
 
@@ -319,28 +326,44 @@ template <typename OpTy> static ScanSignature linearAttentionInputs(OpTy op) {
 // Loops (B, H, Dv; L, Dk): B, H, Dv tiled: the Dv columns of the state
 // evolve independently.
 static ScanSignature signatureOf(LinearAttentionOp op) {
-  return forwardScan(linearAttentionInputs(op), op.getOuts(), "o",
-                     {"B", "L", "H", "Dv"}, {"B", "H", "Dv"}, {"L", "Dk"});
+  ScanSignature sig =
+      forwardScan(linearAttentionInputs(op), op.getOuts(), "o",
+                  {"B", "L", "H", "Dv"}, {"B", "H", "Dv"}, {"L", "Dk"});
+  static const StringRef rows[] = {"B", "H", "C", "Dk", "Dv"};
+  withChunkStates(sig, op.getOuts(), rows);
+  return sig;
 }
 
 void LinearAttentionOp::build(OpBuilder &builder, OperationState &state,
                               Value q, Value k, Value v, Value logDecay,
                               Value init, Value oInit, Value stateInit,
-                              int64_t chunkSize, int64_t window, float scale) {
-  build(builder, state, TypeRange{oInit.getType(), stateInit.getType()}, q, k,
-        v, logDecay, init, ValueRange{oInit, stateInit},
-        builder.getI64IntegerAttr(chunkSize), builder.getI64IntegerAttr(window),
-        builder.getF32FloatAttr(scale));
+                              int64_t chunkSize, int64_t window, float scale,
+                              Value chunkStatesInit) {
+  SmallVector<Value> outs = {oInit, stateInit};
+  if (chunkStatesInit)
+    outs.push_back(chunkStatesInit);
+  build(builder, state, ValueRange(outs).getTypes(), q, k, v, logDecay, init,
+        outs, builder.getI64IntegerAttr(chunkSize),
+        builder.getI64IntegerAttr(window), builder.getF32FloatAttr(scale));
 }
 
 LogicalResult LinearAttentionOp::verify() {
-  if (failed(verifyChunkSize(*this, getChunkSizeAttr().getInt())))
+  int64_t chunkSize = getChunkSizeAttr().getInt();
+  if (failed(verifyChunkSize(*this, chunkSize)))
     return failure();
   if (getWindowAttr().getInt() < 0)
     return emitOpError() << "attribute 'window' must be non-negative, got "
                          << getWindowAttr().getInt();
+  Value chunkStates = getOuts().size() > 2 ? getOuts()[2] : Value();
+  // With a window the scan's chunks do not start at multiples of
+  // chunk_size: no boundary states to return.
+  if (chunkStates && getWindowAttr().getInt() != 0)
+    return emitOpError() << "operand 'chunk_states' needs window 0, got "
+                         << getWindowAttr().getInt();
   ShapeVerifier v(*this);
-  return verifyScan(*this, signatureOf(*this), v);
+  if (failed(verifyScan(*this, signatureOf(*this), v)))
+    return failure();
+  return verifyChunkRows(*this, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
 MIXER_SCAN_STRUCTURE(LinearAttentionOp)
@@ -513,18 +536,19 @@ static ScanSignature signatureOf(LinearAttentionBackwardOp op) {
   return backwardScan(
       op.getContext(), linearAttentionInputs(op), op.getOuts(),
       {{op.getDout(), "dout", {"B", "L", "H", "Dv"}},
-       {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}}},
-      {"B", "H"}, {"L", "Dk", "Dv"});
+       {op.getDFinalState(), "d_final_state", {"B", "H", "Dk", "Dv"}},
+       {op.getChunkStates(), "chunk_states", {"B", "H", "C", "Dk", "Dv"}}},
+      {"B", "H"}, {"L", "Dk", "Dv", "C"});
 }
 
-void LinearAttentionBackwardOp::build(OpBuilder &builder,
-                                      OperationState &state, Value q, Value k,
-                                      Value v, Value logDecay, Value init,
-                                      Value dOut, Value dFinalState,
+void LinearAttentionBackwardOp::build(OpBuilder &builder, OperationState &state,
+                                      Value q, Value k, Value v, Value logDecay,
+                                      Value init, Value dOut, Value dFinalState,
                                       ValueRange outs, int64_t chunkSize,
-                                      int64_t window, float scale) {
+                                      int64_t window, float scale,
+                                      Value chunkStates) {
   build(builder, state, TypeRange(outs), q, k, v, logDecay, init, dOut,
-        dFinalState, outs, builder.getI64IntegerAttr(chunkSize),
+        dFinalState, chunkStates, outs, builder.getI64IntegerAttr(chunkSize),
         builder.getI64IntegerAttr(window), builder.getF32FloatAttr(scale));
 }
 
@@ -532,8 +556,11 @@ LogicalResult LinearAttentionBackwardOp::verify() {
   if (getWindowAttr().getInt() < 0)
     return emitOpError() << "attribute 'window' must be non-negative, got "
                          << getWindowAttr().getInt();
+  if (getChunkStates() && getWindowAttr().getInt() != 0)
+    return emitOpError() << "operand 'chunk_states' needs window 0, got "
+                         << getWindowAttr().getInt();
   return verifyScanBackward(*this, signatureOf(*this),
-                            getChunkSizeAttr().getInt());
+                            getChunkSizeAttr().getInt(), getChunkStates());
 }
 
 MIXER_SCAN_STRUCTURE(LinearAttentionBackwardOp)

@@ -38,6 +38,27 @@ static SmallVector<Value> perOperand(ValueRange grads, unsigned numOuts) {
   return result;
 }
 
+/// A new [B, H, L / chunk + 1, rows, cols] f32 tensor for the chunk states
+/// of a scan over `seq` ([B, L, H, ...]).
+static Value emptyChunkStates(OpBuilder &builder, Location loc, Value seq,
+                              int64_t chunk, OpFoldResult rows,
+                              OpFoldResult cols) {
+  int64_t length = cast<RankedTensorType>(seq.getType()).getDimSize(1);
+  OpFoldResult count = builder.getIndexAttr(length / chunk + 1);
+  if (ShapedType::isDynamic(length))
+    count = arith::AddIOp::create(
+                builder, loc,
+                arith::DivUIOp::create(
+                    builder, loc, tensor::DimOp::create(builder, loc, seq, 1),
+                    arith::ConstantIndexOp::create(builder, loc, chunk)),
+                arith::ConstantIndexOp::create(builder, loc, 1))
+                .getResult();
+  SmallVector<OpFoldResult> sizes = {
+      tensor::getMixedSize(builder, loc, seq, 0),
+      tensor::getMixedSize(builder, loc, seq, 2), count, rows, cols};
+  return tensor::EmptyOp::create(builder, loc, sizes, builder.getF32Type());
+}
+
 /// The forward `op` in the form that also returns its chunk-boundary
 /// states (the residual of the backward), replacing `op`'s uses; `op`
 /// itself when it returns them already. Built where `op` is.
@@ -49,29 +70,37 @@ static SsdOp withChunkStates(OpBuilder &builder, SsdOp op) {
   Location loc = op.getLoc();
   Value x = op.getX();
   // [B, H, L / chunk_size + 1, N, P].
-  int64_t length = cast<RankedTensorType>(x.getType()).getDimSize(1);
-  OpFoldResult rows = builder.getIndexAttr(length / op.getChunkSize() + 1);
-  if (ShapedType::isDynamic(length))
-    rows = arith::AddIOp::create(
-               builder, loc,
-               arith::DivUIOp::create(builder, loc,
-                                      tensor::DimOp::create(builder, loc, x, 1),
-                                      arith::ConstantIndexOp::create(
-                                          builder, loc, op.getChunkSize())),
-               arith::ConstantIndexOp::create(builder, loc, 1))
-               .getResult();
-  SmallVector<OpFoldResult> sizes = {
-      tensor::getMixedSize(builder, loc, x, 0),
-      tensor::getMixedSize(builder, loc, x, 2), rows,
+  Value statesOut = emptyChunkStates(
+      builder, loc, x, op.getChunkSize(),
       tensor::getMixedSize(builder, loc, op.getB(), 3),
-      tensor::getMixedSize(builder, loc, x, 3)};
-  Value statesOut =
-      tensor::EmptyOp::create(builder, loc, sizes, builder.getF32Type());
+      tensor::getMixedSize(builder, loc, x, 3));
   ValueRange outs = op.getOuts();
   auto saving = SsdOp::create(builder, loc, x, op.getLogA(), op.getB(),
                               op.getC(), op.getInit(), outs[0], outs[1],
                               op.getChunkSize(), statesOut);
   op.getY().replaceAllUsesWith(saving.getY());
+  op.getFinalState().replaceAllUsesWith(saving.getFinalState());
+  return saving;
+}
+
+/// The same for linear_attention ([B, H, L / chunk_size + 1, Dk, Dv]).
+static LinearAttentionOp withChunkStates(OpBuilder &builder,
+                                         LinearAttentionOp op) {
+  if (op.getChunkStates())
+    return op;
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(op);
+  Location loc = op.getLoc();
+  Value statesOut = emptyChunkStates(
+      builder, loc, op.getQ(), op.getChunkSize(),
+      tensor::getMixedSize(builder, loc, op.getQ(), 3),
+      tensor::getMixedSize(builder, loc, op.getV(), 3));
+  ValueRange outs = op.getOuts();
+  auto saving = LinearAttentionOp::create(
+      builder, loc, op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
+      op.getInit(), outs[0], outs[1], op.getChunkSize(), op.getWindow(),
+      op.getScale().convertToFloat(), statesOut);
+  op.getO().replaceAllUsesWith(saving.getO());
   op.getFinalState().replaceAllUsesWith(saving.getFinalState());
   return saving;
 }
@@ -97,13 +126,18 @@ static FailureOr<SmallVector<Value>>
 linearAttentionVjp(LinearAttentionOp op, OpBuilder &builder,
                    ArrayRef<Value> cotangents) {
   Location loc = op.getLoc();
+  // Only window 0 has chunk states; with a window the backward recomputes
+  // them.
+  Value chunkStates;
+  if (op.getWindow() == 0)
+    chunkStates = withChunkStates(builder, op).getChunkStates();
   SmallVector<Value> outs = gradientOuts(
       builder, loc,
       {op.getQ(), op.getK(), op.getV(), op.getLogDecay(), op.getInit()});
   auto backward = LinearAttentionBackwardOp::create(
       builder, loc, op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
       op.getInit(), cotangents[0], cotangents[1], outs, op.getChunkSize(),
-      op.getWindow(), op.getScale().convertToFloat());
+      op.getWindow(), op.getScale().convertToFloat(), chunkStates);
   return perOperand(backward.getGrads(), op.getOuts().size());
 }
 

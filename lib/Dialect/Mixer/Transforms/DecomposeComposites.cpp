@@ -182,6 +182,9 @@ struct MixerDecomposeCompositesPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     populateDecomposeCompositesPatterns(patterns, ssdBackwardToScans);
+    // The run-time checks' scf.if yields every result of the op it guards:
+    // its unread results go, so that a scan's unread chunk_states is seen.
+    scf::IfOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

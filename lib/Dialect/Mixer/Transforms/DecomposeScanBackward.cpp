@@ -307,6 +307,21 @@ public:
         .getResult(0);
   }
 
+  /// scale * v, elementwise, into a new tensor (v itself when scale is 1):
+  /// a plain map, where a shift by 0 would gather.
+  Value scaled(Value v, double scale) {
+    if (scale == 1.0)
+      return v;
+    AffineMap id =
+        b.getMultiDimIdentityMap(cast<ShapedType>(v.getType()).getRank());
+    return lb.map({v}, {id}, emptyLike(v),
+                  [&](ImplicitLocOpBuilder &ib, ValueRange a) {
+                    Value factor = arith::ConstantOp::create(
+                        ib, ib.getF32FloatAttr(scale));
+                    return arith::MulFOp::create(ib, a[0], factor).getResult();
+                  });
+  }
+
   /// lhs + rhs, elementwise, into a new tensor.
   Value add(Value lhs, Value rhs) {
     AffineMap id = b.getMultiDimIdentityMap(
@@ -507,7 +522,9 @@ struct DecomposeLinearAttentionBackward
     int64_t lag = window > 0 ? window + 1 : 0;
 
     Value shiftedQ = lag ? bb.shift(q, lag) : q;
-    Value dy = dout ? bb.shift(dout, lag, scale) : Value();
+    Value dy;
+    if (dout)
+      dy = lag ? bb.shift(dout, lag, scale) : bb.scaled(dout, scale);
     Value la = logDecay;
     if (!la) {
       // [B, L, H]: the zero log-decay of an undecayed scan.
@@ -522,8 +539,10 @@ struct DecomposeLinearAttentionBackward
                                   lag ? bb.emptyLike(q) : outs[0]};
     if (init)
       ssdOuts.push_back(bb.emptyLike(initT));
+    // The forward's chunk states ([B, H, C, Dk, Dv]) are those of the ssd
+    // form ([B, H, C, N, P], N = Dk, P = Dv).
     auto ssd = SsdBackwardOp::create(
-        ib, v, la, k, shiftedQ, initT, /*chunkStates=*/Value(), dy,
+        ib, v, la, k, shiftedQ, initT, op.getChunkStates(), dy,
         dF ? bb.transposeState(dF) : Value(), ssdOuts, op.getChunkSize());
     ValueRange g = ssd.getGrads();
 
@@ -626,11 +645,50 @@ struct DecomposeLinearAttentionBackward
   }
 };
 
+/// The forward form without its chunk_states result.
+Operation *withoutChunkStates(PatternRewriter &rewriter, SsdOp op) {
+  ValueRange outs = op.getOuts();
+  return SsdOp::create(rewriter, op.getLoc(), op.getX(), op.getLogA(),
+                       op.getB(), op.getC(), op.getInit(), outs[0], outs[1],
+                       op.getChunkSize());
+}
+Operation *withoutChunkStates(PatternRewriter &rewriter,
+                              LinearAttentionOp op) {
+  ValueRange outs = op.getOuts();
+  return LinearAttentionOp::create(
+      rewriter, op.getLoc(), op.getQ(), op.getK(), op.getV(), op.getLogDecay(),
+      op.getInit(), outs[0], outs[1], op.getChunkSize(), op.getWindow(),
+      op.getScale().convertToFloat());
+}
+
+/// A forward scan whose chunk_states result nothing reads (the backward
+/// that read them became forward scans, which recompute what they need)
+/// loses it: the scalar loops of the naive pipeline do not record them.
+template <typename OpTy>
+struct DropUnreadChunkStates : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value states = op.getChunkStates();
+    if (!states || !states.use_empty())
+      return rewriter.notifyMatchFailure(op, "no unread chunk_states");
+    Operation *plain = withoutChunkStates(rewriter, op);
+    rewriter.replaceAllUsesWith(op->getResult(0), plain->getResult(0));
+    rewriter.replaceAllUsesWith(op->getResult(1), plain->getResult(1));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::mixer::populateDecomposeScanBackwardPatterns(
     RewritePatternSet &patterns, bool ssdBackwardToScans) {
-  patterns.add<DecomposeLinearAttentionBackward>(patterns.getContext());
+  patterns.add<DecomposeLinearAttentionBackward,
+               DropUnreadChunkStates<SsdOp>,
+               DropUnreadChunkStates<LinearAttentionOp>>(
+      patterns.getContext());
   if (ssdBackwardToScans)
     patterns.add<DecomposeSsdBackward>(patterns.getContext());
 }

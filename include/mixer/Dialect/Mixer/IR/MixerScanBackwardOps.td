@@ -120,8 +120,10 @@ def Mixer_LinearAttentionBackwardOp
 
     where the primed gradients are those of window 0 with q' and do'. The op
     has no lowering of its own: mixer-decompose-composites rewrites it into
-    a `mixer.ssd_backward` (which recomputes the chunk states) and
-    elementwise linalg ops.
+    a `mixer.ssd_backward` and elementwise linalg ops. With `chunk_states`
+    [B, H, C, Dk, Dv] (C = L / chunk_size + 1, the `chunk_states` result
+    of `mixer.linear_attention` with the same `chunk_size`; window 0 only)
+    the states before each chunk are read instead of recomputed.
 
     Parallel dimensions for tiling: B, H.
 
@@ -142,6 +144,7 @@ def Mixer_LinearAttentionBackwardOp
                        Optional<AnyRankedTensor>:$init,
                        Optional<AnyRankedTensor>:$dout,
                        Optional<AnyRankedTensor>:$d_final_state,
+                       Optional<AnyRankedTensor>:$chunk_states,
                        Variadic<AnyRankedTensor>:$outs,
                        I64Attr:$chunk_size,
                        DefaultValuedAttr<I64Attr, "0">:$window,
@@ -154,6 +157,7 @@ def Mixer_LinearAttentionBackwardOp
     `ins` `(` $q `,` $k `,` $v `:` type($q) `,` type($k) `,` type($v) `)`
     (`log_decay` `(` $log_decay^ `:` type($log_decay) `)`)?
     (`init` `(` $init^ `:` type($init) `)`)?
+    (`chunk_states` `(` $chunk_states^ `:` type($chunk_states) `)`)?
     (`dout` `(` $dout^ `:` type($dout) `)`)?
     (`d_final_state` `(` $d_final_state^ `:` type($d_final_state) `)`)?
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type($grads)
@@ -166,7 +170,8 @@ def Mixer_LinearAttentionBackwardOp
                    "::mlir::Value":$init,
                    "::mlir::Value":$dOut, "::mlir::Value":$dFinalState,
                    "::mlir::ValueRange":$outs, "int64_t":$chunkSize,
-                   "int64_t":$window, "float":$scale)>
+                   "int64_t":$window, "float":$scale,
+                   CArg<"::mlir::Value", "{}">:$chunkStates)>
   ];
 }
 

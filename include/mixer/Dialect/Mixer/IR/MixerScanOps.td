@@ -161,6 +161,14 @@ def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
     L need not be a multiple of it. `window` (>= 0) defaults to 0, `scale`
     to 1.0.
 
+    With a third `outs` operand (window 0 only) the op also returns
+    `chunk_states` [B, H, C, Dk, Dv], C = L / chunk_size + 1 (integer
+    division): row j holds the state S before token j * chunk_size, the last
+    row where the partial last chunk starts. It is the residual that
+    `mixer.linear_attention_backward` reads instead of recomputing the
+    states. When `o` and the final state have no uses, the lowering
+    computes the chunk states alone.
+
     Parallel dimensions for tiling: B, H, Dv (the Dv columns of the state
     are independent).
 
@@ -180,7 +188,8 @@ def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
                        I64Attr:$chunk_size,
                        DefaultValuedAttr<I64Attr, "0">:$window,
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
-  let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state);
+  let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state,
+                      Optional<AnyRankedTensor>:$chunk_states);
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`window` `(` $window^ `)`)?
@@ -191,12 +200,14 @@ def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)
   }];
   let builders = [
-    /// Absent optional operands are null values.
+    /// Absent optional operands are null values; a null `chunkStatesInit`:
+    /// no chunk_states result.
     OpBuilder<(ins "::mlir::Value":$q, "::mlir::Value":$k,
                    "::mlir::Value":$v, "::mlir::Value":$logDecay,
                    "::mlir::Value":$init, "::mlir::Value":$oInit,
                    "::mlir::Value":$stateInit, "int64_t":$chunkSize,
-                   CArg<"int64_t", "0">:$window, CArg<"float", "1.0f">:$scale)>
+                   CArg<"int64_t", "0">:$window, CArg<"float", "1.0f">:$scale,
+                   CArg<"::mlir::Value", "{}">:$chunkStatesInit)>
   ];
 }
 
