@@ -346,20 +346,27 @@ namespace {
 /// A case compiled for the device and JIT-loaded (the context outlives
 /// the JIT).
 struct GpuCase {
+  const mc::CudaRuntimeLibrary *cuda = nullptr;
   std::unique_ptr<MLIRContext> context;
   std::unique_ptr<mc::JitModule> jit;
   VjpInputs vjp;
 };
 
-/// Parses, lowers for the device's chip (with @op_vjp when `withVjp`) and
-/// JIT-compiles the case, which loads the kernels; sets compile_s, or
-/// returns the row of the failure.
+/// Loads the CUDA runtime library, parses, lowers for the device's chip
+/// (with @op_vjp when `withVjp`) and JIT-compiles the case, which loads
+/// the kernels; sets compile_s, or returns the row of the failure (skipped
+/// without the library).
 std::variant<GpuCase, Row> loadGpuCase(const Job &job, const GpuDevice &device,
                                        const GpuSettings &settings,
-                                       const mc::CudaRuntimeLibrary &cuda,
                                        bool withVjp, Row &row) {
+  auto cudaOr = mc::CudaRuntimeLibrary::get();
+  if (!cudaOr)
+    return failedRow(row, "skipped", llvm::toString(cudaOr.takeError()));
+  const mc::CudaRuntimeLibrary &cuda = *cudaOr;
+  cuda.clearFailure();
   Clock::time_point start = Clock::now();
   GpuCase out;
+  out.cuda = &cuda;
   DialectRegistry registry;
   mc::registerCompilerDialects(registry);
   out.context = std::make_unique<MLIRContext>(registry);
@@ -390,15 +397,6 @@ std::string uncheckedReason(const OpBench &family, const Case &c) {
          " is above --reference-max-work); the gpu-smoke suite checks this op";
 }
 
-/// The CUDA runtime library with its failure cleared, or the skipped row.
-std::variant<const mc::CudaRuntimeLibrary *, Row> cudaFor(Row row) {
-  auto cudaOr = mc::CudaRuntimeLibrary::get();
-  if (!cudaOr)
-    return failedRow(row, "skipped", llvm::toString(cudaOr.takeError()));
-  cudaOr->clearFailure();
-  return &*cudaOr;
-}
-
 /// Calls `fn` of the JIT on host arrays; the error names the call.
 llvm::Error callOnHost(const mc::JitModule &jit,
                        const mc::CudaRuntimeLibrary &cuda,
@@ -418,14 +416,12 @@ Row runGpuJob(const Job &job, const GpuDevice &device,
     return runGpuFwdBwdJob(job, device, settings);
   const OpBench &family = *job.family;
   Row row = emptyRowFor(job, "mixer-cuda");
-  auto cudaOr = cudaFor(row);
-  if (Row *skipped = std::get_if<Row>(&cudaOr))
-    return *skipped;
-  const mc::CudaRuntimeLibrary &cuda = *std::get<0>(cudaOr);
-  auto loaded = loadGpuCase(job, device, settings, cuda, false, row);
+  auto loaded = loadGpuCase(job, device, settings, false, row);
   if (Row *failed = std::get_if<Row>(&loaded))
     return *failed;
-  const mc::JitModule &jit = *std::get<GpuCase>(loaded).jit;
+  const GpuCase &compiled = std::get<GpuCase>(loaded);
+  const mc::JitModule &jit = *compiled.jit;
+  const mc::CudaRuntimeLibrary &cuda = *compiled.cuda;
   auto fail = [&](const std::string &why) {
     return failedRow(row, "error", why);
   };
@@ -476,15 +472,12 @@ Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
                     const GpuSettings &settings) {
   const OpBench &family = *job.family;
   Row row = emptyRowFor(job, kGpuFwdBwdImpl);
-  auto cudaOr = cudaFor(row);
-  if (Row *skipped = std::get_if<Row>(&cudaOr))
-    return *skipped;
-  const mc::CudaRuntimeLibrary &cuda = *std::get<0>(cudaOr);
-  auto loaded = loadGpuCase(job, device, settings, cuda, true, row);
+  auto loaded = loadGpuCase(job, device, settings, true, row);
   if (Row *failed = std::get_if<Row>(&loaded))
     return *failed;
   const GpuCase &compiled = std::get<GpuCase>(loaded);
   const mc::JitModule &jit = *compiled.jit;
+  const mc::CudaRuntimeLibrary &cuda = *compiled.cuda;
   auto fail = [&](const std::string &why) {
     return failedRow(row, "error", why);
   };
