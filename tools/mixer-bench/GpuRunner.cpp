@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuRunner.h"
+#include "TimingBudget.h"
 
 #include "mixer/Execution/Compile.h"
 #include "mixer/Execution/CudaCompile.h"
@@ -89,7 +90,9 @@ timePhases(const mc::CudaRuntimeLibrary &cuda, int repeat, double maxSeconds,
   };
   std::vector<std::vector<double>> times(phases.size());
   double measuredMs = 0;
-  for (int i = -1; i < repeat && (i < 1 || measuredMs < maxSeconds * 1e3);
+  // i = -1: the warm-up.
+  for (int i = -1; i < 0 || takeAnotherTimedCall(size_t(i), repeat,
+                                                  measuredMs * 1e-3, maxSeconds);
        ++i) {
     cuda.eventRecord(events[0], nullptr);
     for (size_t p = 0; p < phases.size(); ++p) {
@@ -136,13 +139,10 @@ void addReason(Row &row, const std::string &text) {
 
 /// Says in the row when --max-case-seconds cut the timed calls short.
 void noteTimedCalls(Row &row, size_t timed, const GpuSettings &settings) {
-  if (timed >= size_t(settings.repeat))
-    return;
-  char text[128];
-  std::snprintf(text, sizeof(text),
-                "timed %zu of %d calls (--max-case-seconds %g reached)", timed,
-                settings.repeat, settings.maxCaseSeconds);
-  addReason(row, text);
+  std::string note =
+      timedCallsNote(timed, settings.repeat, settings.maxCaseSeconds);
+  if (!note.empty())
+    addReason(row, note);
 }
 
 void setTimes(Row &row, const std::vector<double> &times, const Work &work) {
