@@ -127,10 +127,10 @@ llvm::Expected<bool> checkReferenceGradients(Row &row, const Job &job,
   if (expected.empty())
     return false;
   if (expected.size() != call.gradients.size())
-    return llvm::createStringError(
-        "the reference has " + std::to_string(expected.size()) +
-        " gradients, @" + family.op() + "_vjp " +
-        std::to_string(call.gradients.size()));
+    return llvm::createStringError("the reference has " +
+                                   std::to_string(expected.size()) +
+                                   " gradients, @" + family.op() + "_vjp " +
+                                   std::to_string(call.gradients.size()));
   double worst = 0;
   for (size_t i = 0; i < call.gradients.size(); ++i) {
     if (expected[i].data.empty()) // no reference gradient (eps)

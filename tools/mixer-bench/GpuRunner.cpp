@@ -92,7 +92,7 @@ timePhases(const mc::CudaRuntimeLibrary &cuda, int repeat, double maxSeconds,
   double measuredMs = 0;
   // i = -1: the warm-up.
   for (int i = -1; i < 0 || takeAnotherTimedCall(size_t(i), repeat,
-                                                  measuredMs * 1e-3, maxSeconds);
+                                                 measuredMs * 1e-3, maxSeconds);
        ++i) {
     cuda.eventRecord(events[0], nullptr);
     for (size_t p = 0; p < phases.size(); ++p) {
@@ -299,8 +299,7 @@ compileForCuda(const Job &job, const std::string &chip,
   if (!module)
     return fail("cannot parse the generated module");
   if (vjp) {
-    llvm::Expected<VjpInputs> added =
-        addVjpFunction(*module, job.family->op());
+    llvm::Expected<VjpInputs> added = addVjpFunction(*module, job.family->op());
     if (!added)
       return fail(llvm::toString(added.takeError()));
     *vjp = std::move(*added);
@@ -353,12 +352,12 @@ struct GpuCase {
 };
 
 /// Loads the CUDA runtime library, parses, lowers for the device's chip
-/// (with @op_vjp when `withVjp`) and JIT-compiles the case, which loads
-/// the kernels; sets compile_s, or returns the row of the failure (skipped
-/// without the library).
+/// (with @op_vjp for kGpuFwdBwdImpl jobs) and JIT-compiles the case, which
+/// loads the kernels; sets compile_s, or returns the row of the failure
+/// (skipped without the library).
 std::variant<GpuCase, Row> loadGpuCase(const Job &job, const GpuDevice &device,
-                                       const GpuSettings &settings,
-                                       bool withVjp, Row &row) {
+                                       const GpuSettings &settings, Row &row) {
+  bool withVjp = job.impl == kGpuFwdBwdImpl;
   auto cudaOr = mc::CudaRuntimeLibrary::get();
   if (!cudaOr)
     return failedRow(row, "skipped", llvm::toString(cudaOr.takeError()));
@@ -388,6 +387,15 @@ std::variant<GpuCase, Row> loadGpuCase(const Job &job, const GpuDevice &device,
   return std::move(out);
 }
 
+/// The case's inputs, with the fp64 reference where it is affordable (then
+/// `check` is set).
+Instance prepareInputs(const Job &job, const GpuSettings &settings,
+                       mref::Rng &rng, bool &check) {
+  check = job.family->naiveWork(job.c) <= settings.referenceMaxWork;
+  ReferenceScope scope(check);
+  return job.family->prepare(job.c, rng);
+}
+
 /// The reason of a row whose case is too large for the fp64 reference.
 std::string uncheckedReason(const OpBench &family, const Case &c) {
   char work[32];
@@ -410,72 +418,14 @@ llvm::Error callOnHost(const mc::JitModule &jit,
 }
 } // namespace
 
-Row runGpuJob(const Job &job, const GpuDevice &device,
-              const GpuSettings &settings) {
-  if (job.impl == kGpuFwdBwdImpl)
-    return runGpuFwdBwdJob(job, device, settings);
+/// The rest of a kGpuFwdBwdImpl row once its case is loaded: @op, then
+/// @op_vjp on host arrays with the CPU fwd+bwd rows' cotangents, the
+/// gradients against the fp64 reference's (the row says so where the
+/// reference has none, or the case is above referenceMaxWork), then both
+/// timed apart on device buffers (fwd_ms, bwd_ms, their sum in median_ms).
+static Row runFwdBwdOnGpu(const Job &job, const GpuSettings &settings,
+                          const GpuCase &compiled, Row row) {
   const OpBench &family = *job.family;
-  Row row = emptyRowFor(job, "mixer-cuda");
-  auto loaded = loadGpuCase(job, device, settings, false, row);
-  if (Row *failed = std::get_if<Row>(&loaded))
-    return *failed;
-  const GpuCase &compiled = std::get<GpuCase>(loaded);
-  const mc::JitModule &jit = *compiled.jit;
-  const mc::CudaRuntimeLibrary &cuda = *compiled.cuda;
-  auto fail = [&](const std::string &why) {
-    return failedRow(row, "error", why);
-  };
-
-  // Inputs, and the reference where it is affordable.
-  bool check = family.naiveWork(job.c) <= settings.referenceMaxWork;
-  mref::Rng rng(20240611);
-  ReferenceScope scope(check);
-  Instance instance = family.prepare(job.c, rng);
-  std::string fn = family.op();
-
-  // The check, through the entry point on host arrays.
-  if (llvm::Error error = callOnHost(jit, cuda, fn, instance.args))
-    return fail(llvm::toString(std::move(error)));
-  if (check)
-    row.relError = instance.relativeError();
-
-  // The timing, through the entry point on device buffers.
-  std::vector<double> times;
-  {
-    std::vector<Buffer *> hostBuffers;
-    for (auto &buffer : instance.buffers)
-      hostBuffers.push_back(buffer.get());
-    DeviceBuffers buffers(cuda, hostBuffers);
-    std::string deviceFn = fn + mc::kDeviceEntrySuffix.str();
-    auto timed = timeCalls(
-        cuda, settings, [&] { return jit.call(deviceFn, buffers.args); });
-    if (!timed)
-      return fail(llvm::toString(timed.takeError()));
-    times = std::move(*timed);
-  }
-  setTimes(row, times, family.work(job.c));
-  setGpuPeakFraction(row, family, device);
-  if (!check) {
-    row.reason = uncheckedReason(family, job.c);
-  } else if (!(*row.relError <= family.tolerance())) {
-    char tol[32];
-    std::snprintf(tol, sizeof(tol), "%g", family.tolerance());
-    row.status = "inaccurate";
-    row.reason = "rel_error above the " + std::string(tol) + " tolerance of " +
-                 family.toleranceName();
-  }
-  noteTimedCalls(row, times.size(), settings);
-  return row;
-}
-
-Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
-                    const GpuSettings &settings) {
-  const OpBench &family = *job.family;
-  Row row = emptyRowFor(job, kGpuFwdBwdImpl);
-  auto loaded = loadGpuCase(job, device, settings, true, row);
-  if (Row *failed = std::get_if<Row>(&loaded))
-    return *failed;
-  const GpuCase &compiled = std::get<GpuCase>(loaded);
   const mc::JitModule &jit = *compiled.jit;
   const mc::CudaRuntimeLibrary &cuda = *compiled.cuda;
   auto fail = [&](const std::string &why) {
@@ -483,10 +433,9 @@ Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
   };
 
   // Inputs and cotangents as the CPU's fwd+bwd rows draw them.
-  bool check = family.naiveWork(job.c) <= settings.referenceMaxWork;
+  bool check;
   mref::Rng rng(20240611);
-  ReferenceScope scope(check);
-  Instance in = family.prepare(job.c, rng);
+  Instance in = prepareInputs(job, settings, rng, check);
   llvm::Expected<VjpCall> call = makeVjpCall(family, in, compiled.vjp, rng);
   if (!call)
     return fail(llvm::toString(call.takeError()));
@@ -503,8 +452,8 @@ Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
     if (!checked)
       return fail(llvm::toString(checked.takeError()));
     if (!*checked)
-      row.reason = "gradients not checked: the fp64 reference has none for " +
-                   fn;
+      row.reason =
+          "gradients not checked: the fp64 reference has none for " + fn;
   } else {
     row.reason = uncheckedReason(family, job.c);
   }
@@ -518,7 +467,8 @@ Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
     for (auto &buffer : call->owned)
       hostBuffers.push_back(buffer.get());
     DeviceBuffers buffers(cuda, hostBuffers);
-    size_t numBuffers = in.buffers.size(), numInputs = compiled.vjp.inputs.size();
+    size_t numBuffers = in.buffers.size(),
+           numInputs = compiled.vjp.inputs.size();
     std::vector<void *> fwdArgs(buffers.args.begin(),
                                 buffers.args.begin() + numBuffers);
     std::vector<void *> vjpArgs(buffers.args.begin(),
@@ -526,10 +476,9 @@ Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
     vjpArgs.insert(vjpArgs.end(), buffers.args.begin() + numBuffers,
                    buffers.args.end());
     std::string suffix = mc::kDeviceEntrySuffix.str();
-    auto timed = timePhases(
-        cuda, settings.repeat, settings.maxCaseSeconds,
-        {[&] { return jit.call(fn + suffix, fwdArgs); },
-         [&] { return jit.call(vjp + suffix, vjpArgs); }});
+    auto timed = timePhases(cuda, settings.repeat, settings.maxCaseSeconds,
+                            {[&] { return jit.call(fn + suffix, fwdArgs); },
+                             [&] { return jit.call(vjp + suffix, vjpArgs); }});
     if (!timed)
       return fail(llvm::toString(timed.takeError()));
     times = std::move(*timed);
@@ -543,6 +492,60 @@ Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
   row.fwdMs = median(times[0]);
   row.bwdMs = median(times[1]);
   noteTimedCalls(row, total.size(), settings);
+  return row;
+}
+
+Row runGpuJob(const Job &job, const GpuDevice &device,
+              const GpuSettings &settings) {
+  const OpBench &family = *job.family;
+  Row row = emptyRowFor(job, job.impl);
+  auto loaded = loadGpuCase(job, device, settings, row);
+  if (Row *failed = std::get_if<Row>(&loaded))
+    return *failed;
+  const GpuCase &compiled = std::get<GpuCase>(loaded);
+  if (job.impl == kGpuFwdBwdImpl)
+    return runFwdBwdOnGpu(job, settings, compiled, row);
+  const mc::JitModule &jit = *compiled.jit;
+  const mc::CudaRuntimeLibrary &cuda = *compiled.cuda;
+
+  // Inputs, and the reference where it is affordable.
+  bool check;
+  mref::Rng rng(20240611);
+  Instance instance = prepareInputs(job, settings, rng, check);
+  std::string fn = family.op();
+
+  // The check, through the entry point on host arrays.
+  if (llvm::Error error = callOnHost(jit, cuda, fn, instance.args))
+    return failedRow(row, "error", llvm::toString(std::move(error)));
+  if (check)
+    row.relError = instance.relativeError();
+
+  // The timing, through the entry point on device buffers.
+  std::vector<double> times;
+  {
+    std::vector<Buffer *> hostBuffers;
+    for (auto &buffer : instance.buffers)
+      hostBuffers.push_back(buffer.get());
+    DeviceBuffers buffers(cuda, hostBuffers);
+    std::string deviceFn = fn + mc::kDeviceEntrySuffix.str();
+    auto timed = timeCalls(cuda, settings,
+                           [&] { return jit.call(deviceFn, buffers.args); });
+    if (!timed)
+      return failedRow(row, "error", llvm::toString(timed.takeError()));
+    times = std::move(*timed);
+  }
+  setTimes(row, times, family.work(job.c));
+  setGpuPeakFraction(row, family, device);
+  if (!check) {
+    row.reason = uncheckedReason(family, job.c);
+  } else if (!(*row.relError <= family.tolerance())) {
+    char tol[32];
+    std::snprintf(tol, sizeof(tol), "%g", family.tolerance());
+    row.status = "inaccurate";
+    row.reason = "rel_error above the " + std::string(tol) + " tolerance of " +
+                 family.toleranceName();
+  }
+  noteTimedCalls(row, times.size(), settings);
   return row;
 }
 

@@ -58,18 +58,10 @@ struct GpuSettings {
 };
 
 /// Compiles, checks and times one case on the device. Never aborts: a case
-/// that cannot run gets a row that says why.
+/// that cannot run gets a row that says why. A kGpuFwdBwdImpl job compiles
+/// the module with @op_vjp and checks and times the forward and backward.
 Row runGpuJob(const Job &job, const GpuDevice &device,
               const GpuSettings &settings);
-
-/// A kGpuFwdBwdImpl row: the case's module with @op_vjp compiled for the
-/// device, @op then @op_vjp on host arrays with the CPU fwd+bwd rows'
-/// cotangents, the gradients against the fp64 reference's (the row says so
-/// where the reference has none, or the case is above
-/// referenceMaxWork), then both timed on device buffers (fwd_ms, bwd_ms,
-/// their sum in median_ms). runGpuJob calls it for such jobs.
-Row runGpuFwdBwdJob(const Job &job, const GpuDevice &device,
-                    const GpuSettings &settings);
 
 /// Only compiles the case for `chip` (no device needed): the module
 /// through the NVVM pipeline with both entry points, kernels in a fatbin,

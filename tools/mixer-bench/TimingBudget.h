@@ -1,4 +1,4 @@
-//===- TimingBudget.h - when a GPU case stops taking timed calls -*- C++ -*-===//
+//===- TimingBudget.h - when a GPU case stops timing ---------- -*- C++ -*-===//
 //
 // A slow kernel (kernel_mv at N = 1M takes seconds a call) would hold up
 // the GPU suites for --repeat calls; its timing stops once --max-case-seconds
@@ -27,8 +27,7 @@ inline bool takeAnotherTimedCall(size_t timed, int repeat,
 
 /// What a row's reason says when fewer than `repeat` calls were timed;
 /// empty when all were.
-inline std::string timedCallsNote(size_t timed, int repeat,
-                                  double maxSeconds) {
+inline std::string timedCallsNote(size_t timed, int repeat, double maxSeconds) {
   if (timed >= size_t(repeat))
     return "";
   char text[128];
