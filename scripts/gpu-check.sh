@@ -6,11 +6,13 @@
 #   2. runs the tests that need a device (lit: REQUIRES cuda-device, and the
 #      CUDA runtime's unit tests);
 #   3. runs every op's GPU kernels against the fp64 reference
-#      (mixer-bench --suite gpu-smoke);
+#      (mixer-bench --suite gpu-smoke), then every differentiable op's
+#      forward and backward (--fwd-bwd), the gradients against the fp64
+#      reference's;
 #   4. times the public GPU shapes (mixer-bench --suite gpu), with cuBLAS
 #      for the GEMM-shaped cases;
 # and writes OUT_DIR/gpu-check.json with the results of every step and the
-# rows of both suites (mixer-bench runs once per op, each writing
+# rows of the suites (mixer-bench runs once per op, each writing
 # OUT_DIR/SUITE/OP.json, so that a crash costs one op's rows).
 #
 #   scripts/gpu-check.sh [--out-dir DIR] [--repeat N] [--budget SECONDS]
@@ -148,13 +150,23 @@ fi
 OPS="ssd linear_attention selective_scan gated_delta_rule kernel_lse kernel_mv
      transport_cost sinkhorn grouped_matmul grouped_swiglu topk_router
      moe_dispatch moe_combine"
+# Those whose families are differentiable (OpBench::differentiable).
+FWD_BWD_OPS="ssd linear_attention selective_scan gated_delta_rule kernel_lse
+     kernel_mv sinkhorn grouped_matmul grouped_swiglu moe_combine"
 if [[ -x "$BENCH" ]]; then
-  mkdir -p "$OUT_DIR/gpu-smoke" "$OUT_DIR/gpu"
+  mkdir -p "$OUT_DIR/gpu-smoke" "$OUT_DIR/gpu-smoke-fwd-bwd" "$OUT_DIR/gpu"
   # 3. Every op's kernels against the fp64 reference, at small shapes.
   for op in $OPS; do
-    run_step "gpu-smoke-$op" 300 "$BENCH" --suite gpu-smoke --op "$op" \
+    run_step "gpu-smoke-$op" 360 "$BENCH" --suite gpu-smoke --op "$op" \
       --repeat 3 --no-cublas --json "$OUT_DIR/gpu-smoke/$op.json"
     STEPS+=" gpu-smoke-$op"
+  done
+  # Their forward and backward, the gradients against the fp64 reference.
+  for op in $FWD_BWD_OPS; do
+    run_step "gpu-smoke-fwd-bwd-$op" 240 "$BENCH" --suite gpu-smoke --fwd-bwd \
+      --op "$op" --repeat 3 --no-cublas \
+      --json "$OUT_DIR/gpu-smoke-fwd-bwd/$op.json"
+    STEPS+=" gpu-smoke-fwd-bwd-$op"
   done
   # 4. The public GPU shapes, timed, against cuBLAS where GEMM-shaped.
   for op in $OPS; do
@@ -176,7 +188,8 @@ out_dir, steps, elapsed = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3])
 summary = {"elapsed_s": elapsed, "steps": steps}
 bad = [f"{name}: {step['status']}" for name, step in steps.items()
        if step["status"] != "ok"]
-for suite in ("gpu-smoke", "gpu"):
+SUITES = ("gpu-smoke", "gpu-smoke-fwd-bwd", "gpu")
+for suite in SUITES:
     rows, machine = [], None
     for path in sorted(glob.glob(os.path.join(out_dir, suite, "*.json"))):
         with open(path) as f:
@@ -196,11 +209,11 @@ def number(value, form):
     return form % value if isinstance(value, (int, float)) else "-"
 
 # The rows, one line each, for a reader of the console.
-for suite in ("gpu-smoke", "gpu"):
+for suite in SUITES:
     for row in summary[suite]["rows"]:
         rate = (number(row.get("gflops"), "%.1f GFLOP/s") if row.get("gflops")
                 else number(row.get("gbps"), "%.1f GB/s"))
-        print(f"{suite:9} {row.get('case', ''):26} {row.get('impl', ''):12} "
+        print(f"{suite:17} {row.get('case', ''):26} {row.get('impl', ''):18} "
               f"{number(row.get('median_ms'), '%.4f ms'):>12} {rate:>16} "
               f"{number(row.get('peak_fraction'), '%.3f'):>6} {row.get('peak', '')} "
               f"err {number(row.get('rel_error'), '%.1e')} {row.get('status')}")

@@ -11,6 +11,9 @@
 #include "GradientCheck.h"
 #include "Runner.h"
 
+#include "mixer/Execution/Compile.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -57,6 +60,94 @@ double loss(const std::vector<const Buffer *> &outputs,
 
 namespace mixer::bench {
 
+llvm::Expected<VjpInputs> addVjpFunction(mlir::ModuleOp module,
+                                         const std::string &op) {
+  auto fn = module.lookupSymbol<mlir::func::FuncOp>(op);
+  if (!fn)
+    return llvm::createStringError("the module has no function @" + op);
+  // The arguments of @op: inputs, then the writable outputs.
+  VjpInputs out;
+  for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
+    if (fn.getArgAttr(i, "bufferization.writable"))
+      continue;
+    auto tensor =
+        llvm::dyn_cast<mlir::RankedTensorType>(fn.getArgumentTypes()[i]);
+    out.inputs.push_back(i);
+    if (tensor && llvm::isa<mlir::FloatType>(tensor.getElementType()))
+      out.floatInputs.push_back(i);
+  }
+  if (failed(mc::generateVjpFunctions(module)))
+    return llvm::createStringError(kNoBackward);
+  return out;
+}
+
+llvm::Expected<VjpCall> makeVjpCall(const OpBench &family, Instance &in,
+                                    const VjpInputs &vjp, mref::Rng &rng) {
+  size_t numInputs = vjp.inputs.size();
+  if (in.buffers.size() <= numInputs)
+    return llvm::createStringError("the family's buffers do not match @" +
+                                   family.op() + "'s arguments");
+  // @op_vjp(inputs..., one cotangent per output..., one gradient per float
+  // input...).
+  VjpCall call;
+  call.args.assign(in.args.begin(), in.args.begin() + numInputs);
+  for (size_t i = numInputs; i < in.buffers.size(); ++i) {
+    const Buffer &out = *in.buffers[i];
+    call.owned.push_back(std::make_unique<Buffer>(out.type, out.shape));
+    Buffer &cot = *call.owned.back();
+    if (out.type == ElementType::F32)
+      for (int64_t j = 0, e = cot.numel(); j < e; ++j)
+        cot.f32()[j] = family.outputHasCotangent(call.outputs.size())
+                           ? static_cast<float>(rng.uniform(-1, 1))
+                           : 0.0f;
+    call.args.push_back(cot.desc());
+    call.outputs.push_back(&out);
+    call.cotangents.push_back(cot.toTensor());
+  }
+  for (unsigned arg : vjp.floatInputs) {
+    const Buffer &input = *in.buffers[arg];
+    call.owned.push_back(
+        std::make_unique<Buffer>(ElementType::F32, input.shape));
+    call.gradients.push_back(call.owned.back().get());
+    call.args.push_back(call.gradients.back()->desc());
+  }
+  return call;
+}
+
+llvm::Expected<bool> checkReferenceGradients(Row &row, const Job &job,
+                                             const Instance &in,
+                                             const VjpCall &call) {
+  const OpBench &family = *job.family;
+  std::vector<mref::Tensor> expected =
+      family.referenceGradients(job.c, in, call.cotangents);
+  if (expected.empty())
+    return false;
+  if (expected.size() != call.gradients.size())
+    return llvm::createStringError("the reference has " +
+                                   std::to_string(expected.size()) +
+                                   " gradients, @" + family.op() + "_vjp " +
+                                   std::to_string(call.gradients.size()));
+  double worst = 0;
+  for (size_t i = 0; i < call.gradients.size(); ++i) {
+    if (expected[i].data.empty()) // no reference gradient (eps)
+      continue;
+    Instance one;
+    one.expect(*call.gradients[i], std::move(expected[i]));
+    worst = std::max(worst, one.relativeError());
+  }
+  row.relError = worst;
+  row.gradCheck = "fp64 reference gradients";
+  double tolerance = family.gradientTolerance();
+  if (!(*row.relError <= tolerance)) {
+    char reason[64];
+    std::snprintf(reason, sizeof(reason), "gradient rel_error above %g",
+                  tolerance);
+    row.status = "inaccurate";
+    row.reason = reason;
+  }
+  return true;
+}
+
 Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   const OpBench &family = *job.family;
   Row row = emptyRow(job);
@@ -81,37 +172,11 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
 
   mref::Rng rng(20240611);
   Instance in = family.prepare(job.c, rng);
-  size_t numInputs = compiled->inputs.size();
-  if (in.buffers.size() <= numInputs)
-    return fail("the family's buffers do not match @" + family.op() +
-                "'s arguments");
-  // @op_vjp(inputs..., one cotangent per output..., one gradient per float
-  // input...); cotangents uniform in [-1, 1) (zero for integer outputs and
-  // those the family says have no gradient).
-  std::vector<void *> vjpArgs(in.args.begin(), in.args.begin() + numInputs);
-  std::vector<const Buffer *> outputs;
-  std::vector<mref::Tensor> cotangents;
-  std::vector<std::unique_ptr<Buffer>> owned;
-  for (size_t i = numInputs; i < in.buffers.size(); ++i) {
-    const Buffer &out = *in.buffers[i];
-    owned.push_back(std::make_unique<Buffer>(out.type, out.shape));
-    Buffer &cot = *owned.back();
-    if (out.type == ElementType::F32)
-      for (int64_t j = 0, e = cot.numel(); j < e; ++j)
-        cot.f32()[j] = family.outputHasCotangent(outputs.size())
-                           ? static_cast<float>(rng.uniform(-1, 1))
-                           : 0.0f;
-    vjpArgs.push_back(cot.desc());
-    outputs.push_back(&out);
-    cotangents.push_back(cot.toTensor());
-  }
-  std::vector<Buffer *> grads;
-  for (unsigned arg : compiled->floatInputs) {
-    const Buffer &input = *in.buffers[arg];
-    owned.push_back(std::make_unique<Buffer>(ElementType::F32, input.shape));
-    grads.push_back(owned.back().get());
-    vjpArgs.push_back(grads.back()->desc());
-  }
+  llvm::Expected<VjpCall> call = makeVjpCall(family, in, compiled->vjp, rng);
+  if (!call)
+    return fail(llvm::toString(call.takeError()));
+  const std::vector<void *> &vjpArgs = call->args;
+  const std::vector<Buffer *> &grads = call->gradients;
   std::string fn = family.op(), vjp = fn + "_vjp";
 
   // One forward call first (it starts the OpenMP threads), so that the RSS
@@ -154,32 +219,12 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
 
   // The gradients: against the reference's where it has them (the largest
   // max |g - ref| / max |ref| over the inputs) ...
-  std::vector<mref::Tensor> expected;
-  if (!settings.finiteDifferenceOnly || !family.gradientOfOutputs())
-    expected = family.referenceGradients(job.c, in, cotangents);
-  if (!expected.empty()) {
-    if (expected.size() != grads.size())
-      return fail("the reference has " + std::to_string(expected.size()) +
-                  " gradients, @" + vjp + " " + std::to_string(grads.size()));
-    double worst = 0;
-    for (size_t i = 0; i < grads.size(); ++i) {
-      if (expected[i].data.empty()) // no reference gradient (eps)
-        continue;
-      Instance one;
-      one.expect(*grads[i], std::move(expected[i]));
-      worst = std::max(worst, one.relativeError());
-    }
-    row.relError = worst;
-    row.gradCheck = "fp64 reference gradients";
-    double tolerance = family.gradientTolerance();
-    if (!(*row.relError <= tolerance)) {
-      char reason[64];
-      std::snprintf(reason, sizeof(reason), "gradient rel_error above %g",
-                    tolerance);
-      row.status = "inaccurate";
-      row.reason = reason;
-    }
-    return row;
+  if (!settings.finiteDifferenceOnly || !family.gradientOfOutputs()) {
+    llvm::Expected<bool> checked = checkReferenceGradients(row, job, in, *call);
+    if (!checked)
+      return fail(llvm::toString(checked.takeError()));
+    if (*checked)
+      return row;
   }
 
   // ... otherwise against differences of the compiled forward along a
@@ -187,7 +232,7 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   // hyperparameters, some without a gradient) stay fixed.
   std::vector<CheckedInput> checked;
   for (size_t i = 0; i < grads.size(); ++i) {
-    Buffer &x = *in.buffers[compiled->floatInputs[i]];
+    Buffer &x = *in.buffers[compiled->vjp.floatInputs[i]];
     checked.push_back({llvm::MutableArrayRef<float>(x.f32(), x.numel()),
                        llvm::ArrayRef<float>(grads[i]->f32(), x.numel()),
                        x.shape.empty()});
@@ -197,7 +242,7 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
       [&]() -> llvm::Expected<double> {
         if (llvm::Error err = jit.call(fn, in.args))
           return std::move(err);
-        return loss(outputs, cotangents);
+        return loss(call->outputs, call->cotangents);
       },
       /*seed=*/20240612);
   if (!check)

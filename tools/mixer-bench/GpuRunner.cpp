@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuRunner.h"
+#include "TimingBudget.h"
 
 #include "mixer/Execution/Compile.h"
 #include "mixer/Execution/CudaCompile.h"
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <cstring>
 #include <dlfcn.h>
+#include <variant>
 
 using namespace ::mixer::bench;
 using mlir::MLIRContext, mlir::ModuleOp, mlir::OwningOpRef, mlir::ParserConfig;
@@ -65,35 +67,75 @@ double quantile(std::vector<double> values, double fraction) {
   return values[lo] + (pos - lo) * (values[hi] - values[lo]);
 }
 
-/// The milliseconds of `call` between two timed events on the default
-/// stream, `repeat` times after one warm-up; the first failure stops.
-llvm::Expected<std::vector<double>>
-timeCalls(const mc::CudaRuntimeLibrary &cuda, int repeat,
-          const std::function<llvm::Error()> &call) {
-  void *start = cuda.eventCreateTimed(), *end = cuda.eventCreateTimed();
+/// The milliseconds of each of `phases` (called in order) between timed
+/// events on the default stream, per timed iteration: up to `repeat`
+/// iterations after one warm-up, fewer once `maxSeconds` of measured time
+/// have passed (at least one). The first failure stops.
+llvm::Expected<std::vector<std::vector<double>>>
+timePhases(const mc::CudaRuntimeLibrary &cuda, int repeat, double maxSeconds,
+           const std::vector<std::function<llvm::Error()>> &phases) {
+  std::vector<void *> events(phases.size() + 1);
+  for (void *&event : events)
+    event = cuda.eventCreateTimed();
   auto destroy = [&] {
-    cuda.eventDestroy(start);
-    cuda.eventDestroy(end);
+    for (void *event : events)
+      cuda.eventDestroy(event);
   };
-  std::vector<double> times;
-  for (int i = -1; i < repeat; ++i) {
-    cuda.eventRecord(start, nullptr);
-    if (llvm::Error error = call()) {
-      destroy();
-      return std::move(error);
+  std::vector<std::vector<double>> times(phases.size());
+  double measuredMs = 0;
+  // i = -1: the warm-up.
+  for (int i = -1; i < 0 || takeAnotherTimedCall(size_t(i), repeat,
+                                                 measuredMs * 1e-3, maxSeconds);
+       ++i) {
+    cuda.eventRecord(events[0], nullptr);
+    for (size_t p = 0; p < phases.size(); ++p) {
+      if (llvm::Error error = phases[p]()) {
+        destroy();
+        return std::move(error);
+      }
+      cuda.eventRecord(events[p + 1], nullptr);
     }
-    cuda.eventRecord(end, nullptr);
-    float ms = cuda.eventElapsedMs(start, end);
+    std::vector<float> ms(phases.size());
+    for (size_t p = 0; p < phases.size(); ++p)
+      ms[p] = cuda.eventElapsedMs(events[p], events[p + 1]);
     if (const char *failure = cuda.getFailure()) {
       std::string message = failure;
       destroy();
       return makeError("CUDA: " + message);
     }
-    if (i >= 0)
-      times.push_back(ms);
+    if (i < 0)
+      continue;
+    for (size_t p = 0; p < phases.size(); ++p) {
+      times[p].push_back(ms[p]);
+      measuredMs += ms[p];
+    }
   }
   destroy();
   return times;
+}
+
+/// timePhases of one call.
+llvm::Expected<std::vector<double>>
+timeCalls(const mc::CudaRuntimeLibrary &cuda, const GpuSettings &settings,
+          const std::function<llvm::Error()> &call) {
+  auto times =
+      timePhases(cuda, settings.repeat, settings.maxCaseSeconds, {call});
+  if (!times)
+    return times.takeError();
+  return std::move((*times)[0]);
+}
+
+/// Appends `text` to the row's reason ("; " between).
+void addReason(Row &row, const std::string &text) {
+  row.reason += (row.reason.empty() ? "" : "; ") + text;
+}
+
+/// Says in the row when --max-case-seconds cut the timed calls short.
+void noteTimedCalls(Row &row, size_t timed, const GpuSettings &settings) {
+  std::string note =
+      timedCallsNote(timed, settings.repeat, settings.maxCaseSeconds);
+  if (!note.empty())
+    addReason(row, note);
 }
 
 void setTimes(Row &row, const std::vector<double> &times, const Work &work) {
@@ -111,13 +153,14 @@ unsigned elementBytes(ElementType type) {
   return type == ElementType::I64 ? 8 : 4;
 }
 
-/// Device copies of an Instance's buffers, with descriptors that point to
-/// them, freed on destruction.
+/// Device copies of host buffers, with descriptors that point to them (in
+/// `args`, in order), freed on destruction.
 class DeviceBuffers {
 public:
-  DeviceBuffers(const mc::CudaRuntimeLibrary &cuda, const Instance &instance)
+  DeviceBuffers(const mc::CudaRuntimeLibrary &cuda,
+                const std::vector<Buffer *> &buffers)
       : cuda(cuda) {
-    for (const auto &buffer : instance.buffers) {
+    for (Buffer *buffer : buffers) {
       size_t rank = buffer->shape.size();
       std::vector<int64_t> descriptor(3 + 2 * rank);
       std::memcpy(descriptor.data(), buffer->desc(),
@@ -227,115 +270,259 @@ void setGpuPeakFraction(Row &row, const OpBench &family,
   }
 }
 
-/// The case's module lowered for `chip` with both entry points; null after
-/// recording the first error in `diagnostics`.
-static OwningOpRef<ModuleOp> compileForCuda(const Job &job,
-                                            const std::string &chip,
-                                            const GpuSettings &settings,
-                                            MLIRContext &context,
-                                            std::string &diagnostics) {
+/// The case's module, with @op_vjp where `vjp` is given (which then gets
+/// @op's inputs), lowered for `chip` with both entry points of every
+/// function. The error names what failed, with the first diagnostic; it
+/// starts with kNoBackward when the op cannot be differentiated.
+static llvm::Expected<OwningOpRef<ModuleOp>>
+compileForCuda(const Job &job, const std::string &chip,
+               const GpuSettings &settings, MLIRContext &context,
+               VjpInputs *vjp) {
+  std::string diagnostics;
   FirstErrorRecorder recorder(&context, diagnostics);
+  auto fail = [&](const std::string &why) {
+    return makeError(why + (diagnostics.empty() ? "" : ": " + diagnostics));
+  };
   OwningOpRef<ModuleOp> module = mlir::parseSourceString<ModuleOp>(
       job.family->module(job.c), ParserConfig(&context));
   if (!module)
-    return nullptr;
+    return fail("cannot parse the generated module");
+  if (vjp) {
+    llvm::Expected<VjpInputs> added = addVjpFunction(*module, job.family->op());
+    if (!added)
+      return fail(llvm::toString(added.takeError()));
+    *vjp = std::move(*added);
+  }
   mc::CudaCompileOptions options;
   options.chip = chip;
   if (!settings.runtimeChecks)
     options.pipelineOptions = "runtime-checks=false";
   if (failed(mc::compileToLLVMForCuda(*module, options)))
-    return nullptr;
+    return fail("compilation for " + chip + " failed");
   return module;
+}
+
+/// A compile error as a row: skipped when the op has no backward.
+static Row compileFailedRow(Row row, llvm::Error error) {
+  std::string why = llvm::toString(std::move(error));
+  return failedRow(row, why.rfind(kNoBackward, 0) == 0 ? "skipped" : "error",
+                   why);
 }
 
 Row compileGpuJob(const Job &job, const std::string &chip,
                   const GpuSettings &settings) {
-  Row row = emptyRowFor(job, "mixer-cuda");
+  Row row = emptyRowFor(job, job.impl);
   Clock::time_point start = Clock::now();
   std::unique_ptr<MLIRContext> context = newCompilerContext();
-  std::string diagnostics;
-  OwningOpRef<ModuleOp> module =
-      compileForCuda(job, chip, settings, *context, diagnostics);
+  VjpInputs vjp;
+  auto module = compileForCuda(job, chip, settings, *context,
+                               job.impl == kGpuFwdBwdImpl ? &vjp : nullptr);
   if (!module)
-    return failedRow(row, "error",
-                     "compilation for " + chip + " failed: " + diagnostics);
+    return compileFailedRow(row, module.takeError());
   // The translation embeds the fatbin and lowers the launches.
   llvm::LLVMContext llvmContext;
-  if (!mlir::translateModuleToLLVMIR(*module, llvmContext))
+  if (!mlir::translateModuleToLLVMIR(**module, llvmContext))
     return failedRow(row, "error", "translation to LLVM IR failed");
   row.compileS = secondsSince(start);
   row.reason = "compiled for " + chip + " only (--compile-only)";
   return row;
 }
 
-Row runGpuJob(const Job &job, const GpuDevice &device,
-              const GpuSettings &settings) {
-  const OpBench &family = *job.family;
-  Row row = emptyRowFor(job, "mixer-cuda");
+namespace {
+/// A case compiled for the device and JIT-loaded (the context outlives
+/// the JIT).
+struct GpuCase {
+  const mc::CudaRuntimeLibrary *cuda = nullptr;
+  std::unique_ptr<MLIRContext> context;
+  std::unique_ptr<mc::JitModule> jit;
+  VjpInputs vjp;
+};
+
+/// Loads the CUDA runtime library, parses, lowers for the device's chip
+/// (with @op_vjp for kGpuFwdBwdImpl jobs) and JIT-compiles the case, which
+/// loads the kernels; sets compile_s, or returns the row of the failure
+/// (skipped without the library).
+std::variant<GpuCase, Row> loadGpuCase(const Job &job, const GpuDevice &device,
+                                       const GpuSettings &settings, Row &row) {
+  bool withVjp = job.impl == kGpuFwdBwdImpl;
   auto cudaOr = mc::CudaRuntimeLibrary::get();
   if (!cudaOr)
     return failedRow(row, "skipped", llvm::toString(cudaOr.takeError()));
   const mc::CudaRuntimeLibrary &cuda = *cudaOr;
   cuda.clearFailure();
-
-  // Compilation: parse, NVVM pipeline, JIT (which loads the kernels).
-  Clock::time_point compileStart = Clock::now();
-  std::unique_ptr<MLIRContext> context = newCompilerContext();
-  std::string diagnostics;
-  OwningOpRef<ModuleOp> module =
-      compileForCuda(job, device.chip, settings, *context, diagnostics);
-  auto fail = [&](const std::string &why) {
-    return failedRow(row, "error",
-                     why + (diagnostics.empty() ? "" : ": " + diagnostics));
-  };
+  Clock::time_point start = Clock::now();
+  GpuCase out;
+  out.cuda = &cuda;
+  out.context = newCompilerContext();
+  auto module = compileForCuda(job, device.chip, settings, *out.context,
+                               withVjp ? &out.vjp : nullptr);
   if (!module)
-    return fail("compilation for " + device.chip + " failed");
+    return compileFailedRow(row, module.takeError());
   mc::JitOptions jitOptions;
   jitOptions.sharedLibPaths.push_back(cuda.path);
-  auto jit = mc::JitModule::create(*module, jitOptions);
+  auto jit = mc::JitModule::create(**module, jitOptions);
   if (!jit)
-    return fail("JIT failed: " + llvm::toString(jit.takeError()));
+    return failedRow(row, "error",
+                     "JIT failed: " + llvm::toString(jit.takeError()));
   if (const char *failure = cuda.getFailure())
-    return fail(std::string("loading the kernels failed: ") + failure);
-  row.compileS = secondsSince(compileStart);
+    return failedRow(row, "error",
+                     std::string("loading the kernels failed: ") + failure);
+  out.jit = std::move(*jit);
+  row.compileS = secondsSince(start);
+  return std::move(out);
+}
+
+/// The case's inputs, with the fp64 reference where it is affordable (then
+/// `check` is set).
+Instance prepareInputs(const Job &job, const GpuSettings &settings,
+                       mref::Rng &rng, bool &check) {
+  check = job.family->naiveWork(job.c) <= settings.referenceMaxWork;
+  ReferenceScope scope(check);
+  return job.family->prepare(job.c, rng);
+}
+
+/// The reason of a row whose case is too large for the fp64 reference.
+std::string uncheckedReason(const OpBench &family, const Case &c) {
+  char work[32];
+  std::snprintf(work, sizeof(work), "%.3g", family.naiveWork(c));
+  return "not checked against the fp64 reference at this size (its work " +
+         std::string(work) +
+         " is above --reference-max-work); the gpu-smoke suite checks this op";
+}
+
+/// Calls `fn` of the JIT on host arrays; the error names the call.
+llvm::Error callOnHost(const mc::JitModule &jit,
+                       const mc::CudaRuntimeLibrary &cuda,
+                       const std::string &fn, std::vector<void *> &args) {
+  if (llvm::Error error = jit.call(fn, args))
+    return makeError("call of @" + fn +
+                     " failed: " + llvm::toString(std::move(error)));
+  if (const char *failure = cuda.getFailure())
+    return makeError("@" + fn + ": CUDA: " + failure);
+  return llvm::Error::success();
+}
+} // namespace
+
+/// The rest of a kGpuFwdBwdImpl row once its case is loaded: @op, then
+/// @op_vjp on host arrays with the CPU fwd+bwd rows' cotangents, the
+/// gradients against the fp64 reference's (the row says so where the
+/// reference has none, or the case is above referenceMaxWork), then both
+/// timed apart on device buffers (fwd_ms, bwd_ms, their sum in median_ms).
+static Row runFwdBwdOnGpu(const Job &job, const GpuSettings &settings,
+                          const GpuCase &compiled, Row row) {
+  const OpBench &family = *job.family;
+  const mc::JitModule &jit = *compiled.jit;
+  const mc::CudaRuntimeLibrary &cuda = *compiled.cuda;
+  auto fail = [&](const std::string &why) {
+    return failedRow(row, "error", why);
+  };
+
+  // Inputs and cotangents as the CPU's fwd+bwd rows draw them.
+  bool check;
+  mref::Rng rng(20240611);
+  Instance in = prepareInputs(job, settings, rng, check);
+  llvm::Expected<VjpCall> call = makeVjpCall(family, in, compiled.vjp, rng);
+  if (!call)
+    return fail(llvm::toString(call.takeError()));
+  std::string fn = family.op(), vjp = fn + "_vjp";
+
+  // The check: forward and backward on host arrays, the gradients against
+  // the fp64 reference's.
+  if (llvm::Error error = callOnHost(jit, cuda, fn, in.args))
+    return fail(llvm::toString(std::move(error)));
+  if (llvm::Error error = callOnHost(jit, cuda, vjp, call->args))
+    return fail(llvm::toString(std::move(error)));
+  if (check) {
+    llvm::Expected<bool> checked = checkReferenceGradients(row, job, in, *call);
+    if (!checked)
+      return fail(llvm::toString(checked.takeError()));
+    if (!*checked)
+      row.reason =
+          "gradients not checked: the fp64 reference has none for " + fn;
+  } else {
+    row.reason = uncheckedReason(family, job.c);
+  }
+
+  // The timing: forward, then backward, on device buffers.
+  std::vector<std::vector<double>> times;
+  {
+    std::vector<Buffer *> hostBuffers;
+    for (auto &buffer : in.buffers)
+      hostBuffers.push_back(buffer.get());
+    for (auto &buffer : call->owned)
+      hostBuffers.push_back(buffer.get());
+    DeviceBuffers buffers(cuda, hostBuffers);
+    size_t numBuffers = in.buffers.size(),
+           numInputs = compiled.vjp.inputs.size();
+    std::vector<void *> fwdArgs(buffers.args.begin(),
+                                buffers.args.begin() + numBuffers);
+    std::vector<void *> vjpArgs(buffers.args.begin(),
+                                buffers.args.begin() + numInputs);
+    vjpArgs.insert(vjpArgs.end(), buffers.args.begin() + numBuffers,
+                   buffers.args.end());
+    std::string suffix = mc::kDeviceEntrySuffix.str();
+    auto timed = timePhases(cuda, settings.repeat, settings.maxCaseSeconds,
+                            {[&] { return jit.call(fn + suffix, fwdArgs); },
+                             [&] { return jit.call(vjp + suffix, vjpArgs); }});
+    if (!timed)
+      return fail(llvm::toString(timed.takeError()));
+    times = std::move(*timed);
+  }
+  std::vector<double> total(times[0].size());
+  for (size_t i = 0; i < total.size(); ++i)
+    total[i] = times[0][i] + times[1][i];
+  row.medianMs = median(total);
+  row.q1Ms = quantile(total, 0.25);
+  row.q3Ms = quantile(total, 0.75);
+  row.fwdMs = median(times[0]);
+  row.bwdMs = median(times[1]);
+  noteTimedCalls(row, total.size(), settings);
+  return row;
+}
+
+Row runGpuJob(const Job &job, const GpuDevice &device,
+              const GpuSettings &settings) {
+  const OpBench &family = *job.family;
+  Row row = emptyRowFor(job, job.impl);
+  auto loaded = loadGpuCase(job, device, settings, row);
+  if (Row *failed = std::get_if<Row>(&loaded))
+    return *failed;
+  const GpuCase &compiled = std::get<GpuCase>(loaded);
+  if (job.impl == kGpuFwdBwdImpl)
+    return runFwdBwdOnGpu(job, settings, compiled, row);
+  const mc::JitModule &jit = *compiled.jit;
+  const mc::CudaRuntimeLibrary &cuda = *compiled.cuda;
 
   // Inputs, and the reference where it is affordable.
-  bool check = family.naiveWork(job.c) <= settings.referenceMaxWork;
+  bool check;
   mref::Rng rng(20240611);
-  ReferenceScope scope(check);
-  Instance instance = family.prepare(job.c, rng);
+  Instance instance = prepareInputs(job, settings, rng, check);
   std::string fn = family.op();
 
   // The check, through the entry point on host arrays.
-  if (llvm::Error error = (*jit)->call(fn, instance.args))
-    return fail("call failed: " + llvm::toString(std::move(error)));
-  if (const char *failure = cuda.getFailure())
-    return fail(std::string("CUDA: ") + failure);
+  if (llvm::Error error = callOnHost(jit, cuda, fn, instance.args))
+    return failedRow(row, "error", llvm::toString(std::move(error)));
   if (check)
     row.relError = instance.relativeError();
 
   // The timing, through the entry point on device buffers.
   std::vector<double> times;
   {
-    DeviceBuffers buffers(cuda, instance);
+    std::vector<Buffer *> hostBuffers;
+    for (auto &buffer : instance.buffers)
+      hostBuffers.push_back(buffer.get());
+    DeviceBuffers buffers(cuda, hostBuffers);
     std::string deviceFn = fn + mc::kDeviceEntrySuffix.str();
-    auto timed = timeCalls(cuda, settings.repeat, [&] {
-      return (*jit)->call(deviceFn, buffers.args);
-    });
+    auto timed = timeCalls(cuda, settings,
+                           [&] { return jit.call(deviceFn, buffers.args); });
     if (!timed)
-      return fail(llvm::toString(timed.takeError()));
+      return failedRow(row, "error", llvm::toString(timed.takeError()));
     times = std::move(*timed);
   }
   setTimes(row, times, family.work(job.c));
   setGpuPeakFraction(row, family, device);
   if (!check) {
-    char work[32];
-    std::snprintf(work, sizeof(work), "%.3g", family.naiveWork(job.c));
-    row.reason = "not checked against the fp64 reference at this size (its "
-                 "work " +
-                 std::string(work) +
-                 " is above --reference-max-work); the gpu-smoke suite "
-                 "checks this op";
+    row.reason = uncheckedReason(family, job.c);
   } else if (!(*row.relError <= family.tolerance())) {
     char tol[32];
     std::snprintf(tol, sizeof(tol), "%g", family.tolerance());
@@ -343,6 +530,7 @@ Row runGpuJob(const Job &job, const GpuDevice &device,
     row.reason = "rel_error above the " + std::string(tol) + " tolerance of " +
                  family.toleranceName();
   }
+  noteTimedCalls(row, times.size(), settings);
   return row;
 }
 
@@ -455,7 +643,7 @@ Row runCublasJob(const Job &job, const GpuDevice &device,
   // Row-major C = A B is column-major C^T = B^T A^T.
   float alpha = 1.0f, beta = 0.0f;
   int status = 0;
-  auto timed = timeCalls(cuda, settings.repeat, [&]() -> llvm::Error {
+  auto timed = timeCalls(cuda, settings, [&]() -> llvm::Error {
     size_t ai = 0, bi = 0, ci = 0;
     for (const OpBench::Gemm &g : gemms) {
       if (g.m > 0)
@@ -478,6 +666,7 @@ Row runCublasJob(const Job &job, const GpuDevice &device,
   setGpuPeakFraction(row, family, device);
   row.reason = std::to_string(gemms.size()) +
                " cublasSgemm calls (TF32 tensor cores), the GEMMs only";
+  noteTimedCalls(row, timed->size(), settings);
   return row;
 }
 

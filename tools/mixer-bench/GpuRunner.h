@@ -4,7 +4,9 @@
 // the chip of the device, runs through libMixerCudaRuntime, is checked
 // against the fp64 reference where that is affordable, and is timed with
 // CUDA events on device buffers; GEMM-shaped cases are also timed with
-// cuBLAS.
+// cuBLAS. With --fwd-bwd, differentiable ops also get a row of the forward
+// and its @op_vjp on the device, the gradients checked like the CPU's
+// fwd+bwd rows (Runner.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +42,14 @@ struct GpuDevice {
 /// device, an unsupported chip).
 llvm::Expected<GpuDevice> getGpuDevice();
 
+/// The impl of the GPU rows that run the forward, then @op_vjp.
+inline constexpr const char *kGpuFwdBwdImpl = "mixer-cuda-fwd+bwd";
+
 struct GpuSettings {
   int repeat = 10;
+  /// The timed calls of a case stop after this much measured time (at
+  /// least one call), so that a slow kernel does not hold up the suite.
+  double maxCaseSeconds = 20;
   /// Cases whose OpBench::naiveWork exceeds this are not checked against
   /// the fp64 reference (it would take longer than the whole suite).
   double referenceMaxWork = 2e9;
@@ -50,13 +58,15 @@ struct GpuSettings {
 };
 
 /// Compiles, checks and times one case on the device. Never aborts: a case
-/// that cannot run gets a row that says why.
+/// that cannot run gets a row that says why. A kGpuFwdBwdImpl job compiles
+/// the module with @op_vjp and checks and times the forward and backward.
 Row runGpuJob(const Job &job, const GpuDevice &device,
               const GpuSettings &settings);
 
 /// Only compiles the case for `chip` (no device needed): the module
 /// through the NVVM pipeline with both entry points, kernels in a fatbin,
-/// translated to LLVM IR. The row has compile_s, or the error.
+/// translated to LLVM IR; with @op_vjp for kGpuFwdBwdImpl jobs. The row
+/// has compile_s, or the error.
 Row compileGpuJob(const Job &job, const std::string &chip,
                   const GpuSettings &settings);
 

@@ -13,8 +13,6 @@
 #include "mixer/Execution/JitModule.h"
 #include "mixer/Pipelines/Pipelines.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -74,22 +72,10 @@ llvm::Expected<CompiledCase> compileCase(const Job &job,
   if (!out.module)
     return fail("cannot parse the generated module");
   if (withVjp) {
-    // The arguments of @op: inputs, then the writable outputs.
-    auto fn = out.module->lookupSymbol<mlir::func::FuncOp>(family.op());
-    if (!fn)
-      return fail("the module has no function @" + family.op());
-    for (unsigned i = 0, e = fn.getNumArguments(); i < e; ++i) {
-      if (fn.getArgAttr(i, "bufferization.writable"))
-        continue;
-      auto tensor = llvm::dyn_cast<mlir::RankedTensorType>(
-          fn.getArgumentTypes()[i]);
-      out.inputs.push_back(i);
-      if (tensor && llvm::isa<mlir::FloatType>(tensor.getElementType()))
-        out.floatInputs.push_back(i);
-    }
-    if (failed(mc::generateVjpFunctions(*out.module)))
-      return llvm::createStringError(
-          kNoBackward + (diagnostics.empty() ? "" : ": " + diagnostics));
+    llvm::Expected<VjpInputs> vjp = addVjpFunction(*out.module, family.op());
+    if (!vjp)
+      return fail(llvm::toString(vjp.takeError()));
+    out.vjp = std::move(*vjp);
   }
   mc::CpuPipelineOptions options;
   options.naive = job.impl == "mixer-naive";

@@ -68,15 +68,48 @@ void setPeakFraction(Row &row, const Work &work, const RunSettings &settings);
 // Shared by runJob and runFwdBwdJob
 //===----------------------------------------------------------------------===//
 
+/// The argument numbers of @op's inputs (those not marked writable), and
+/// of those the float tensors (which get gradients from @op_vjp).
+struct VjpInputs {
+  std::vector<unsigned> inputs, floatInputs;
+};
+
+/// Adds @op_vjp to a family's module (mixer-generate-vjp), for the CPU and
+/// the GPU pipelines alike. The error says "the module has no function
+/// @op" or starts with kNoBackward; the diagnostics go to the context.
+llvm::Expected<VjpInputs> addVjpFunction(mlir::ModuleOp module,
+                                         const std::string &op);
+
+/// The arguments of @op_vjp for an instance of the family: its inputs, one
+/// cotangent per output (uniform in [-1, 1), zero for integer outputs and
+/// those the family says have no gradient), one gradient per float input.
+struct VjpCall {
+  std::vector<void *> args;
+  std::vector<const Buffer *> outputs;
+  std::vector<ref::Tensor> cotangents;
+  std::vector<Buffer *> gradients;
+  /// The cotangents', then the gradients' buffers, in argument order.
+  std::vector<std::unique_ptr<Buffer>> owned;
+};
+llvm::Expected<VjpCall> makeVjpCall(const OpBench &family, Instance &in,
+                                    const VjpInputs &vjp, ref::Rng &rng);
+
+/// Checks the gradients of `call` against the family's fp64 reference
+/// gradients (the largest max |g - ref| / max |ref| over the inputs):
+/// sets rel_error, grad_check, and the status above gradientTolerance().
+/// False where the reference has no gradients for the op.
+llvm::Expected<bool> checkReferenceGradients(Row &row, const Job &job,
+                                             const Instance &in,
+                                             const VjpCall &call);
+
 /// A case's module compiled and JIT-loaded (the context outlives the JIT).
 struct CompiledCase {
   std::unique_ptr<mlir::MLIRContext> context;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::unique_ptr<mlir::mixer::JitModule> jit;
   double compileS = 0;
-  /// With the VJP: the argument numbers of @op's inputs (those not marked
-  /// writable), and of those the float tensors (which get gradients).
-  std::vector<unsigned> inputs, floatInputs;
+  /// With the VJP: which arguments of @op are inputs.
+  VjpInputs vjp;
 };
 
 /// Parses the family's module, with `withVjp` adds @op_vjp

@@ -67,6 +67,8 @@ struct Options {
   std::string chip = "sm_90a";
   /// Largest naive work checked against the fp64 reference (GPU suites).
   double referenceMaxWork = 2e9;
+  /// GPU suites: measured seconds after which a case's timing stops.
+  double maxCaseSeconds = 20;
   /// Largest naive work (OpBench::naiveWork) run through the naive pipeline.
   double naiveMaxWork = 7.0e7;
   std::string torchScript;
@@ -111,6 +113,8 @@ const char *kUsage =
     "  --reference-max-work W  GPU suites: check against the fp64\n"
     "                       reference only cases of naive work up to W\n"
     "  --no-cublas          GPU suites: no cuBLAS rows\n"
+    "  --max-case-seconds S GPU suites: stop timing a case after S seconds\n"
+    "                       of timed calls (default 20; at least one call)\n"
     "  --compile-only       GPU suites: only compile every case (for\n"
     "                       --chip, sm_90a by default; no GPU needed)\n"
     "  --torch-script PATH  replaces every family's PyTorch script\n"
@@ -166,6 +170,9 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(v) && llvm::to_float(v, opts.naiveMaxWork);
     } else if (arg == "--reference-max-work") {
       ok = next(v) && llvm::to_float(v, opts.referenceMaxWork);
+    } else if (arg == "--max-case-seconds") {
+      ok = next(v) && llvm::to_float(v, opts.maxCaseSeconds) &&
+           opts.maxCaseSeconds > 0;
     } else if (arg == "--no-cublas") {
       opts.noCublas = true;
     } else if (arg == "--compile-only") {
@@ -254,20 +261,25 @@ bool isGpuSuite(const std::string &suite) {
 }
 
 /// The GPU suites: every case on the CUDA device, then cuBLAS for the
-/// GEMM-shaped ones. Without a device every case is a skipped row saying
+/// GEMM-shaped ones, then with --fwd-bwd the forward and backward of the
+/// differentiable ops. Without a device every case is a skipped row saying
 /// why, the message goes to stderr and the exit status is 1.
 int runGpuSuite(const Options &opts,
                 const std::vector<std::unique_ptr<OpBench>> &families) {
   std::vector<Job> jobs;
   for (const auto &family : families)
-    for (const Case &c : selectedCases(*family, opts))
+    for (const Case &c : selectedCases(*family, opts)) {
       jobs.push_back({family.get(), c, "mixer-cuda"});
+      if (opts.fwdBwd && family->differentiable())
+        jobs.push_back({family.get(), c, kGpuFwdBwdImpl});
+    }
 
   GpuSettings settings;
   settings.repeat = opts.repeat;
   settings.referenceMaxWork = opts.referenceMaxWork;
   settings.runtimeChecks = !opts.noRuntimeChecks;
   settings.compareCublas = !opts.noCublas;
+  settings.maxCaseSeconds = opts.maxCaseSeconds;
 
   json::Object machine{{"cpu", cpuModel()},
                        {"cores", int64_t(std::thread::hardware_concurrency())}};
@@ -291,7 +303,7 @@ int runGpuSuite(const Options &opts,
       Row row;
       row.op = job.family->op();
       row.name = job.c.name;
-      row.impl = "mixer-cuda";
+      row.impl = job.impl;
       row.shapes = job.c.shape.str();
       row.status = "skipped";
       row.reason = noDevice;
@@ -312,13 +324,16 @@ int runGpuSuite(const Options &opts,
                      << job.c.name << " (" << int(secondsSince(suiteStart))
                      << "s so far)\n";
       rows.push_back(runGpuJob(job, *device, settings));
-      if (settings.compareCublas && !job.family->gemms(job.c).empty())
+      if (job.impl != kGpuFwdBwdImpl && settings.compareCublas &&
+          !job.family->gemms(job.c).empty())
         rows.push_back(runCublasJob(job, *device, settings));
     }
   }
 
   printTable(rows, llvm::outs());
   printSummary(rows, llvm::outs());
+  if (opts.fwdBwd)
+    printFwdBwdSummary(rows, llvm::outs());
   if (!opts.jsonFile.empty()) {
     json::Object versions{{"llvm", LLVM_VERSION_STRING},
                           {"compiler", __VERSION__}};
@@ -327,10 +342,13 @@ int runGpuSuite(const Options &opts,
                         {"filter", opts.caseFilter},
                         {"repeat", opts.repeat},
                         {"reference_max_work", opts.referenceMaxWork},
+                        {"max_case_seconds", opts.maxCaseSeconds},
+                        {"fwd_bwd", opts.fwdBwd},
                         {"timing", "CUDA events on the default stream around "
                                    "each call of the device-pointer entry "
                                    "point (median of --repeat calls after "
-                                   "one warm-up)"}};
+                                   "one warm-up, fewer after "
+                                   "--max-case-seconds)"}};
     if (!noDevice.empty())
       config["error"] = noDevice;
     for (const auto &family : families)
