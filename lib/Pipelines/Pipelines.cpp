@@ -236,6 +236,11 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
   // results into caller-provided buffers and returns nothing.
   // In: tensors. Out: memrefs; temporaries as memref.alloc/alloca.
   buildBufferizeToOuts(pm);
+  // One thread: the parallel loops run in sequence, so their per-iteration
+  // buffers can be hoisted too (left inside, each iteration's stack buffer
+  // would stay until the function returns and overflow the stack).
+  if (options.numThreads == 1)
+    pm.nest<func::FuncOp>().addPass(createForallToForLoopPass());
   // Per-chunk temporaries: allocate once outside the loops, on the stack
   // when small (a 64x64 f32 block is 16 KiB).
   pm.nest<func::FuncOp>().addPass(bufferization::createBufferLoopHoistingPass());
