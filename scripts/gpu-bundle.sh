@@ -32,8 +32,9 @@ STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/bin" "$STAGE/lib"
 cp "$BUILD_DIR"/bin/{mixer-bench,mixer-compile,MixerCudaRuntimeTests} "$STAGE/bin/"
-# The JIT's default libraries (JitOptions::getDefaultSharedLibraries) too,
-# each under the name it is loaded by; the loop below adds their sonames.
+# The project's libraries and the JIT's default ones
+# (JitOptions::getDefaultSharedLibraries), each under the name it is loaded
+# by; the loop below adds the sonames the binaries ask for.
 for lib in "$BUILD_DIR"/lib/libMixerCudaRuntime.so "$BUILD_DIR"/lib/libMixerCAPI.so \
   "$LLVM_LIB"/libomp.so "$LLVM_LIB"/libmlir_c_runner_utils.so; do
   cp -L "$lib" "$STAGE/lib/"
