@@ -20,12 +20,12 @@
 #
 # BUILD_DIR picks the build directory (default build). --step-limit caps
 # each step after the build (default 120 s), so that a kernel that hangs
-# costs its op's rows only. --prebuilt DIR takes
-# the tools, test programs and libraries from DIR, an unpacked
-# scripts/gpu-bundle.sh archive, for a machine without LLVM 22: nothing is
-# built, and steps 1 and 2 run the bundle's programs of the CUDA lit tests
-# instead of lit. Exits non-zero when there is no GPU, a step fails, or a
-# case is inaccurate.
+# costs its op's rows only. --prebuilt DIR takes the tools, test programs
+# and libraries from DIR, where scripts/gpu-bundle.sh's archives were
+# unpacked, for a machine without LLVM 22: nothing is built, and steps 1
+# and 2 run the bundle's programs of the CUDA lit tests instead of lit.
+# Exits non-zero when there is no GPU, a step fails, or a case is
+# inaccurate.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -46,7 +46,7 @@ while [[ $# -gt 0 ]]; do
 done
 if [[ -n $PREBUILT && ! -x $PREBUILT/bin/mixer-bench ]]; then
   echo "gpu-check: --prebuilt '$PREBUILT' has no bin/mixer-bench: unpack a" \
-    "scripts/gpu-bundle.sh archive there first" >&2
+    "scripts/gpu-bundle.sh archives there first" >&2
   exit 2
 fi
 mkdir -p "$OUT_DIR"
