@@ -48,6 +48,16 @@ Value mlir::mixer::insertFinalState(LinalgBuilder &lb, Value state, Value dest,
                    slice.offsets, sliceSizes(lb.builder(), slice));
 }
 
+Value mlir::mixer::boundaryStateAt(LinalgBuilder &lb, Value states,
+                                   Value batch, Value head, Value row,
+                                   int64_t rows, int64_t cols) {
+  OpBuilder &b = lb.builder();
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  return lb.slice(states, {batch, head, row, zero, zero},
+                  {one, one, one, b.getIndexAttr(rows), b.getIndexAttr(cols)},
+                  {rows, cols});
+}
+
 namespace {
 
 /// One segment's split, computed once before the loops.

@@ -133,6 +133,12 @@ Value initialState(LinalgBuilder &lb, Value init, const StateSlice &slice);
 Value insertFinalState(LinalgBuilder &lb, Value state, Value dest,
                        const StateSlice &slice);
 
+/// Row `row` of (batch, head) in chunk-boundary states laid out as the
+/// driver writes them ([batches, heads, C, rows, cols], see
+/// ChunkedScanSpec::boundaryStates): the [rows, cols] state there.
+Value boundaryStateAt(LinalgBuilder &lb, Value states, Value batch, Value head,
+                      Value row, int64_t rows, int64_t cols);
+
 } // namespace mlir::mixer
 
 #endif // MIXER_UTILS_CHUNKEDSCAN_H

@@ -140,11 +140,8 @@ private:
   }
   /// The state [Dk, Dv] before token row * Q.
   Value boundaryState(LinalgBuilder &lb, Value row) const {
-    OpBuilder &b = lb.builder();
-    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-    return lb.slice(saved ? saved : recomputed, {batch, head, row, zero, zero},
-                    {one, one, one, b.getIndexAttr(h.Dk), b.getIndexAttr(h.Dv)},
-                    {h.Dk, h.Dv});
+    return boundaryStateAt(lb, saved ? saved : recomputed, batch, head, row,
+                           h.Dk, h.Dv);
   }
   void backwardBlock(LinalgBuilder &lb, int64_t n, Value t0, Value sStart,
                      ScanCarry &carry);

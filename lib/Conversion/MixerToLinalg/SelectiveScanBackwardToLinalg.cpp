@@ -161,8 +161,7 @@ private:
     if (saved)
       return lb.transpose(lb.slice(saved, {batch, fwd.d0, row, zero},
                                    {one, db, one, n}, {Db, N}));
-    return lb.slice(recomputed, {batch, head, row, zero, zero},
-                    {one, one, one, n, db}, {N, Db});
+    return boundaryStateAt(lb, recomputed, batch, head, row, N, Db);
   }
 
   void backwardBlock(LinalgBuilder &lb, int64_t T, Value t0, Value hStart,

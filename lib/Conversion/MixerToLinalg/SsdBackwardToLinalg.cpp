@@ -92,11 +92,7 @@ private:
   }
   /// St [N, P] before token row * Q.
   Value boundaryState(LinalgBuilder &lb, Value row) const {
-    OpBuilder &b = lb.builder();
-    OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-    return lb.slice(states, {batch, head, row, zero, zero},
-                    {one, one, one, b.getIndexAttr(in.N), b.getIndexAttr(in.P)},
-                    {in.N, in.P});
+    return boundaryStateAt(lb, states, batch, head, row, in.N, in.P);
   }
   /// The rows [t0, t0 + Q) of a [B, L, *, D] operand at `index`, or only
   /// `count` of them padded with zeros to Q; [Q] for a [B, L, H] operand.
