@@ -599,40 +599,35 @@ struct DecomposeLinearAttentionBackward
                               ArrayRef<OpFoldResult> sizes, double scale) {
     ImplicitLocOpBuilder &ib = bb.b;
     Value acc = bb.lb.filled(sizes, ib.getF32Type(), 0.0);
-    MLIRContext *ctx = ib.getContext();
     AffineExpr b, l, h, i, j;
-    bindDims(ctx, b, l, h, i, j);
-    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {b, h, i, j}, ctx),
-                                   AffineMap::get(5, 0, {b, l, h, j}, ctx),
-                                   AffineMap::get(5, 0, {b, l, h, i}, ctx)};
-    SmallVector<IteratorType> iters(4, IteratorType::parallel);
-    iters.push_back(IteratorType::reduction);
-    return scaledProductSum(ib, ValueRange{init, oEarly}, acc, maps, iters,
-                            scale);
+    bindDims(ib.getContext(), b, l, h, i, j);
+    return scaledProductSum(ib, init, oEarly, acc,
+                            {{b, h, i, j}, {b, l, h, j}, {b, l, h, i}}, scale);
   }
 
   /// dinit + scale * sum over the first n tokens of q_t do_t^T.
   static Value earlyInitGrad(BackwardBuilder &bb, Value qEarly, Value oEarly,
                              Value dinit, double scale) {
     ImplicitLocOpBuilder &ib = bb.b;
-    MLIRContext *ctx = ib.getContext();
     AffineExpr b, h, i, j, l;
-    bindDims(ctx, b, h, i, j, l);
-    SmallVector<AffineMap> maps = {AffineMap::get(5, 0, {b, l, h, i}, ctx),
-                                   AffineMap::get(5, 0, {b, l, h, j}, ctx),
-                                   AffineMap::get(5, 0, {b, h, i, j}, ctx)};
-    SmallVector<IteratorType> iters(4, IteratorType::parallel);
-    iters.push_back(IteratorType::reduction);
-    return scaledProductSum(ib, ValueRange{qEarly, oEarly}, dinit, maps, iters,
-                            scale);
+    bindDims(ib.getContext(), b, h, i, j, l);
+    return scaledProductSum(ib, qEarly, oEarly, dinit,
+                            {{b, l, h, i}, {b, l, h, j}, {b, h, i, j}}, scale);
   }
 
-  /// acc += scale * in0 * in1 over the given maps.
-  static Value scaledProductSum(ImplicitLocOpBuilder &ib, ValueRange inputs,
-                                Value acc, ArrayRef<AffineMap> maps,
-                                ArrayRef<IteratorType> iters, double scale) {
+  /// acc += scale * in0 * in1 over five loops, the last one summed;
+  /// `indexing` holds the loops that index in0, in1 and acc.
+  static Value scaledProductSum(ImplicitLocOpBuilder &ib, Value in0, Value in1,
+                                Value acc,
+                                ArrayRef<ArrayRef<AffineExpr>> indexing,
+                                double scale) {
+    SmallVector<AffineMap> maps =
+        AffineMap::inferFromExprList(indexing, ib.getContext());
+    SmallVector<IteratorType> iters(4, IteratorType::parallel);
+    iters.push_back(IteratorType::reduction);
     return linalg::GenericOp::create(
-               ib, acc.getType(), inputs, ValueRange{acc}, maps, iters,
+               ib, acc.getType(), ValueRange{in0, in1}, ValueRange{acc}, maps,
+               iters,
                [&](OpBuilder &nb, Location loc, ValueRange a) {
                  ImplicitLocOpBuilder b(loc, nb);
                  Value prod = arith::MulFOp::create(
