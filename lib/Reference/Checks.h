@@ -56,6 +56,19 @@ void checkAttentionOperands(const char *function, const Tensor &q,
                             const Tensor &k, const Tensor &v,
                             const Tensor *init);
 
+/// The sizes of a grouped product of the rows x [T, K] with the expert
+/// weights w [E, K, N], which grouped_matmul, grouped_swiglu and their
+/// gradients check alike, and the first row of each group (group_sizes: E
+/// non-negative counts summing to at most T).
+struct GroupedSizes {
+  int64_t T, K, E, N;
+  std::vector<int64_t> offsets;
+};
+GroupedSizes checkGroupedOperands(const char *function, const char *xName,
+                                  const Tensor &x, const char *wName,
+                                  const Tensor &w,
+                                  const std::vector<int64_t> &groupSizes);
+
 } // namespace mixer::ref::detail
 
 #endif // MIXER_LIB_REFERENCE_CHECKS_H

@@ -21,27 +21,32 @@ using detail::check;
 using detail::checkRank;
 using detail::checkShape;
 
-/// Checks group_sizes against E groups and T rows; returns the exclusive
-/// prefix sum (the first row of each group).
-static std::vector<int64_t> groupOffsets(const char *fn,
-                                         const std::vector<int64_t> &sizes,
-                                         int64_t E, int64_t T) {
-  check(static_cast<int64_t>(sizes.size()) == E, fn,
-        "argument 'group_sizes' has " + std::to_string(sizes.size()) +
+detail::GroupedSizes
+detail::checkGroupedOperands(const char *fn, const char *xName,
+                             const Tensor &x, const char *wName,
+                             const Tensor &w,
+                             const std::vector<int64_t> &groupSizes) {
+  checkRank(fn, xName, x, 2);
+  checkRank(fn, wName, w, 3);
+  int64_t T = x.dim(0), K = x.dim(1), E = w.dim(0), N = w.dim(2);
+  checkShape(fn, wName, w, {E, K, N});
+  check(static_cast<int64_t>(groupSizes.size()) == E, fn,
+        "argument 'group_sizes' has " + std::to_string(groupSizes.size()) +
             " values, expected " + std::to_string(E));
   std::vector<int64_t> offsets(E);
   int64_t sum = 0;
   for (int64_t e = 0; e < E; ++e) {
-    check(sizes[e] >= 0, fn,
+    check(groupSizes[e] >= 0, fn,
           "argument 'group_sizes' has negative size " +
-              std::to_string(sizes[e]) + " for group " + std::to_string(e));
+              std::to_string(groupSizes[e]) + " for group " +
+              std::to_string(e));
     offsets[e] = sum;
-    sum += sizes[e];
+    sum += groupSizes[e];
   }
   check(sum <= T, fn,
         "argument 'group_sizes' sums to " + std::to_string(sum) +
             ", more than the " + std::to_string(T) + " rows");
-  return offsets;
+  return {T, K, E, N, offsets};
 }
 
 /// out[r, :] = sum_k lhs[r, k] w[e, k, :] for the rows r of group e, with
@@ -60,12 +65,8 @@ static void groupRowsTimes(const Tensor &lhs, const Tensor &w, int64_t e,
 
 Tensor mixer::ref::groupedMatmul(const Tensor &lhs, const Tensor &rhs,
                                  const std::vector<int64_t> &groupSizes) {
-  const char *fn = "groupedMatmul";
-  checkRank(fn, "lhs", lhs, 2);
-  checkRank(fn, "rhs", rhs, 3);
-  int64_t T = lhs.dim(0), K = lhs.dim(1), E = rhs.dim(0), N = rhs.dim(2);
-  checkShape(fn, "rhs", rhs, {E, K, N});
-  std::vector<int64_t> offsets = groupOffsets(fn, groupSizes, E, T);
+  auto [T, K, E, N, offsets] = detail::checkGroupedOperands(
+      "groupedMatmul", "lhs", lhs, "rhs", rhs, groupSizes);
 
   // Rows past the last group keep their zeros.
   Tensor out({T, N});
@@ -78,12 +79,9 @@ Tensor mixer::ref::groupedSwiglu(const Tensor &x, const Tensor &wGate,
                                  const Tensor &wUp,
                                  const std::vector<int64_t> &groupSizes) {
   const char *fn = "groupedSwiglu";
-  checkRank(fn, "x", x, 2);
-  checkRank(fn, "w_gate", wGate, 3);
-  int64_t T = x.dim(0), K = x.dim(1), E = wGate.dim(0), F = wGate.dim(2);
-  checkShape(fn, "w_gate", wGate, {E, K, F});
+  auto [T, K, E, F, offsets] =
+      detail::checkGroupedOperands(fn, "x", x, "w_gate", wGate, groupSizes);
   checkShape(fn, "w_up", wUp, {E, K, F});
-  std::vector<int64_t> offsets = groupOffsets(fn, groupSizes, E, T);
 
   Tensor gate({T, F}), up({T, F});
   for (int64_t e = 0; e < E; ++e) {

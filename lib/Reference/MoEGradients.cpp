@@ -17,35 +17,14 @@
 using namespace mixer::ref;
 using detail::check;
 
-/// The first row of every group, after checking that the sizes are E
-/// non-negative counts summing to at most T.
-static std::vector<int64_t> offsetsOf(const char *fn,
-                                      const std::vector<int64_t> &sizes,
-                                      int64_t E, int64_t T) {
-  check(static_cast<int64_t>(sizes.size()) == E, fn,
-        "argument 'group_sizes' must have E values");
-  std::vector<int64_t> offsets(E);
-  int64_t sum = 0;
-  for (int64_t e = 0; e < E; ++e) {
-    check(sizes[e] >= 0, fn, "argument 'group_sizes' has a negative size");
-    offsets[e] = sum;
-    sum += sizes[e];
-  }
-  check(sum <= T, fn, "argument 'group_sizes' sums past T");
-  return offsets;
-}
-
 GroupedMatmulGradients
 mixer::ref::groupedMatmulBackward(const Tensor &lhs, const Tensor &rhs,
                                   const std::vector<int64_t> &groupSizes,
                                   const Tensor &dout) {
   const char *fn = "groupedMatmulBackward";
-  detail::checkRank(fn, "lhs", lhs, 2);
-  detail::checkRank(fn, "rhs", rhs, 3);
-  int64_t T = lhs.dim(0), K = lhs.dim(1), E = rhs.dim(0), N = rhs.dim(2);
-  detail::checkShape(fn, "rhs", rhs, {E, K, N});
+  auto [T, K, E, N, offsets] =
+      detail::checkGroupedOperands(fn, "lhs", lhs, "rhs", rhs, groupSizes);
   detail::checkShape(fn, "dout", dout, {T, N});
-  std::vector<int64_t> offsets = offsetsOf(fn, groupSizes, E, T);
   GroupedMatmulGradients grads{Tensor({T, K}), Tensor({E, K, N})};
   for (int64_t e = 0; e < E; ++e)
     for (int64_t r = offsets[e]; r < offsets[e] + groupSizes[e]; ++r)
@@ -64,13 +43,10 @@ mixer::ref::groupedSwigluBackward(const Tensor &x, const Tensor &wGate,
                                   const std::vector<int64_t> &groupSizes,
                                   const Tensor &dout) {
   const char *fn = "groupedSwigluBackward";
-  detail::checkRank(fn, "x", x, 2);
-  detail::checkRank(fn, "w_gate", wGate, 3);
-  int64_t T = x.dim(0), K = x.dim(1), E = wGate.dim(0), F = wGate.dim(2);
-  detail::checkShape(fn, "w_gate", wGate, {E, K, F});
+  auto [T, K, E, F, offsets] =
+      detail::checkGroupedOperands(fn, "x", x, "w_gate", wGate, groupSizes);
   detail::checkShape(fn, "w_up", wUp, {E, K, F});
   detail::checkShape(fn, "dout", dout, {T, F});
-  std::vector<int64_t> offsets = offsetsOf(fn, groupSizes, E, T);
   GroupedSwigluGradients grads{Tensor({T, K}), Tensor({E, K, F}),
                                Tensor({E, K, F})};
   std::vector<double> dgate(F), dup(F);
