@@ -14,6 +14,7 @@
 #include "mixer/Reference/RecurrentGradients.h"
 
 #include "Checks.h"
+#include "Recurrences.h"
 
 #include <cmath>
 
@@ -151,27 +152,15 @@ GatedDeltaRuleGrads mixer::ref::gatedDeltaRuleVjp(
   for (int64_t bi = 0; bi < B; ++bi) {
     for (int64_t h = 0; h < H; ++h) {
       int64_t stateOffset = (bi * H + h) * S2;
-      for (int64_t e = 0; e < S2; ++e)
-        S[e] = init ? (*init)[stateOffset + e] : 0.0;
+      std::vector<double> initial = detail::stateOrZeros(init, stateOffset, S2);
+      std::copy(initial.begin(), initial.end(), S.begin());
       for (int64_t t = 0; t < L; ++t) {
         int64_t i = (bi * L + t) * H + h;
-        const double *kt = k.data.data() + i * Dk;
-        const double *vt = v.data.data() + i * Dv;
-        const double *prev = S.data() + t * S2;
-        double *next = S.data() + (t + 1) * S2;
-        for (int64_t j = 0; j < Dv; ++j) {
-          kS[j] = 0.0;
-          for (int64_t a = 0; a < Dk; ++a)
-            kS[j] += kt[a] * prev[a * Dv + j];
-        }
-        for (int64_t a = 0; a < Dk; ++a)
-          for (int64_t j = 0; j < Dv; ++j)
-            next[a * Dv + j] =
-                std::exp(g[i]) * (prev[a * Dv + j] - beta[i] * kt[a] * kS[j]) +
-                beta[i] * kt[a] * vt[j];
+        detail::gatedDeltaUpdate(S.data() + t * S2, S.data() + (t + 1) * S2,
+                                 k.data.data() + i * Dk, v.data.data() + i * Dv,
+                                 std::exp(g[i]), beta[i], Dk, Dv, kS.data());
       }
-      for (int64_t e = 0; e < S2; ++e)
-        dS[e] = dFinal ? (*dFinal)[stateOffset + e] : 0.0;
+      dS = detail::stateOrZeros(dFinal, stateOffset, S2);
       for (int64_t t = L - 1; t >= 0; --t) {
         int64_t i = (bi * L + t) * H + h;
         const double *qt = q.data.data() + i * Dk;
@@ -189,11 +178,7 @@ GatedDeltaRuleGrads mixer::ref::gatedDeltaRuleVjp(
           }
         // S_t = gate P + beta k v^T with P = S_{t-1} - beta k kS^T and
         // kS = S_{t-1}^T k.
-        for (int64_t j = 0; j < Dv; ++j) {
-          kS[j] = 0.0;
-          for (int64_t a = 0; a < Dk; ++a)
-            kS[j] += kt[a] * prev[a * Dv + j];
-        }
+        detail::keyRead(kt, prev, Dk, Dv, kS.data());
         double dGate = 0.0, dBeta = 0.0;
         for (int64_t j = 0; j < Dv; ++j)
           dkS[j] = 0.0;

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Checks.h"
+#include "Recurrences.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,16 +20,6 @@ using namespace mixer::ref;
 using detail::check;
 using detail::checkRank;
 using detail::checkShape;
-
-/// The starting state of one (batch, head) pair: `size` values at
-/// `init[offset ...]`, or zeros when there is no init.
-static std::vector<double> initialState(const Tensor *init, int64_t offset,
-                                        int64_t size) {
-  if (!init)
-    return std::vector<double>(size, 0.0);
-  return std::vector<double>(init->data.begin() + offset,
-                             init->data.begin() + offset + size);
-}
 
 detail::SsdSizes detail::checkSsdOperands(const char *fn, const Tensor &x,
                                           const Tensor &logA, const Tensor &b,
@@ -63,7 +54,8 @@ ScanResult mixer::ref::ssd(const Tensor &x, const Tensor &logA, const Tensor &b,
     for (int64_t h = 0; h < H; ++h) {
       int64_t g = h / (H / G);
       // S is [P, N].
-      std::vector<double> S = initialState(init, (bi * H + h) * P * N, P * N);
+      std::vector<double> S =
+          detail::stateOrZeros(init, (bi * H + h) * P * N, P * N);
       for (int64_t t = 0; t < L; ++t) {
         double decay = std::exp(logA[(bi * L + t) * H + h]);
         const double *xt = x.data.data() + ((bi * L + t) * H + h) * P;
@@ -122,7 +114,8 @@ ScanResult mixer::ref::selectiveScan(const Tensor &u, const Tensor &delta,
     for (int64_t d = 0; d < D; ++d) {
       int64_t g = d / (D / G);
       // h is [N].
-      std::vector<double> h = initialState(opts.init, (bi * D + d) * N, N);
+      std::vector<double> h =
+          detail::stateOrZeros(opts.init, (bi * D + d) * N, N);
       for (int64_t t = 0; t < L; ++t) {
         int64_t i = (bi * L + t) * D + d;
         double dt = delta[i];
@@ -204,7 +197,7 @@ ScanResult mixer::ref::linearAttention(const Tensor &q, const Tensor &k,
     for (int64_t h = 0; h < H; ++h) {
       int64_t stateOffset = (bi * H + h) * Dk * Dv;
       // S = S_t, the state after token t.
-      std::vector<double> S = initialState(init, stateOffset, Dk * Dv);
+      std::vector<double> S = detail::stateOrZeros(init, stateOffset, Dk * Dv);
       // With a window, `lagged` is S_{t-w-1}: it starts as the initial state
       // (S_j for j < 0) and takes token t-w-1 once that token exists.
       std::vector<double> lagged = S;
@@ -254,23 +247,14 @@ ScanResult mixer::ref::gatedDeltaRule(const Tensor &q, const Tensor &k,
   for (int64_t bi = 0; bi < B; ++bi) {
     for (int64_t h = 0; h < H; ++h) {
       int64_t stateOffset = (bi * H + h) * Dk * Dv;
-      std::vector<double> S = initialState(init, stateOffset, Dk * Dv);
+      std::vector<double> S = detail::stateOrZeros(init, stateOffset, Dk * Dv);
       for (int64_t t = 0; t < L; ++t) {
         int64_t i = (bi * L + t) * H + h;
         double gate = std::exp(g[i]), bt = beta[i];
         const double *kt = k.data.data() + i * Dk;
         const double *vt = v.data.data() + i * Dv;
-        // (I - beta k k^T) S = S - beta k (k^T S): form k^T S [Dv] first so
-        // that the update stays O(Dk * Dv).
-        for (int64_t j = 0; j < Dv; ++j) {
-          kS[j] = 0.0;
-          for (int64_t a = 0; a < Dk; ++a)
-            kS[j] += kt[a] * S[a * Dv + j];
-        }
-        for (int64_t a = 0; a < Dk; ++a)
-          for (int64_t j = 0; j < Dv; ++j)
-            S[a * Dv + j] = gate * (S[a * Dv + j] - bt * kt[a] * kS[j]) +
-                            bt * kt[a] * vt[j];
+        detail::gatedDeltaUpdate(S.data(), S.data(), kt, vt, gate, bt, Dk, Dv,
+                                 kS.data());
         readOut(S, q.data.data() + i * Dk, scale, Dk, Dv,
                 result.out.data.data() + i * Dv);
       }

@@ -19,6 +19,7 @@
 #include "mixer/Reference/Gradients.h"
 
 #include "Checks.h"
+#include "Recurrences.h"
 
 #include <cmath>
 
@@ -26,6 +27,26 @@ using namespace mixer::ref;
 using detail::check;
 using detail::checkRank;
 using detail::checkShape;
+
+/// S_{-1} .. S_{L-1} of the forward recurrence S_t = decay(t) S_{t-1} + u_t
+/// w_t^T of ssd (x_t b_t^T) and linear attention (k_t v_t^T), each [rows,
+/// cols], outer(t, i, j) = u_t[i] w_t[j]: element t + 1 is S_t, element 0
+/// `initial`.
+template <typename Decay, typename Outer>
+static std::vector<std::vector<double>>
+forwardStates(std::vector<double> initial, int64_t L, int64_t rows,
+              int64_t cols, Decay decay, Outer outer) {
+  std::vector<std::vector<double>> states = {std::move(initial)};
+  for (int64_t t = 0; t < L; ++t) {
+    const std::vector<double> &prev = states.back();
+    std::vector<double> next(rows * cols);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        next[i * cols + j] = decay(t) * prev[i * cols + j] + outer(t, i, j);
+    states.push_back(std::move(next));
+  }
+  return states;
+}
 
 /// An empty tensor, for the gradient of an absent operand.
 static Tensor none() { return Tensor({0}); }
@@ -63,22 +84,15 @@ SsdGradients mixer::ref::ssdGradients(const Tensor &x, const Tensor &logA,
       auto decayAt = [&](int64_t t) {
         return std::exp(logA[(bi * L + t) * H + h]);
       };
-      // states[t + 1] is S_t; states[0] is S_{-1}.
-      std::vector<std::vector<double>> states(L + 1,
-                                              std::vector<double>(P * N, 0.0));
-      if (init)
-        for (int64_t i = 0; i < P * N; ++i)
-          states[0][i] = (*init)[(bi * H + h) * P * N + i];
-      for (int64_t t = 0; t < L; ++t)
-        for (int64_t p = 0; p < P; ++p)
-          for (int64_t n = 0; n < N; ++n)
-            states[t + 1][p * N + n] = decayAt(t) * states[t][p * N + n] +
-                                       xAt(t, p) * bAt(t, n);
+      int64_t stateOffset = (bi * H + h) * P * N;
+      std::vector<std::vector<double>> states =
+          forwardStates(detail::stateOrZeros(init, stateOffset, P * N), L, P, N,
+                        decayAt, [&](int64_t t, int64_t p, int64_t n) {
+                          return xAt(t, p) * bAt(t, n);
+                        });
 
-      std::vector<double> D(P * N, 0.0);
-      if (dFinalState)
-        for (int64_t i = 0; i < P * N; ++i)
-          D[i] = (*dFinalState)[(bi * H + h) * P * N + i];
+      std::vector<double> D =
+          detail::stateOrZeros(dFinalState, stateOffset, P * N);
       for (int64_t t = L - 1; t >= 0; --t) {
         const std::vector<double> &S = states[t + 1], &prev = states[t];
         // y_t = S_t c_t: S_t receives dy_t c_t^T, c_t receives S_t^T dy_t.
@@ -103,7 +117,7 @@ SsdGradients mixer::ref::ssdGradients(const Tensor &x, const Tensor &logA,
       }
       if (init)
         for (int64_t i = 0; i < P * N; ++i)
-          g.dinit[(bi * H + h) * P * N + i] = D[i];
+          g.dinit[stateOffset + i] = D[i];
     }
   }
   return g;
@@ -142,17 +156,12 @@ LinearAttentionGradients mixer::ref::linearAttentionGradients(
       auto decayAt = [&](int64_t t) {
         return logDecay ? std::exp((*logDecay)[(bi * L + t) * H + h]) : 1.0;
       };
-      // states[t + 1] is S_t (Dk x Dv); states[0] is the init.
-      std::vector<std::vector<double>> states(
-          L + 1, std::vector<double>(Dk * Dv, 0.0));
-      if (init)
-        for (int64_t i = 0; i < Dk * Dv; ++i)
-          states[0][i] = (*init)[(bi * H + h) * Dk * Dv + i];
-      for (int64_t t = 0; t < L; ++t)
-        for (int64_t i = 0; i < Dk; ++i)
-          for (int64_t j = 0; j < Dv; ++j)
-            states[t + 1][i * Dv + j] = decayAt(t) * states[t][i * Dv + j] +
-                                        at(k, t, i, Dk) * at(v, t, j, Dv);
+      int64_t stateOffset = (bi * H + h) * Dk * Dv;
+      std::vector<std::vector<double>> states =
+          forwardStates(detail::stateOrZeros(init, stateOffset, Dk * Dv), L, Dk,
+                        Dv, decayAt, [&](int64_t t, int64_t i, int64_t j) {
+                          return at(k, t, i, Dk) * at(v, t, j, Dv);
+                        });
 
       // o_t = scale S_{t-lag}^T q_t: q_t receives scale S_{t-lag} do_t.
       std::vector<double> dinit(Dk * Dv, 0.0);
@@ -171,10 +180,8 @@ LinearAttentionGradients mixer::ref::linearAttentionGradients(
               dinit[i * Dv + j] += scale * at(q, t, i, Dk) * doutAt(t, j);
       }
 
-      std::vector<double> D(Dk * Dv, 0.0);
-      if (dFinalState)
-        for (int64_t i = 0; i < Dk * Dv; ++i)
-          D[i] = (*dFinalState)[(bi * H + h) * Dk * Dv + i];
+      std::vector<double> D =
+          detail::stateOrZeros(dFinalState, stateOffset, Dk * Dv);
       for (int64_t t = L - 1; t >= 0; --t) {
         // S_t is read by o_{t+lag}.
         if (t + lag < L)
@@ -199,7 +206,7 @@ LinearAttentionGradients mixer::ref::linearAttentionGradients(
       }
       if (init)
         for (int64_t i = 0; i < Dk * Dv; ++i)
-          g.dinit[(bi * H + h) * Dk * Dv + i] = D[i] + dinit[i];
+          g.dinit[stateOffset + i] = D[i] + dinit[i];
     }
   }
   return g;
