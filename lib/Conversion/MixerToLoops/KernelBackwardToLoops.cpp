@@ -79,14 +79,11 @@ static SmallVector<Value> kernelLsePointGradLoops(KernelLsePointGradOp op,
           ValueRange outer) -> SmallVector<Value> {
         Value ap = load(b, loc, op.getRowShift(), at(batched, bi, {p}));
         Value grad = zeroRow(b, loc, batched, bi, outer[0], p, dims, zero);
-        SmallVector<Value> done = buildLoopNest(
-            b, loc, sizes.M, {grad, zero},
-            [&](OpBuilder &b, Location loc, ValueRange qv,
+        SmallVector<Value> done = sizes.overPointsOfY(
+            b, loc, batched, bi, x, p, y, {grad, zero}, zero,
+            [&](OpBuilder &b, Location loc, Value q, Value r2,
                 ValueRange acc) -> SmallVector<Value> {
               ScalarBuilder s(b, loc);
-              Value q = qv[0];
-              Value r2 =
-                  squaredDistance(b, loc, batched, bi, x, p, y, q, dims, zero);
               Value bq = load(b, loc, op.getColShift(), at(batched, bi, {q}));
               Value wq = load(b, loc, op.getColWeight(), at(batched, bi, {q}));
               Value exponent =

@@ -64,6 +64,24 @@ struct PointLoopSizes {
                          });
   }
 
+  /// acc = body(b, loc, j, r2, acc) for every row j of y, with r2 the
+  /// squared distance of x_i and y_j (of batch entry bi): the inner loop of
+  /// the sums over the pairs of points.
+  SmallVector<Value>
+  overPointsOfY(OpBuilder &builder, Location loc, bool batched, Value bi,
+                Value x, Value i, Value y, ValueRange inits, Value zero,
+                function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                                Value, ValueRange)>
+                    body) {
+    return buildLoopNest(builder, loc, M, inits,
+                         [&](OpBuilder &b, Location loc, ValueRange jv,
+                             ValueRange acc) -> SmallVector<Value> {
+                           Value r2 = squaredDistance(b, loc, batched, bi, x, i,
+                                                      y, jv[0], dims, zero);
+                           return body(b, loc, jv[0], r2, acc);
+                         });
+  }
+
   /// out[bi, i] = rowValue(b, loc, bi, i) for every row i of x: the sums
   /// with one value per row.
   SmallVector<Value> storeEachRow(

@@ -43,20 +43,16 @@ static SmallVector<Value> kernelLseLoops(KernelLseOp op,
   Value zero = s.constant(0.0, f32);
   Value negInf = s.constant(-std::numeric_limits<double>::infinity(), f32);
   PointLoopSizes sizes(rewriter, loc, batched, x, y);
-  Value M = sizes.M, dims = sizes.dims;
 
   return sizes.storeEachRow(
       rewriter, loc, batched, op.getOuts()[0],
       [&](OpBuilder &b, Location loc, Value bi, Value i) -> Value {
         // for j: carries the running max and sum.
-        SmallVector<Value> lse = buildLoopNest(
-            b, loc, M, {negInf, zero},
-            [&](OpBuilder &b, Location loc, ValueRange jv,
+        SmallVector<Value> lse = sizes.overPointsOfY(
+            b, loc, batched, bi, x, i, y, {negInf, zero}, zero,
+            [&](OpBuilder &b, Location loc, Value j, Value r2,
                 ValueRange acc) -> SmallVector<Value> {
               ScalarBuilder s(b, loc);
-              Value j = jv[0];
-              Value r2 =
-                  squaredDistance(b, loc, batched, bi, x, i, y, j, dims, zero);
               Value a = negScaledCost(b, loc, kind, coef, r2);
               if (g)
                 a = s.add(a, load(b, loc, g, at(batched, bi, {j})));
