@@ -72,6 +72,10 @@ private:
   /// `keyword(%a : T)` of the input named `name`, if it was added.
   std::string optional(const std::string &keyword, const std::string &name);
 
+  /// The sizes and the q, k, v inputs of linear_attention and
+  /// gated_delta_rule.
+  void attentionInputs();
+
   std::string ssd();
   std::string selectiveScan();
   std::string linearAttention();
@@ -182,7 +186,7 @@ std::string Generator::selectiveScan() {
          optional("delta_bias", "delta_bias") + optional("init", "init");
 }
 
-std::string Generator::linearAttention() {
+void Generator::attentionInputs() {
   sizes = {{"B", size(1, 2)},
            {"L", size(1, 20)},
            {"H", size(1, 3)},
@@ -191,6 +195,10 @@ std::string Generator::linearAttention() {
   input("q", {"B", "L", "H", "Dk"});
   input("k", {"B", "L", "H", "Dk"});
   input("v", {"B", "L", "H", "Dv"});
+}
+
+std::string Generator::linearAttention() {
+  attentionInputs();
   if (flag())
     input("log_decay", {"B", "L", "H"});
   if (flag())
@@ -211,14 +219,7 @@ std::string Generator::linearAttention() {
 }
 
 std::string Generator::gatedDeltaRule() {
-  sizes = {{"B", size(1, 2)},
-           {"L", size(1, 20)},
-           {"H", size(1, 3)},
-           {"Dk", size(1, 8)},
-           {"Dv", size(1, 8)}};
-  input("q", {"B", "L", "H", "Dk"});
-  input("k", {"B", "L", "H", "Dk"});
-  input("v", {"B", "L", "H", "Dv"});
+  attentionInputs();
   input("g", {"B", "L", "H"});
   input("beta", {"B", "L", "H"});
   if (flag())
