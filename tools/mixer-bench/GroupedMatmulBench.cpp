@@ -11,7 +11,6 @@
 #include "mixer/Target/CpuTarget.h"
 
 #include <cmath>
-#include <algorithm>
 
 using namespace mixer::bench;
 namespace mref = ::mixer::ref;
@@ -91,9 +90,7 @@ public:
     mref::Tensor rhs = c.shape.has("packed")
                            ? packedArg(in, weightsShape(c.shape), N, rng, w)
                            : in.uniform({E, K, N}, rng, -w, w);
-    std::vector<int64_t> sizes = moeGroupSizes(T, E);
-    Buffer &sizeBuf = in.arg({E}, ElementType::I64);
-    std::copy(sizes.begin(), sizes.end(), sizeBuf.i64());
+    std::vector<int64_t> sizes = groupSizesArg(in, T, E);
     Buffer &out = in.arg({T, N});
     if (in.wantsReference())
       in.expect(out, mref::groupedMatmul(lhs, rhs, sizes));

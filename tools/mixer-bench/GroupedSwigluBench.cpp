@@ -9,7 +9,6 @@
 
 #include "mixer/Reference/KernelMoEGradients.h"
 
-#include <algorithm>
 #include <cmath>
 
 using namespace mixer::bench;
@@ -75,9 +74,7 @@ public:
     mref::Tensor x = in.uniform({T, K}, rng, -1, 1);
     mref::Tensor wg = in.uniform({E, K, F}, rng, -w, w);
     mref::Tensor wu = in.uniform({E, K, F}, rng, -w, w);
-    std::vector<int64_t> sizes = moeGroupSizes(T, E);
-    Buffer &sizeBuf = in.arg({E}, ElementType::I64);
-    std::copy(sizes.begin(), sizes.end(), sizeBuf.i64());
+    std::vector<int64_t> sizes = groupSizesArg(in, T, E);
     Buffer &out = in.arg({T, F});
     if (in.wantsReference())
       in.expect(out, mref::groupedSwiglu(x, wg, wu, sizes));

@@ -180,6 +180,14 @@ std::vector<int64_t> mixer::bench::moeGroupSizes(int64_t tokens,
   return sizes;
 }
 
+std::vector<int64_t> mixer::bench::groupSizesArg(Instance &in, int64_t tokens,
+                                                 int64_t experts) {
+  std::vector<int64_t> sizes = moeGroupSizes(tokens, experts);
+  Buffer &buffer = in.arg({experts}, ElementType::I64);
+  std::copy(sizes.begin(), sizes.end(), buffer.i64());
+  return sizes;
+}
+
 std::vector<int64_t> mixer::bench::groupSizesOf(const Buffer &sizes) {
   return std::vector<int64_t>(sizes.i64(), sizes.i64() + sizes.numel());
 }

@@ -277,6 +277,10 @@ std::unique_ptr<OpBench> createMoeCombineBench();
 /// 1 + (5 e mod E), the rounding remainder on the last group (the same rule
 /// as bench/torch_moe.py).
 std::vector<int64_t> moeGroupSizes(int64_t tokens, int64_t experts);
+/// moeGroupSizes(tokens, experts), added to `in` as its next argument (i64
+/// [experts]).
+std::vector<int64_t> groupSizesArg(Instance &in, int64_t tokens,
+                                   int64_t experts);
 /// The values of an i64 buffer (the group sizes of an instance).
 std::vector<int64_t> groupSizesOf(const Buffer &sizes);
 
