@@ -135,8 +135,7 @@ void groupedSwigluBackwardCase(const GroupedCase &c,
 struct CombineCase {
   int64_t T, k, N;
 };
-void moeCombineBackwardCase(const CombineCase &c,
-                            const GradientRunner &runner);
+void moeCombineBackwardCase(const CombineCase &c, const GradientRunner &runner);
 
 //===----------------------------------------------------------------------===//
 // SinkhornBackwardTest.cpp

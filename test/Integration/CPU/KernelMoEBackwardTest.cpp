@@ -448,8 +448,9 @@ void mixer::test::moeCombineBackwardCase(const CombineCase &c,
 
   ref::MoeCombineGradients expected =
       ref::moeCombineBackward(re, perm, rw, rd);
-  std::string name = runner.label + "moe_combine_backward T" + std::to_string(c.T) + "_k" +
-                     std::to_string(c.k) + "_N" + std::to_string(c.N);
+  std::string name = runner.label + "moe_combine_backward T" +
+                     std::to_string(c.T) + "_k" + std::to_string(c.k) + "_N" +
+                     std::to_string(c.N);
   expectGradient(name + " d_expert_out", de.data, expected.dExpertOut,
                  kTolerance);
   expectGradient(name + " d_weights", dw.data, expected.dWeights, kTolerance);

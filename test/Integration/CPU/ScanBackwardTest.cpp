@@ -212,14 +212,12 @@ void mixer::test::ssdBackwardCase(const SsdCase &s,
       {"dx", &g.dx}, {"dlog_a", &g.dlogA}, {"db", &g.db}, {"dc", &g.dc}};
   if (s.withInit)
     expected.push_back({"dinit", &g.dinit});
-  expectGradients(runner.label + "ssd_backward " + caseName(s), got,
-                  expected);
+  expectGradients(runner.label + "ssd_backward " + caseName(s), got, expected);
 }
 
 namespace {
 
-class SsdBackwardAgainstReference : public ::testing::TestWithParam<SsdCase> {
-};
+class SsdBackwardAgainstReference : public ::testing::TestWithParam<SsdCase> {};
 
 TEST_P(SsdBackwardAgainstReference, GradientsWithinTolerance) {
   ssdBackwardCase(GetParam(), pipelineRunner(GetParam().naive));

@@ -114,8 +114,8 @@ void mixer::test::sinkhornBackwardCase(const SinkhornCase &c,
       dy{y.shape, std::vector<float>(y.numel(), NAN)},
       dla{logA.shape, std::vector<float>(c.N, NAN)},
       dlb{logB.shape, std::vector<float>(c.M, NAN)};
-  compiled->callBuffers("bwd", {&bx, &by, &bla, &blb, &eps, &dc, &dx, &dy,
-                                &dla, &dlb});
+  compiled->callBuffers(
+      "bwd", {&bx, &by, &bla, &blb, &eps, &dc, &dx, &dy, &dla, &dlb});
 
   double epsD = eps.data[0];
   ref::SinkhornResult fwd =

@@ -82,8 +82,7 @@ mlir::LogicalResult tileMixerOps(mlir::ModuleOp module,
   module.getContext()
       ->loadDialect<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
                     mlir::scf::SCFDialect, mlir::tensor::TensorDialect>();
-  llvm::SmallVector<std::pair<mlir::TilingInterface, std::vector<int64_t>>>
-      ops;
+  llvm::SmallVector<std::pair<mlir::TilingInterface, std::vector<int64_t>>> ops;
   module.walk([&](mlir::TilingInterface op) {
     if (!llvm::isa<mlir::mixer::ParallelTilingOpInterface>(op.getOperation()))
       return;
@@ -257,7 +256,7 @@ TEST_P(TiledGradients, RelativeErrorWithinTolerance) {
       return std::nullopt;
     return it->second;
   };
-  GradientRunner tiled = {
+  GradientRunner runner = {
       "tiled " + c.name + ": ", [&](const std::string &source) {
         return std::make_unique<CompiledModule>(
             source, [&](mlir::ModuleOp module) {
@@ -266,16 +265,17 @@ TEST_P(TiledGradients, RelativeErrorWithinTolerance) {
               return lowerTiled(module, sizesOf, tileTypes);
             });
       }};
-  c.gradientCase(tiled);
+  c.gradientCase(runner);
   EXPECT_EQ(tileTypes, c.tileTypes);
 }
 
 /// A case of `gradientCase` on `c`, tiled by `sizes`.
 template <typename Case>
 TiledGradientCase
-tiled(std::string name, void (*gradientCase)(const Case &, const GradientRunner &),
-      Case c, std::map<std::string, std::vector<int64_t>> sizes,
-      std::vector<std::string> tileTypes, bool decompose = false) {
+tiledCase(std::string name,
+          void (*gradientCase)(const Case &, const GradientRunner &), Case c,
+          std::map<std::string, std::vector<int64_t>> sizes,
+          std::vector<std::string> tileTypes, bool decompose = false) {
   return {std::move(name),
           [gradientCase, c](const GradientRunner &r) { gradientCase(c, r); },
           std::move(sizes), std::move(tileTypes), decompose};
@@ -287,105 +287,112 @@ INSTANTIATE_TEST_SUITE_P(
     BackwardOps, TiledGradients,
     ::testing::Values(
         // ssd_backward: B=2 H=8 G=4 (two heads a group); loops (B, H).
-        tiled("ssd_backward_heads4_two_groups", ssdBackwardCase,
-              SsdCase{2, 100, 8, 8, 4, 16, 32, true, true, true},
-              {{"mixer.ssd_backward", {1, 4}}}, {"tensor<1x100x4x8xf32>"}),
-        tiled("ssd_backward_batch2_heads2", ssdBackwardCase,
-              SsdCase{2, 100, 8, 8, 4, 16, 32, true, true, true},
-              {{"mixer.ssd_backward", {2, 2}}}, {"tensor<2x100x2x8xf32>"}),
-        tiled("ssd_backward_saved_heads4_two_groups", ssdBackwardCase,
-              SsdCase{2, 100, 8, 8, 4, 16, 32, true, true, true,
-                      Decays::Realistic, false, true},
-              {{"mixer.ssd_backward", {1, 4}}}, {"tensor<1x100x4x8xf32>"}),
+        tiledCase("ssd_backward_heads4_two_groups", ssdBackwardCase,
+                  SsdCase{2, 100, 8, 8, 4, 16, 32, true, true, true},
+                  {{"mixer.ssd_backward", {1, 4}}}, {"tensor<1x100x4x8xf32>"}),
+        tiledCase("ssd_backward_batch2_heads2", ssdBackwardCase,
+                  SsdCase{2, 100, 8, 8, 4, 16, 32, true, true, true},
+                  {{"mixer.ssd_backward", {2, 2}}}, {"tensor<2x100x2x8xf32>"}),
+        tiledCase("ssd_backward_saved_heads4_two_groups", ssdBackwardCase,
+                  SsdCase{2, 100, 8, 8, 4, 16, 32, true, true, true,
+                          Decays::Realistic, false, true},
+                  {{"mixer.ssd_backward", {1, 4}}}, {"tensor<1x100x4x8xf32>"}),
         // One group for all four heads (read whole by every tile).
-        tiled("ssd_backward_one_group_batch2", ssdBackwardCase,
-              SsdCase{2, 77, 4, 8, 1, 8, 16, true, true, true},
-              {{"mixer.ssd_backward", {2, 4}}}, {"tensor<2x77x4x8xf32>"}),
+        tiledCase("ssd_backward_one_group_batch2", ssdBackwardCase,
+                  SsdCase{2, 77, 4, 8, 1, 8, 16, true, true, true},
+                  {{"mixer.ssd_backward", {2, 4}}}, {"tensor<2x77x4x8xf32>"}),
         // linear_attention_backward: B=2 H=4; loops (B, H).
-        tiled("linear_attention_backward_heads2", linearAttentionBackwardCase,
-              LinearAttentionCase{2, 50, 4, 8, 16, 16, 0, true, true, true},
-              {{"mixer.linear_attention_backward", {1, 2}}},
-              {"tensor<1x50x2x8xf32>"}),
-        tiled("linear_attention_backward_window_batch2_heads2",
-              linearAttentionBackwardCase,
-              LinearAttentionCase{2, 45, 4, 8, 16, 16, 5, true, true, true},
-              {{"mixer.linear_attention_backward", {2, 2}}},
-              {"tensor<2x45x2x8xf32>"}),
-        tiled("linear_attention_backward_saved_heads2",
-              linearAttentionBackwardCase,
-              LinearAttentionCase{2, 50, 4, 8, 16, 16, 0, true, true, true,
-                                  Decays::Realistic, true},
-              {{"mixer.linear_attention_backward", {1, 2}}},
-              {"tensor<1x50x2x8xf32>"}),
+        tiledCase("linear_attention_backward_heads2",
+                  linearAttentionBackwardCase,
+                  LinearAttentionCase{2, 50, 4, 8, 16, 16, 0, true, true, true},
+                  {{"mixer.linear_attention_backward", {1, 2}}},
+                  {"tensor<1x50x2x8xf32>"}),
+        tiledCase("linear_attention_backward_window_batch2_heads2",
+                  linearAttentionBackwardCase,
+                  LinearAttentionCase{2, 45, 4, 8, 16, 16, 5, true, true, true},
+                  {{"mixer.linear_attention_backward", {2, 2}}},
+                  {"tensor<2x45x2x8xf32>"}),
+        tiledCase("linear_attention_backward_saved_heads2",
+                  linearAttentionBackwardCase,
+                  LinearAttentionCase{2, 50, 4, 8, 16, 16, 0, true, true, true,
+                                      Decays::Realistic, true},
+                  {{"mixer.linear_attention_backward", {1, 2}}},
+                  {"tensor<1x50x2x8xf32>"}),
         // gated_delta_rule_backward: B=2 H=4; loops (B, H).
-        tiled("gated_delta_rule_backward_heads2", gatedDeltaRuleBackwardCase,
-              GdrbCase{2, 37, 4, 16, 8, 16, true, 0.25},
-              {{"mixer.gated_delta_rule_backward", {1, 2}}},
-              {"tensor<1x37x2x16xf32>"}),
-        tiled("gated_delta_rule_backward_batch2", gatedDeltaRuleBackwardCase,
-              GdrbCase{2, 37, 4, 16, 8, 16, true, 0.25},
-              {{"mixer.gated_delta_rule_backward", {2, 1}}},
-              {"tensor<2x37x1x16xf32>"}),
+        tiledCase("gated_delta_rule_backward_heads2",
+                  gatedDeltaRuleBackwardCase,
+                  GdrbCase{2, 37, 4, 16, 8, 16, true, 0.25},
+                  {{"mixer.gated_delta_rule_backward", {1, 2}}},
+                  {"tensor<1x37x2x16xf32>"}),
+        tiledCase("gated_delta_rule_backward_batch2",
+                  gatedDeltaRuleBackwardCase,
+                  GdrbCase{2, 37, 4, 16, 8, 16, true, 0.25},
+                  {{"mixer.gated_delta_rule_backward", {2, 1}}},
+                  {"tensor<2x37x1x16xf32>"}),
         // selective_scan_backward: B=2 D=64 G=4 (16 channels a group); loops
         // (B, D).
-        tiled("selective_scan_backward_channels32_two_groups",
-              selectiveScanBackwardCase,
-              SsbCase{2, 37, 64, 4, 16, 16, true, true, true, true, true},
-              {{"mixer.selective_scan_backward", {1, 32}}},
-              {"tensor<1x37x32xf32>"}),
-        tiled("selective_scan_backward_batch2_channels16",
-              selectiveScanBackwardCase,
-              SsbCase{2, 37, 64, 4, 16, 16, true, true, true, true, true},
-              {{"mixer.selective_scan_backward", {2, 16}}},
-              {"tensor<2x37x16xf32>"}),
-        tiled("selective_scan_backward_saved_channels64_four_groups",
-              selectiveScanBackwardCase,
-              SsbCase{2, 37, 64, 4, 16, 16, true, true, true, true, true,
-                      true, true, /*saved=*/true},
-              {{"mixer.selective_scan_backward", {1, 64}}},
-              {"tensor<1x37x64xf32>"}),
+        tiledCase("selective_scan_backward_channels32_two_groups",
+                  selectiveScanBackwardCase,
+                  SsbCase{2, 37, 64, 4, 16, 16, true, true, true, true, true},
+                  {{"mixer.selective_scan_backward", {1, 32}}},
+                  {"tensor<1x37x32xf32>"}),
+        tiledCase("selective_scan_backward_batch2_channels16",
+                  selectiveScanBackwardCase,
+                  SsbCase{2, 37, 64, 4, 16, 16, true, true, true, true, true},
+                  {{"mixer.selective_scan_backward", {2, 16}}},
+                  {"tensor<2x37x16xf32>"}),
+        tiledCase("selective_scan_backward_saved_channels64_four_groups",
+                  selectiveScanBackwardCase,
+                  SsbCase{2, 37, 64, 4, 16, 16, true, true, true, true, true,
+                          true, true, /*saved=*/true},
+                  {{"mixer.selective_scan_backward", {1, 64}}},
+                  {"tensor<1x37x64xf32>"}),
         // kernel_mv_backward: its point gradients (rows N=70 for dx, M=130
         // for dy) and the kernel_mv of dv (rows M, columns C=4); row blocks
         // that divide the rows, then ragged ones.
-        tiled("kernel_mv_backward_rows10_columns2", kernelMvBackwardCase,
-              MvCase{Kernel::Gaussian, 2, 70, 130, 8, 4},
-              {{"mixer.kernel_mv_point_grad", {1, 10}},
-               {"mixer.kernel_mv", {1, 26, 2}}},
-              {"tensor<1x10x8xf32>", "tensor<1x10x8xf32>",
-               "tensor<1x26x2xf32>"},
-              true),
-        tiled("kernel_mv_backward_laplacian_batch2_rows40",
-              kernelMvBackwardCase,
-              MvCase{Kernel::Laplacian, 2, 70, 130, 8, 4},
-              {{"mixer.kernel_mv_point_grad", {2, 40}},
-               {"mixer.kernel_mv", {2, 40, 0}}},
-              {"tensor<2x?x8xf32>", "tensor<2x?x8xf32>", "tensor<2x?x4xf32>"},
-              true),
+        tiledCase("kernel_mv_backward_rows10_columns2", kernelMvBackwardCase,
+                  MvCase{Kernel::Gaussian, 2, 70, 130, 8, 4},
+                  {{"mixer.kernel_mv_point_grad", {1, 10}},
+                   {"mixer.kernel_mv", {1, 26, 2}}},
+                  {"tensor<1x10x8xf32>", "tensor<1x10x8xf32>",
+                   "tensor<1x26x2xf32>"},
+                  true),
+        tiledCase(
+            "kernel_mv_backward_laplacian_batch2_rows40", kernelMvBackwardCase,
+            MvCase{Kernel::Laplacian, 2, 70, 130, 8, 4},
+            {{"mixer.kernel_mv_point_grad", {2, 40}},
+             {"mixer.kernel_mv", {2, 40, 0}}},
+            {"tensor<2x?x8xf32>", "tensor<2x?x8xf32>", "tensor<2x?x4xf32>"},
+            true),
         // kernel_lse_backward and sinkhorn_backward: their two point
         // gradients.
-        tiled("kernel_lse_backward_batch2_rows16", kernelLseBackwardCase,
-              LseCase{Kernel::SqEuclidean, 2, 70, 130, 8, true, 0.5},
-              {{"mixer.kernel_lse_point_grad", {2, 16}}},
-              {"tensor<2x?x8xf32>", "tensor<2x?x8xf32>"}, true),
-        tiled("kernel_lse_backward_rows24", kernelLseBackwardCase,
-              LseCase{Kernel::Laplacian, 0, 100, 200, 16, true, 2.0},
-              {{"mixer.kernel_lse_point_grad", {24}}},
-              {"tensor<?x16xf32>", "tensor<?x16xf32>"}, true),
-        tiled("sinkhorn_backward_rows16", sinkhornBackwardCase,
-              SinkhornCase{Kernel::SqEuclidean, 70, 130, 3, 200, 0.2},
-              {{"mixer.kernel_lse_point_grad", {16}}},
-              {"tensor<?x3xf32>", "tensor<?x3xf32>"}, true),
+        tiledCase("kernel_lse_backward_batch2_rows16", kernelLseBackwardCase,
+                  LseCase{Kernel::SqEuclidean, 2, 70, 130, 8, true, 0.5},
+                  {{"mixer.kernel_lse_point_grad", {2, 16}}},
+                  {"tensor<2x?x8xf32>", "tensor<2x?x8xf32>"}, true),
+        tiledCase("kernel_lse_backward_rows24", kernelLseBackwardCase,
+                  LseCase{Kernel::Laplacian, 0, 100, 200, 16, true, 2.0},
+                  {{"mixer.kernel_lse_point_grad", {24}}},
+                  {"tensor<?x16xf32>", "tensor<?x16xf32>"}, true),
+        tiledCase("sinkhorn_backward_rows16", sinkhornBackwardCase,
+                  SinkhornCase{Kernel::SqEuclidean, 70, 130, 3, 200, 0.2},
+                  {{"mixer.kernel_lse_point_grad", {16}}},
+                  {"tensor<?x3xf32>", "tensor<?x3xf32>"}, true),
         // grouped_matmul_backward: columns K of dlhs; loops (K).
-        tiled("grouped_matmul_backward_k8", groupedMatmulBackwardCase,
-              GroupedCase{37, 32, 48, 4, 33, false},
-              {{"mixer.grouped_matmul_backward", {8}}}, {"tensor<37x8xf32>"}),
-        tiled("grouped_matmul_backward_dynamic_rows_k16",
-              groupedMatmulBackwardCase, GroupedCase{70, 64, 32, 5, 70, true},
-              {{"mixer.grouped_matmul_backward", {16}}}, {"tensor<?x16xf32>"}),
-        tiled("grouped_matmul_backward_k48_ragged", groupedMatmulBackwardCase,
-              GroupedCase{150, 128, 64, 8, 141, false},
-              {{"mixer.grouped_matmul_backward", {48}}},
-              {"tensor<150x?xf32>"})),
+        tiledCase("grouped_matmul_backward_k8", groupedMatmulBackwardCase,
+                  GroupedCase{37, 32, 48, 4, 33, false},
+                  {{"mixer.grouped_matmul_backward", {8}}},
+                  {"tensor<37x8xf32>"}),
+        tiledCase("grouped_matmul_backward_dynamic_rows_k16",
+                  groupedMatmulBackwardCase,
+                  GroupedCase{70, 64, 32, 5, 70, true},
+                  {{"mixer.grouped_matmul_backward", {16}}},
+                  {"tensor<?x16xf32>"}),
+        tiledCase("grouped_matmul_backward_k48_ragged",
+                  groupedMatmulBackwardCase,
+                  GroupedCase{150, 128, 64, 8, 141, false},
+                  {{"mixer.grouped_matmul_backward", {48}}},
+                  {"tensor<150x?xf32>"})),
     [](const ::testing::TestParamInfo<TiledGradientCase> &info) {
       return info.param.name;
     });
