@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BackwardCases.h"
 #include "BackwardTestSupport.h"
 
 #include "mixer/Reference/RecurrentGradients.h"
@@ -19,17 +20,6 @@ using namespace mixer::test;
 namespace ref = ::mixer::ref;
 
 namespace {
-
-struct GdrbCase {
-  int64_t B, L, H, Dk, Dv, chunk;
-  bool init;
-  double scale = 1.0;
-  bool dO = true, dFinal = true;
-  /// The chunk states given (computed by the reference).
-  bool saved = false;
-  /// g down to -20 (gates near 0) and beta up to 2 (an overshooting write).
-  bool extreme = false;
-};
 
 std::string caseName(const GdrbCase &c) {
   std::ostringstream os;
@@ -70,11 +60,10 @@ Buffer chunkStates(const GdrbCase &c, const ref::Tensor &q,
   return out;
 }
 
-class GatedDeltaRuleBackwardAgainstReference
-    : public ::testing::TestWithParam<GdrbCase> {};
+} // namespace
 
-TEST_P(GatedDeltaRuleBackwardAgainstReference, RelativeErrorWithinTolerance) {
-  const GdrbCase &c = GetParam();
+void mixer::test::gatedDeltaRuleBackwardCase(const GdrbCase &c,
+                                             const GradientRunner &runner) {
   ref::Rng rng(91);
   BackwardProblem p;
   std::vector<int64_t> key = {c.B, c.L, c.H, c.Dk},
@@ -124,17 +113,17 @@ TEST_P(GatedDeltaRuleBackwardAgainstReference, RelativeErrorWithinTolerance) {
   head << "mixer.gated_delta_rule_backward chunk_size(" << c.chunk
        << ") scale(" << std::scientific << c.scale << ")";
   std::string source = backwardModule(head.str(), p);
-  CompiledModule compiled(source, /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed:\n" << source;
-  compiled.callBuffers("bwd", p.buffers());
+  std::unique_ptr<CompiledModule> compiled = runner.compile(source);
+  ASSERT_TRUE(compiled->ok()) << "compilation failed:\n" << source;
+  compiled->callBuffers("bwd", p.buffers());
 
   ref::GatedDeltaRuleGrads want = ref::gatedDeltaRuleVjp(
       q, k, v, g, beta, initP, c.scale, dOP, dFinalP);
   std::map<std::string, const ref::Tensor *> expected = {
       {"q", &want.q},       {"k", &want.k},       {"v", &want.v},
       {"g", &want.g},       {"beta", &want.beta}, {"init", &want.init}};
-  std::printf("gated_delta_rule_backward %s: relative error",
-              caseName(c).c_str());
+  std::printf("%sgated_delta_rule_backward %s: relative error",
+              runner.label.c_str(), caseName(c).c_str());
   for (size_t i = 0; i < p.outs.size(); ++i) {
     const std::string &name = p.gradNames[i];
     double err =
@@ -143,6 +132,15 @@ TEST_P(GatedDeltaRuleBackwardAgainstReference, RelativeErrorWithinTolerance) {
     EXPECT_LE(err, 1e-4) << "d" << name;
   }
   std::printf("\n");
+}
+
+namespace {
+
+class GatedDeltaRuleBackwardAgainstReference
+    : public ::testing::TestWithParam<GdrbCase> {};
+
+TEST_P(GatedDeltaRuleBackwardAgainstReference, RelativeErrorWithinTolerance) {
+  gatedDeltaRuleBackwardCase(GetParam(), pipelineRunner(false));
 }
 
 std::vector<GdrbCase> gdrbCases() {

@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BackwardCases.h"
 #include "KernelTestInputs.h"
-#include "TestSupport.h"
 
 #include "mixer/Reference/KernelMoEGradients.h"
 
@@ -71,11 +71,6 @@ std::string joined(const std::vector<std::string> &parts) {
 // kernel_mv_backward
 //===----------------------------------------------------------------------===//
 
-struct MvCase {
-  ref::Kernel kind;
-  int64_t Bt, N, M, D, C;
-};
-
 std::string mvName(const MvCase &c) {
   std::ostringstream os;
   os << ref::kernelName(c.kind) << "_Bt" << c.Bt << "_N" << c.N << "_M" << c.M
@@ -103,36 +98,42 @@ std::string mvModule(const MvCase &c) {
   return os.str();
 }
 
+} // namespace
+
+void mixer::test::kernelMvBackwardCase(const MvCase &c,
+                                       const GradientRunner &runner) {
+  std::unique_ptr<CompiledModule> compiled = runner.compile(mvModule(c));
+  ASSERT_TRUE(compiled->ok()) << "compilation failed";
+
+  ref::Rng rng(7 + c.N + c.M);
+  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
+  auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M, c.C}), -1.0, 1.0);
+  auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N, c.C}), -1.0, 1.0);
+  // A bandwidth of the scale of the distances, so that the kernels are not
+  // all 0 or all 1.
+  Buffer h{{}, {static_cast<float>(0.6 * std::sqrt(double(c.D)))}};
+  Buffer dx = garbage(x.shape), dy = garbage(y.shape), dv = garbage(v.shape),
+         dh = garbage({});
+  compiled->callBuffers("bwd", {&x, &y, &v, &h, &d, &dx, &dy, &dv, &dh});
+
+  ref::KernelMvGradients expected =
+      ref::kernelMvBackward(c.kind, rx, ry, rv, h.data[0], rd);
+  std::string name = runner.label + "kernel_mv_backward " + mvName(c);
+  expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
+  expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
+  expectGradient(name + " dv", dv.data, expected.dv, kTolerance);
+  expectGradient(name + " dbandwidth", dh.data,
+                 ref::Tensor({}, expected.dBandwidth), kTolerance);
+}
+
+namespace {
+
 class KernelMvBackward : public ::testing::TestWithParam<MvCase> {};
 
 TEST_P(KernelMvBackward, GradientsMatchTheReference) {
-  const MvCase &c = GetParam();
-  for (bool naive : {false, true}) {
-    CompiledModule compiled(mvModule(c), naive);
-    ASSERT_TRUE(compiled.ok()) << "compilation failed";
-
-    ref::Rng rng(7 + c.N + c.M);
-    auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
-    auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
-    auto [v, rv] = randomInput(rng, withBatch(c.Bt, {c.M, c.C}), -1.0, 1.0);
-    auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N, c.C}), -1.0, 1.0);
-    // A bandwidth of the scale of the distances, so that the kernels are not
-    // all 0 or all 1.
-    Buffer h{{}, {static_cast<float>(0.6 * std::sqrt(double(c.D)))}};
-    Buffer dx = garbage(x.shape), dy = garbage(y.shape), dv = garbage(v.shape),
-           dh = garbage({});
-    compiled.callBuffers("bwd", {&x, &y, &v, &h, &d, &dx, &dy, &dv, &dh});
-
-    ref::KernelMvGradients expected =
-        ref::kernelMvBackward(c.kind, rx, ry, rv, h.data[0], rd);
-    std::string name =
-        std::string(naive ? "naive " : "") + "kernel_mv_backward " + mvName(c);
-    expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
-    expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
-    expectGradient(name + " dv", dv.data, expected.dv, kTolerance);
-    expectGradient(name + " dbandwidth", dh.data,
-                   ref::Tensor({}, expected.dBandwidth), kTolerance);
-  }
+  for (bool naive : {false, true})
+    kernelMvBackwardCase(GetParam(), pipelineRunner(naive));
 }
 
 std::vector<MvCase> mvCases() {
@@ -156,13 +157,6 @@ INSTANTIATE_TEST_SUITE_P(Kernel, KernelMvBackward,
 //===----------------------------------------------------------------------===//
 // kernel_lse_backward
 //===----------------------------------------------------------------------===//
-
-struct LseCase {
-  ref::Kernel kind;
-  int64_t Bt, N, M, D;
-  bool withG;
-  double eps;
-};
 
 std::string lseName(const LseCase &c) {
   std::ostringstream os;
@@ -203,35 +197,41 @@ std::string lseModule(const LseCase &c) {
   return os.str();
 }
 
+} // namespace
+
+void mixer::test::kernelLseBackwardCase(const LseCase &c,
+                                        const GradientRunner &runner) {
+  std::unique_ptr<CompiledModule> compiled = runner.compile(lseModule(c));
+  ASSERT_TRUE(compiled->ok()) << "compilation failed";
+
+  ref::Rng rng(9 + c.N + c.M);
+  auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
+  auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
+  auto [g, rg] = randomInput(rng, withBatch(c.Bt, {c.M}), -2.0, 2.0);
+  auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N}), -1.0, 1.0);
+  Buffer eps{{}, {static_cast<float>(c.eps)}};
+  Buffer dx = garbage(x.shape), dy = garbage(y.shape), dg = garbage(g.shape);
+  std::vector<Buffer *> args = {&x, &y, &eps, &d};
+  if (c.withG)
+    args.push_back(&g);
+  args.insert(args.end(), {&dx, &dy, &dg});
+  compiled->callBuffers("bwd", args);
+
+  ref::KernelLseGradients expected = ref::kernelLseBackward(
+      c.kind, rx, ry, c.withG ? &rg : nullptr, eps.data[0], rd);
+  std::string name = runner.label + "kernel_lse_backward " + lseName(c);
+  expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
+  expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
+  expectGradient(name + " dg", dg.data, expected.dg, kTolerance);
+}
+
+namespace {
+
 class KernelLseBackward : public ::testing::TestWithParam<LseCase> {};
 
 TEST_P(KernelLseBackward, GradientsMatchTheReference) {
-  const LseCase &c = GetParam();
-  for (bool naive : {false, true}) {
-    CompiledModule compiled(lseModule(c), naive);
-    ASSERT_TRUE(compiled.ok()) << "compilation failed";
-
-    ref::Rng rng(9 + c.N + c.M);
-    auto [x, rx] = randomInput(rng, withBatch(c.Bt, {c.N, c.D}), -1.0, 1.0);
-    auto [y, ry] = randomInput(rng, withBatch(c.Bt, {c.M, c.D}), -1.0, 1.0);
-    auto [g, rg] = randomInput(rng, withBatch(c.Bt, {c.M}), -2.0, 2.0);
-    auto [d, rd] = randomInput(rng, withBatch(c.Bt, {c.N}), -1.0, 1.0);
-    Buffer eps{{}, {static_cast<float>(c.eps)}};
-    Buffer dx = garbage(x.shape), dy = garbage(y.shape), dg = garbage(g.shape);
-    std::vector<Buffer *> args = {&x, &y, &eps, &d};
-    if (c.withG)
-      args.push_back(&g);
-    args.insert(args.end(), {&dx, &dy, &dg});
-    compiled.callBuffers("bwd", args);
-
-    ref::KernelLseGradients expected = ref::kernelLseBackward(
-        c.kind, rx, ry, c.withG ? &rg : nullptr, eps.data[0], rd);
-    std::string name =
-        std::string(naive ? "naive " : "") + "kernel_lse_backward " + lseName(c);
-    expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
-    expectGradient(name + " dy", dy.data, expected.dy, kTolerance);
-    expectGradient(name + " dg", dg.data, expected.dg, kTolerance);
-  }
+  for (bool naive : {false, true})
+    kernelLseBackwardCase(GetParam(), pipelineRunner(naive));
 }
 
 std::vector<LseCase> lseCases() {
@@ -270,16 +270,6 @@ std::vector<int64_t> groupSizesWithEmpty(ref::Rng &rng, int64_t E,
   return sizes;
 }
 
-/// T rows of which `sum` are in groups; N the columns of the output (F for
-/// grouped_swiglu).
-struct GroupedCase {
-  int64_t T, K, N, E, sum;
-  bool dynamicT;
-  /// x uniform in [-xScale, xScale): 8 drives the gates far into silu's
-  /// tails (large activations).
-  double xScale = 1.0;
-};
-
 std::string groupedName(const GroupedCase &c) {
   std::ostringstream os;
   os << "T" << c.T << "_K" << c.K << "_N" << c.N << "_E" << c.E << "_sum"
@@ -288,10 +278,10 @@ std::string groupedName(const GroupedCase &c) {
   return os.str();
 }
 
-class GroupedMatmulBackward : public ::testing::TestWithParam<GroupedCase> {};
+} // namespace
 
-TEST_P(GroupedMatmulBackward, GradientsMatchTheReference) {
-  const GroupedCase &c = GetParam();
+void mixer::test::groupedMatmulBackwardCase(const GroupedCase &c,
+                                            const GradientRunner &runner) {
   int64_t T = c.dynamicT ? -1 : c.T;
   std::string lhs = tensorType({T, c.K}), rhs = tensorType({c.E, c.K, c.N}),
               gs = tensorType({c.E}, "i64"), dout = tensorType({T, c.N});
@@ -305,8 +295,8 @@ TEST_P(GroupedMatmulBackward, GradientsMatchTheReference) {
      << "  %g:2 = mixer.grouped_matmul_backward ins(%l, %r, %s, %d : "
      << joined({lhs, rhs, gs, dout}) << ") outs(%dl0, %dr0 : " << results
      << ") -> " << results << "\n  return %g#0, %g#1 : " << results << "\n}\n";
-  CompiledModule compiled(os.str(), /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+  std::unique_ptr<CompiledModule> compiled = runner.compile(os.str());
+  ASSERT_TRUE(compiled->ok()) << "compilation failed";
 
   ref::Rng rng(21 + c.T);
   auto [l, rl] = randomInput(rng, {c.T, c.K}, -1.0, 1.0);
@@ -318,13 +308,21 @@ TEST_P(GroupedMatmulBackward, GradientsMatchTheReference) {
       ad(d.data.data(), d.shape), adl(dl.data.data(), dl.shape),
       adr(dr.data.data(), dr.shape);
   Descriptor<int64_t> as(sizes.data(), {c.E});
-  compiled.call("bwd", {&al, &ar, &as, &ad, &adl, &adr});
+  compiled->call("bwd", {&al, &ar, &as, &ad, &adl, &adr});
 
   ref::GroupedMatmulGradients expected =
       ref::groupedMatmulBackward(rl, rr, sizes, rd);
-  std::string name = "grouped_matmul_backward " + groupedName(c);
+  std::string name = runner.label + "grouped_matmul_backward " + groupedName(c);
   expectGradient(name + " dlhs", dl.data, expected.dlhs, kTolerance);
   expectGradient(name + " drhs", dr.data, expected.drhs, kTolerance);
+}
+
+namespace {
+
+class GroupedMatmulBackward : public ::testing::TestWithParam<GroupedCase> {};
+
+TEST_P(GroupedMatmulBackward, GradientsMatchTheReference) {
+  groupedMatmulBackwardCase(GetParam(), pipelineRunner(false));
 }
 
 std::vector<GroupedCase> groupedCases() {
@@ -342,10 +340,10 @@ INSTANTIATE_TEST_SUITE_P(MoE, GroupedMatmulBackward,
                            return groupedName(info.param);
                          });
 
-class GroupedSwigluBackward : public ::testing::TestWithParam<GroupedCase> {};
+} // namespace
 
-TEST_P(GroupedSwigluBackward, GradientsMatchTheReference) {
-  const GroupedCase &c = GetParam();
+void mixer::test::groupedSwigluBackwardCase(const GroupedCase &c,
+                                            const GradientRunner &runner) {
   int64_t T = c.dynamicT ? -1 : c.T;
   std::string x = tensorType({T, c.K}), w = tensorType({c.E, c.K, c.N}),
               gs = tensorType({c.E}, "i32"), dout = tensorType({T, c.N});
@@ -360,8 +358,8 @@ TEST_P(GroupedSwigluBackward, GradientsMatchTheReference) {
      << joined({x, w, w, gs, dout}) << ") outs(%dx0, %dg0, %du0 : " << results
      << ") -> " << results << "\n  return %g#0, %g#1, %g#2 : " << results
      << "\n}\n";
-  CompiledModule compiled(os.str(), /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+  std::unique_ptr<CompiledModule> compiled = runner.compile(os.str());
+  ASSERT_TRUE(compiled->ok()) << "compilation failed";
 
   ref::Rng rng(31 + c.T);
   auto [xb, rx] = randomInput(rng, {c.T, c.K}, -c.xScale, c.xScale);
@@ -378,14 +376,22 @@ TEST_P(GroupedSwigluBackward, GradientsMatchTheReference) {
       adx(dx.data.data(), dx.shape), adg(dg.data.data(), dg.shape),
       adu(du.data.data(), du.shape);
   Descriptor<int32_t> as(sizes.data(), {c.E});
-  compiled.call("bwd", {&ax, &ag, &au, &as, &ad, &adx, &adg, &adu});
+  compiled->call("bwd", {&ax, &ag, &au, &as, &ad, &adx, &adg, &adu});
 
   ref::GroupedSwigluGradients expected =
       ref::groupedSwigluBackward(rx, rwg, rwu, sizes64, rd);
-  std::string name = "grouped_swiglu_backward " + groupedName(c);
+  std::string name = runner.label + "grouped_swiglu_backward " + groupedName(c);
   expectGradient(name + " dx", dx.data, expected.dx, kTolerance);
   expectGradient(name + " dw_gate", dg.data, expected.dwGate, kTolerance);
   expectGradient(name + " dw_up", du.data, expected.dwUp, kTolerance);
+}
+
+namespace {
+
+class GroupedSwigluBackward : public ::testing::TestWithParam<GroupedCase> {};
+
+TEST_P(GroupedSwigluBackward, GradientsMatchTheReference) {
+  groupedSwigluBackwardCase(GetParam(), pipelineRunner(false));
 }
 
 /// The shapes above (K and F of the packed form's panel width: 64 x 32,
@@ -404,14 +410,10 @@ INSTANTIATE_TEST_SUITE_P(MoE, GroupedSwigluBackward,
                            return groupedName(info.param);
                          });
 
-struct CombineCase {
-  int64_t T, k, N;
-};
+} // namespace
 
-class MoeCombineBackward : public ::testing::TestWithParam<CombineCase> {};
-
-TEST_P(MoeCombineBackward, GradientsMatchTheReference) {
-  const CombineCase &c = GetParam();
+void mixer::test::moeCombineBackwardCase(const CombineCase &c,
+                                         const GradientRunner &runner) {
   int64_t S = c.T * c.k;
   std::string eo = tensorType({S, c.N}), p = tensorType({S}, "i32"),
               w = tensorType({c.T, c.k}), dout = tensorType({c.T, c.N});
@@ -424,8 +426,8 @@ TEST_P(MoeCombineBackward, GradientsMatchTheReference) {
      << "  %g:2 = mixer.moe_combine_backward ins(%eo, %p, %w, %d : "
      << joined({eo, p, w, dout}) << ") outs(%de0, %dw0 : " << results
      << ") -> " << results << "\n  return %g#0, %g#1 : " << results << "\n}\n";
-  CompiledModule compiled(os.str(), /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+  std::unique_ptr<CompiledModule> compiled = runner.compile(os.str());
+  ASSERT_TRUE(compiled->ok()) << "compilation failed";
 
   ref::Rng rng(41 + c.T);
   auto [e, re] = randomInput(rng, {S, c.N}, -1.0, 1.0);
@@ -442,15 +444,24 @@ TEST_P(MoeCombineBackward, GradientsMatchTheReference) {
       ad(d.data.data(), d.shape), ade(de.data.data(), de.shape),
       adw(dw.data.data(), dw.shape);
   Descriptor<int32_t> ap(perm.data(), {S});
-  compiled.call("bwd", {&ae, &ap, &aw, &ad, &ade, &adw});
+  compiled->call("bwd", {&ae, &ap, &aw, &ad, &ade, &adw});
 
   ref::MoeCombineGradients expected =
       ref::moeCombineBackward(re, perm, rw, rd);
-  std::string name = "moe_combine_backward T" + std::to_string(c.T) + "_k" +
-                     std::to_string(c.k) + "_N" + std::to_string(c.N);
+  std::string name = runner.label + "moe_combine_backward T" +
+                     std::to_string(c.T) + "_k" + std::to_string(c.k) + "_N" +
+                     std::to_string(c.N);
   expectGradient(name + " d_expert_out", de.data, expected.dExpertOut,
                  kTolerance);
   expectGradient(name + " d_weights", dw.data, expected.dWeights, kTolerance);
+}
+
+namespace {
+
+class MoeCombineBackward : public ::testing::TestWithParam<CombineCase> {};
+
+TEST_P(MoeCombineBackward, GradientsMatchTheReference) {
+  moeCombineBackwardCase(GetParam(), pipelineRunner(false));
 }
 
 INSTANTIATE_TEST_SUITE_P(MoE, MoeCombineBackward,

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestSupport.h"
+#include "BackwardCases.h"
 
 #include "mixer/Reference/Gradients.h"
 #include "mixer/Reference/Reference.h"
@@ -79,18 +79,20 @@ Buffer outBuffer(const std::vector<int64_t> &shape) {
   return {shape, std::vector<float>(n, -7.0f)};
 }
 
-/// Runs the module and returns the out buffers, in order.
+/// Runs the module compiled by `runner` and returns the out buffers, in
+/// order.
 std::vector<Buffer> runBackward(std::vector<Arg> &args, const std::string &body,
-                                bool naive, const std::string &prologue = "") {
+                                const GradientRunner &runner,
+                                const std::string &prologue = "") {
   std::string source = backwardModule(args, body, prologue);
-  CompiledModule module(source, naive);
-  EXPECT_TRUE(module.ok()) << "compilation failed:\n" << source;
-  if (!module.ok())
+  std::unique_ptr<CompiledModule> module = runner.compile(source);
+  EXPECT_TRUE(module->ok()) << "compilation failed:\n" << source;
+  if (!module->ok())
     return {};
   std::vector<Buffer *> buffers;
   for (Arg &a : args)
     buffers.push_back(&a.buffer);
-  module.callBuffers("bwd", buffers);
+  module->callBuffers("bwd", buffers);
   std::vector<Buffer> outs;
   for (Arg &a : args)
     if (a.isOut)
@@ -116,18 +118,6 @@ void expectGradients(const std::string &what, const std::vector<Buffer> &got,
 // ssd_backward
 //===----------------------------------------------------------------------===//
 
-enum class Decays { Realistic, NearZero, NearMinusTen };
-
-struct SsdCase {
-  int64_t B, L, H, P, G, N, chunk;
-  bool withInit, withDy, withDFinal;
-  Decays decays = Decays::Realistic;
-  bool naive = false;
-  /// The chunk states from the forward's chunk_states result (else the
-  /// backward recomputes them).
-  bool savedStates = false;
-};
-
 std::string caseName(const SsdCase &c) {
   std::ostringstream os;
   os << "B" << c.B << "_L" << c.L << "_H" << c.H << "_P" << c.P << "_G" << c.G
@@ -152,11 +142,10 @@ ref::Tensor logDecays(ref::Rng &rng, std::vector<int64_t> shape,
   }
 }
 
-class SsdBackwardAgainstReference : public ::testing::TestWithParam<SsdCase> {
-};
+} // namespace
 
-TEST_P(SsdBackwardAgainstReference, GradientsWithinTolerance) {
-  const SsdCase &s = GetParam();
+void mixer::test::ssdBackwardCase(const SsdCase &s,
+                                  const GradientRunner &runner) {
   ref::Rng rng(2024);
   std::vector<int64_t> xs = {s.B, s.L, s.H, s.P}, las = {s.B, s.L, s.H},
                        bs = {s.B, s.L, s.G, s.N}, ss = {s.B, s.H, s.P, s.N};
@@ -213,7 +202,7 @@ TEST_P(SsdBackwardAgainstReference, GradientsWithinTolerance) {
   if (s.withDFinal)
     body << " d_final_state(%ds : " << tensorType(ss) << ")";
   std::vector<Buffer> got =
-      runBackward(args, body.str(), s.naive, prologue.str());
+      runBackward(args, body.str(), runner, prologue.str());
   ASSERT_FALSE(got.empty());
 
   ref::SsdGradients g =
@@ -223,7 +212,15 @@ TEST_P(SsdBackwardAgainstReference, GradientsWithinTolerance) {
       {"dx", &g.dx}, {"dlog_a", &g.dlogA}, {"db", &g.db}, {"dc", &g.dc}};
   if (s.withInit)
     expected.push_back({"dinit", &g.dinit});
-  expectGradients("ssd_backward " + caseName(s), got, expected);
+  expectGradients(runner.label + "ssd_backward " + caseName(s), got, expected);
+}
+
+namespace {
+
+class SsdBackwardAgainstReference : public ::testing::TestWithParam<SsdCase> {};
+
+TEST_P(SsdBackwardAgainstReference, GradientsWithinTolerance) {
+  ssdBackwardCase(GetParam(), pipelineRunner(GetParam().naive));
 }
 
 std::vector<SsdCase> ssdCases() {
@@ -262,15 +259,6 @@ INSTANTIATE_TEST_SUITE_P(ScanBackwardSsd, SsdBackwardAgainstReference,
 // linear_attention_backward
 //===----------------------------------------------------------------------===//
 
-struct LinearAttentionCase {
-  int64_t B, L, H, Dk, Dv, chunk, window;
-  bool withDecay, withInit, withDFinal;
-  Decays decays = Decays::Realistic;
-  /// The chunk states from the forward's chunk_states result (else the
-  /// lowering recomputes them); window 0 only.
-  bool savedStates = false;
-};
-
 std::string caseName(const LinearAttentionCase &c) {
   std::ostringstream os;
   os << "B" << c.B << "_L" << c.L << "_H" << c.H << "_Dk" << c.Dk << "_Dv"
@@ -284,11 +272,10 @@ std::string caseName(const LinearAttentionCase &c) {
   return os.str();
 }
 
-class LinearAttentionBackwardAgainstReference
-    : public ::testing::TestWithParam<LinearAttentionCase> {};
+} // namespace
 
-TEST_P(LinearAttentionBackwardAgainstReference, GradientsWithinTolerance) {
-  const LinearAttentionCase &s = GetParam();
+void mixer::test::linearAttentionBackwardCase(const LinearAttentionCase &s,
+                                              const GradientRunner &runner) {
   const double scale = 0.25;
   ref::Rng rng(77);
   std::vector<int64_t> qs = {s.B, s.L, s.H, s.Dk}, vs = {s.B, s.L, s.H, s.Dv},
@@ -350,7 +337,7 @@ TEST_P(LinearAttentionBackwardAgainstReference, GradientsWithinTolerance) {
   if (s.withDFinal)
     body << " d_final_state(%ds : " << tensorType(ss) << ")";
   std::vector<Buffer> got =
-      runBackward(args, body.str(), false, prologue.str());
+      runBackward(args, body.str(), runner, prologue.str());
   ASSERT_FALSE(got.empty());
 
   ref::LinearAttentionGradients g = ref::linearAttentionGradients(
@@ -362,7 +349,17 @@ TEST_P(LinearAttentionBackwardAgainstReference, GradientsWithinTolerance) {
     expected.push_back({"dlog_decay", &g.dlogDecay});
   if (s.withInit)
     expected.push_back({"dinit", &g.dinit});
-  expectGradients("linear_attention_backward " + caseName(s), got, expected);
+  expectGradients(runner.label + "linear_attention_backward " + caseName(s),
+                  got, expected);
+}
+
+namespace {
+
+class LinearAttentionBackwardAgainstReference
+    : public ::testing::TestWithParam<LinearAttentionCase> {};
+
+TEST_P(LinearAttentionBackwardAgainstReference, GradientsWithinTolerance) {
+  linearAttentionBackwardCase(GetParam(), pipelineRunner(false));
 }
 
 std::vector<LinearAttentionCase> linearAttentionCases() {

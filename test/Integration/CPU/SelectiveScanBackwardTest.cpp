@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BackwardCases.h"
 #include "BackwardTestSupport.h"
 
 #include "mixer/Reference/RecurrentGradients.h"
@@ -21,17 +22,6 @@ using namespace mixer::test;
 namespace ref = ::mixer::ref;
 
 namespace {
-
-struct SsbCase {
-  int64_t B, L, D, G, N, chunk;
-  bool dSkip, z, bias, init, softplus;
-  bool dy = true, dFinal = true;
-  /// The chunk states given (computed by the reference) instead of
-  /// recomputed by the lowering.
-  bool saved = false;
-  /// delta in [-30, 30] and z in [-10, 10] instead of realistic ranges.
-  bool extreme = false;
-};
 
 std::string caseName(const SsbCase &c) {
   std::ostringstream os;
@@ -77,11 +67,10 @@ Buffer chunkStates(const SsbCase &c, const ref::Tensor &u,
   return out;
 }
 
-class SelectiveScanBackwardAgainstReference
-    : public ::testing::TestWithParam<SsbCase> {};
+} // namespace
 
-TEST_P(SelectiveScanBackwardAgainstReference, RelativeErrorWithinTolerance) {
-  const SsbCase &c = GetParam();
+void mixer::test::selectiveScanBackwardCase(const SsbCase &c,
+                                            const GradientRunner &runner) {
   ref::Rng rng(77);
   BackwardProblem p;
   double lo = c.softplus ? -4.0 : 0.001, hi = c.softplus ? 1.0 : 0.2;
@@ -147,9 +136,9 @@ TEST_P(SelectiveScanBackwardAgainstReference, RelativeErrorWithinTolerance) {
   head << "mixer.selective_scan_backward chunk_size(" << c.chunk << ")"
        << (c.softplus ? " delta_softplus" : "");
   std::string source = backwardModule(head.str(), p);
-  CompiledModule compiled(source, /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed:\n" << source;
-  compiled.callBuffers("bwd", p.buffers());
+  std::unique_ptr<CompiledModule> compiled = runner.compile(source);
+  ASSERT_TRUE(compiled->ok()) << "compilation failed:\n" << source;
+  compiled->callBuffers("bwd", p.buffers());
 
   ref::SelectiveScanGrads want =
       ref::selectiveScanVjp(u, delta, A, b, cc, opts, dyP, dFinalP);
@@ -159,8 +148,8 @@ TEST_P(SelectiveScanBackwardAgainstReference, RelativeErrorWithinTolerance) {
       {"c", &want.c},         {"D_skip", &want.dSkip},
       {"z", &want.z},         {"delta_bias", &want.deltaBias},
       {"init", &want.init}};
-  std::printf("selective_scan_backward %s: relative error",
-              caseName(c).c_str());
+  std::printf("%sselective_scan_backward %s: relative error",
+              runner.label.c_str(), caseName(c).c_str());
   for (size_t i = 0; i < p.outs.size(); ++i) {
     const std::string &name = p.gradNames[i];
     const Buffer &got = p.outs[i].buffer;
@@ -177,6 +166,15 @@ TEST_P(SelectiveScanBackwardAgainstReference, RelativeErrorWithinTolerance) {
     EXPECT_LE(err, 1e-4) << "d" << name;
   }
   std::printf("\n");
+}
+
+namespace {
+
+class SelectiveScanBackwardAgainstReference
+    : public ::testing::TestWithParam<SsbCase> {};
+
+TEST_P(SelectiveScanBackwardAgainstReference, RelativeErrorWithinTolerance) {
+  selectiveScanBackwardCase(GetParam(), pipelineRunner(false));
 }
 
 std::vector<SsbCase> ssbCases() {

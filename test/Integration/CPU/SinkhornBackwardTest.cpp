@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestSupport.h"
+#include "BackwardCases.h"
 
 #include "mixer/Reference/KernelMoEGradients.h"
 
@@ -29,20 +29,14 @@ namespace {
 
 constexpr double kTolerance = 1e-3;
 
-struct Case {
-  ref::Kernel kind;
-  int64_t N, M, D, iterations;
-  double eps;
-};
-
-std::string caseName(const Case &c) {
+std::string caseName(const SinkhornCase &c) {
   std::ostringstream os;
   os << ref::kernelName(c.kind) << "_N" << c.N << "_M" << c.M << "_D" << c.D
      << "_it" << c.iterations;
   return os.str();
 }
 
-std::string module(const Case &c) {
+std::string module(const SinkhornCase &c) {
   std::string x = tensorType({c.N, c.D}), y = tensorType({c.M, c.D}),
               n = tensorType({c.N}), m = tensorType({c.M}), s = "tensor<f32>";
   std::string kind = ref::kernelName(c.kind);
@@ -100,12 +94,12 @@ void expectError(const std::string &what, double err) {
   EXPECT_LE(err, kTolerance) << what;
 }
 
-class SinkhornBackward : public ::testing::TestWithParam<Case> {};
+} // namespace
 
-TEST_P(SinkhornBackward, GradientsMatchTheReferenceAndFiniteDifferences) {
-  const Case &c = GetParam();
-  CompiledModule compiled(module(c), /*naive=*/false);
-  ASSERT_TRUE(compiled.ok()) << "compilation failed";
+void mixer::test::sinkhornBackwardCase(const SinkhornCase &c,
+                                       const GradientRunner &runner) {
+  std::unique_ptr<CompiledModule> compiled = runner.compile(module(c));
+  ASSERT_TRUE(compiled->ok()) << "compilation failed";
 
   ref::Rng rng(31 + c.N + c.M + c.D);
   ref::Tensor x = rounded(rng.uniformTensor({c.N, c.D}, 0.0, 1.0));
@@ -120,15 +114,15 @@ TEST_P(SinkhornBackward, GradientsMatchTheReferenceAndFiniteDifferences) {
       dy{y.shape, std::vector<float>(y.numel(), NAN)},
       dla{logA.shape, std::vector<float>(c.N, NAN)},
       dlb{logB.shape, std::vector<float>(c.M, NAN)};
-  compiled.callBuffers("bwd", {&bx, &by, &bla, &blb, &eps, &dc, &dx, &dy,
-                               &dla, &dlb});
+  compiled->callBuffers(
+      "bwd", {&bx, &by, &bla, &blb, &eps, &dc, &dx, &dy, &dla, &dlb});
 
   double epsD = eps.data[0];
   ref::SinkhornResult fwd =
       ref::sinkhorn(c.kind, x, y, logA, logB, epsD, c.iterations);
   ref::SinkhornGradients expected = ref::sinkhornBackward(
       c.kind, x, y, logA, logB, epsD, fwd.f, fwd.g, dCost);
-  std::string name = "sinkhorn_backward " + caseName(c);
+  std::string name = runner.label + "sinkhorn_backward " + caseName(c);
   expectError(name + " dx against the reference",
               ref::relativeError(dx.data.data(), expected.dx));
   expectError(name + " dy against the reference",
@@ -211,9 +205,17 @@ TEST_P(SinkhornBackward, GradientsMatchTheReferenceAndFiniteDifferences) {
   });
 }
 
-std::vector<Case> cases() {
+namespace {
+
+class SinkhornBackward : public ::testing::TestWithParam<SinkhornCase> {};
+
+TEST_P(SinkhornBackward, GradientsMatchTheReferenceAndFiniteDifferences) {
+  sinkhornBackwardCase(GetParam(), pipelineRunner(false));
+}
+
+std::vector<SinkhornCase> cases() {
   using K = ref::Kernel;
-  std::vector<Case> all;
+  std::vector<SinkhornCase> all;
   for (K kind : {K::SqEuclidean, K::Gaussian, K::Laplacian}) {
     // One point; M not a multiple of the column block and ragged row tiles;
     // D past the direct distance sums.
@@ -232,7 +234,7 @@ INSTANTIATE_TEST_SUITE_P(Kernel, SinkhornBackward, ::testing::ValuesIn(cases()),
 TEST(SinkhornBackwardNaive, MatchesTheOptimizedPipeline) {
   using K = ref::Kernel;
   for (K kind : {K::SqEuclidean, K::Laplacian}) {
-    Case c{kind, 37, 70, 3, 30, 0.3};
+    SinkhornCase c{kind, 37, 70, 3, 30, 0.3};
     CompiledModule naive(module(c), /*naive=*/true),
         optimized(module(c), /*naive=*/false);
     ASSERT_TRUE(naive.ok() && optimized.ok()) << "compilation failed";

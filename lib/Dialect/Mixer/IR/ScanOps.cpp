@@ -467,6 +467,22 @@ static LogicalResult verifyScanBackward(Operation *op, const ScanSignature &sig,
   return verifyChunkRows(op, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
+/// Fails for a tile of the heads (channels) of a backward scan, its second
+/// loop, whose size is not a constant: the partial last tile of a size that
+/// does not divide them. Its head count would be dynamic, and the lowering
+/// needs it static.
+static LogicalResult checkStaticMemberTile(Operation *op,
+                                           ArrayRef<OpFoldResult> sizes,
+                                           StringRef membersWord) {
+  if (getConstantIntValue(sizes[1]))
+    return success();
+  return op->emitOpError()
+         << "cannot tile " << membersWord
+         << " by a size that does not divide them: the lowering needs a "
+            "static number of "
+         << membersWord << " in every tile";
+}
+
 /// Fails for a member tile of a backward op that does not cover whole
 /// groups: the gradients of b and c sum over the members of a group.
 static LogicalResult checkWholeGroupTile(Operation *op,
@@ -477,14 +493,15 @@ static LogicalResult checkWholeGroupTile(Operation *op,
   if (!members || !groups || *groups == 0)
     return op->emitOpError() << "cannot tile with a dynamic number of "
                              << sig.membersWord << " or groups";
+  assert(sig.loops[1] == sig.members && "the members are the second loop");
+  if (failed(checkStaticMemberTile(op, sizes, sig.membersWord)))
+    return failure();
   int64_t perGroup = *members / *groups;
-  size_t memberLoop = llvm::find(sig.loops, sig.members) - sig.loops.begin();
-  std::optional<int64_t> tile = getConstantIntValue(sizes[memberLoop]);
-  if (tile && *tile % perGroup == 0)
+  int64_t tile = *getConstantIntValue(sizes[1]);
+  if (tile % perGroup == 0)
     return success();
   return op->emitOpError()
-         << "cannot tile " << sig.membersWord << " by "
-         << (tile ? std::to_string(*tile) : "a dynamic size")
+         << "cannot tile " << sig.membersWord << " by " << tile
          << ": the gradients of 'b' and 'c' sum over a group, so a tile must "
             "cover whole groups ("
          << perGroup << " " << sig.membersWord << " each)";
@@ -496,6 +513,13 @@ static LogicalResult checkWholeGroupTile(Operation *op,
   MIXER_SCAN_STRUCTURE(OpTy)                                                   \
   LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
     return checkWholeGroupTile(*this, signatureOf(*this), sizes);              \
+  }
+
+/// The same for an ungrouped one: head tiles of a static size.
+#define MIXER_SCAN_BACKWARD_STRUCTURE(OpTy)                                    \
+  MIXER_SCAN_STRUCTURE(OpTy)                                                   \
+  LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
+    return checkStaticMemberTile(*this, sizes, "heads");                       \
   }
 
 //===----------------------------------------------------------------------===//
@@ -563,7 +587,7 @@ LogicalResult LinearAttentionBackwardOp::verify() {
                             getChunkSizeAttr().getInt(), getChunkStates());
 }
 
-MIXER_SCAN_STRUCTURE(LinearAttentionBackwardOp)
+MIXER_SCAN_BACKWARD_STRUCTURE(LinearAttentionBackwardOp)
 
 //===----------------------------------------------------------------------===//
 // SelectiveScanBackwardOp
@@ -629,4 +653,4 @@ LogicalResult GatedDeltaRuleBackwardOp::verify() {
                             getChunkSizeAttr().getInt(), getChunkStates());
 }
 
-MIXER_SCAN_STRUCTURE(GatedDeltaRuleBackwardOp)
+MIXER_SCAN_BACKWARD_STRUCTURE(GatedDeltaRuleBackwardOp)

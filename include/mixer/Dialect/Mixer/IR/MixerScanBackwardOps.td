@@ -48,7 +48,8 @@ def Mixer_SsdBackwardOp
     formed: memory beyond operands and results is the chunk states.
 
     Parallel dimensions for tiling: B, H. A head tile must cover whole groups
-    (db and dc sum over the heads of a group).
+    (db and dc sum over the heads of a group) and divide H (the lowering
+    needs a static number of heads in every tile).
 
     ```mlir
     %dx, %dla, %db, %dc = mixer.ssd_backward chunk_size(64)
@@ -92,7 +93,7 @@ def Mixer_SsdBackwardOp
 }
 
 def Mixer_LinearAttentionBackwardOp
-    : Mixer_StructuredOp<"linear_attention_backward"> {
+    : Mixer_StructuredOp<"linear_attention_backward", [], ["checkTile"]> {
   let summary = "the vector-Jacobian product of mixer.linear_attention";
   let description = [{
     The gradients of `mixer.linear_attention` with respect to its array
@@ -125,7 +126,8 @@ def Mixer_LinearAttentionBackwardOp
     of `mixer.linear_attention` with the same `chunk_size`; window 0 only)
     the states before each chunk are read instead of recomputed.
 
-    Parallel dimensions for tiling: B, H.
+    Parallel dimensions for tiling: B, H. A head tile must divide H (the
+    lowering needs a static number of heads in every tile).
 
     ```mlir
     %dq, %dk, %dv, %dld = mixer.linear_attention_backward chunk_size(64) scale(1.250000e-01)
@@ -229,7 +231,9 @@ def Mixer_SelectiveScanBackwardOp
     chunk temporaries.
 
     Parallel dimensions for tiling: B, D. `db` and `dc` sum over the
-    channels of a group, so a channel tile must cover whole groups.
+    channels of a group, so a channel tile must cover whole groups; it must
+    also divide D (the lowering needs a static number of channels in every
+    tile).
 
     ```mlir
     %du, %ddelta, %dA, %db, %dc, %dinit = mixer.selective_scan_backward
@@ -300,7 +304,7 @@ def Mixer_SelectiveScanBackwardOp
 //===----------------------------------------------------------------------===//
 
 def Mixer_GatedDeltaRuleBackwardOp
-    : Mixer_StructuredOp<"gated_delta_rule_backward"> {
+    : Mixer_StructuredOp<"gated_delta_rule_backward", [], ["checkTile"]> {
   let summary = "gradients of mixer.gated_delta_rule";
   let description = [{
     The vector-Jacobian product of `mixer.gated_delta_rule`. Operands: the
@@ -340,7 +344,8 @@ def Mixer_GatedDeltaRuleBackwardOp
     per-token state of the whole sequence is formed.
 
     Parallel dimensions for tiling: B, H (dq, dk, dg and dbeta sum over the
-    Dv columns, which therefore stay whole).
+    Dv columns, which therefore stay whole). A head tile must divide H (the
+    lowering needs a static number of heads in every tile).
 
     ```mlir
     %dq, %dk, %dv, %dg, %dbeta = mixer.gated_delta_rule_backward
