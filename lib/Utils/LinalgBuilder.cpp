@@ -187,6 +187,27 @@ Value LinalgBuilder::map(
   return op.getResult(0);
 }
 
+Value LinalgBuilder::sumInto(
+    ValueRange inputs, ArrayRef<AffineMap> maps, Value acc, AffineMap accMap,
+    ArrayRef<unsigned> reductions,
+    function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body) {
+  SmallVector<utils::IteratorType> iterators(accMap.getNumDims(),
+                                             utils::IteratorType::parallel);
+  for (unsigned d : reductions)
+    iterators[d] = utils::IteratorType::reduction;
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(accMap);
+  auto op = linalg::GenericOp::create(
+      b, acc.getType(), inputs, ValueRange{acc}, allMaps, iterators,
+      [&](OpBuilder &nb, Location loc, ValueRange args) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        Value term = body(ib, args.drop_back());
+        linalg::YieldOp::create(
+            ib, ValueRange{arith::AddFOp::create(ib, args.back(), term)});
+      });
+  return op.getResult(0);
+}
+
 Value LinalgBuilder::transpose(Value in) {
   SmallVector<OpFoldResult> sizes = sizesOf(in);
   Value init = empty({sizes[1], sizes[0]},

@@ -82,6 +82,13 @@ public:
   Value map(ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value init,
             function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body);
 
+  /// acc += the sum over the `reductions` dims of body(inputs): a
+  /// linalg.generic over accMap.getNumDims() dims with the inputs' `maps`
+  /// and `accMap`; `body` maps the input scalars to the term added.
+  Value sumInto(ValueRange inputs, ArrayRef<AffineMap> maps, Value acc,
+                AffineMap accMap, ArrayRef<unsigned> reductions,
+                function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body);
+
   /// out[j, i] = in[i, j].
   Value transpose(Value in);
 

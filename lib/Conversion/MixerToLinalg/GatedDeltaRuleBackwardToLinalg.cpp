@@ -68,7 +68,7 @@ struct DeltaRuleHead {
   Value keyRead(LinalgBuilder &lb, Value kt, Value st) const {
     AffineMap a = lb.dims(2, {0}), aj = lb.dims(2, {0, 1}),
               j = lb.dims(2, {1});
-    return sumInto(lb, {kt, st}, {a, aj},
+    return lb.sumInto({kt, st}, {a, aj},
                    lb.filled({lb.builder().getIndexAttr(Dv)},
                              lb.builder().getF32Type(), 0.0),
                    j, {0}, productOf);
@@ -213,7 +213,7 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
         Value dq = ilb.filled({dk}, f32, 0.0);
         if (dO) {
           Value qt = h.row(ilb, h.q, t, Dk), dot = h.row(ilb, dO, t, Dv);
-          dq = sumInto(ilb, {cur, dot}, {aj, jj}, dq, a, {1},
+          dq = ilb.sumInto({cur, dot}, {aj, jj}, dq, a, {1},
                        [&](ImplicitLocOpBuilder &hb, ValueRange args) {
                          return arith::MulFOp::create(
                                     hb, scaleF, productOf(hb, args))
@@ -245,8 +245,7 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
                                   .getResult();
                             });
         // dk = beta (dS r - a S_prev u).
-        Value dkRow = sumInto(
-            ilb, {dS, r, prev, u}, {aj, jj, aj, jj}, ilb.filled({dk}, f32, 0.0),
+        Value dkRow = ilb.sumInto({dS, r, prev, u}, {aj, jj, aj, jj}, ilb.filled({dk}, f32, 0.0),
             a, {1}, [&](ImplicitLocOpBuilder &hb, ValueRange args) {
               Value direct = arith::MulFOp::create(hb, args[0], args[1]);
               Value erased = arith::MulFOp::create(
@@ -257,11 +256,11 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
             });
         // dbeta = u . r; dg = a (<dS, S_prev> - beta u . kS).
         AffineMap j1 = ilb.dims(1, {0}), scalar1 = ilb.dims(1, {});
-        Value dBeta = sumInto(ilb, {u, r}, {j1, j1}, ilb.filled({}, f32, 0.0),
+        Value dBeta = ilb.sumInto({u, r}, {j1, j1}, ilb.filled({}, f32, 0.0),
                               scalar1, {0}, productOf);
-        Value uKS = sumInto(ilb, {u, kS}, {j1, j1}, ilb.filled({}, f32, 0.0),
+        Value uKS = ilb.sumInto({u, kS}, {j1, j1}, ilb.filled({}, f32, 0.0),
                             scalar1, {0}, productOf);
-        Value inner = sumInto(ilb, {dS, prev}, {aj, aj},
+        Value inner = ilb.sumInto({dS, prev}, {aj, aj},
                               ilb.filled({}, f32, 0.0), none, {0, 1},
                               productOf);
         Value dBetaS = tensor::ExtractOp::create(ib, dBeta, ValueRange{});
@@ -395,7 +394,7 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
                                 productOf(ib, args.slice(2, 2)))
                          .getResult();
                    });
-  Value dCum = sumInto(lb, {W, W}, {tj, jt}, rowDot(Qs, dQs), t, {1},
+  Value dCum = lb.sumInto({W, W}, {tj, jt}, rowDot(Qs, dQs), t, {1},
                        [](ImplicitLocOpBuilder &ib, ValueRange args) {
                          return arith::SubFOp::create(ib, args[0], args[1])
                              .getResult();
@@ -409,12 +408,12 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
                   return arith::SubFOp::create(ib, x, args[2]).getResult();
                 });
   AffineMap scalar1 = lb.dims(1, {});
-  Value dLast = sumInto(lb, {toEnd}, {lb.dims(1, {0})},
+  Value dLast = lb.sumInto({toEnd}, {lb.dims(1, {0})},
                         lb.filled({}, f32, 0.0), scalar1, {0},
                         [](ImplicitLocOpBuilder &, ValueRange args) {
                           return args[0];
                         });
-  dLast = sumInto(lb, {S0, dS1}, {tj, tj}, dLast, none, {0, 1},
+  dLast = lb.sumInto({S0, dS1}, {tj, tj}, dLast, none, {0, 1},
                   [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                     return arith::MulFOp::create(ib, gamC,
                                                  productOf(ib, args))
@@ -422,8 +421,7 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
                   });
   // dg[s] = sum_{t >= s} dCum[t] + dLast (cum_last is cum[C - 1]).
   Value dLastS = tensor::ExtractOp::create(b, dLast, ValueRange{});
-  Value dG = sumInto(
-      lb, {dCum}, {lb.dims(2, {1})},
+  Value dG = lb.sumInto({dCum}, {lb.dims(2, {1})},
       lb.map({}, {}, lb.empty({c}, f32),
              [&](ImplicitLocOpBuilder &, ValueRange) { return dLastS; }),
       t, {1}, [](ImplicitLocOpBuilder &ib, ValueRange args) {

@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GradientSums.h"
 #include "GroupSlabs.h"
 #include "GroupedPanels.h"
 #include "PackedProducts.h"
@@ -339,7 +340,6 @@ struct MoeCombineBackwardToLinalg
     OpFoldResult cols = lb.sizesOf(expertOut)[1];
     OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
     int64_t n = staticSize(cols);
-    MLIRContext *ctx = b.getContext();
 
     Value c0 = arith::ConstantIndexOp::create(b, 0);
     Value c1 = arith::ConstantIndexOp::create(b, 1);
@@ -364,22 +364,10 @@ struct MoeCombineBackwardToLinalg
                              });
           Value dExpertOut = rb.insert(row, acc[0], {r, zero}, {one, cols});
           // d_weights[t, j] = <dout[t], expert_out[r]>.
-          Value dot =
-              linalg::GenericOp::create(
-                  ib, TypeRange{RankedTensorType::get({}, f32)},
-                  ValueRange{doutRow, eoRow},
-                  ValueRange{rb.filled({}, f32, 0.0)},
-                  ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, ctx),
-                                      AffineMap::getMultiDimIdentityMap(1, ctx),
-                                      AffineMap::get(1, 0, {}, ctx)},
-                  ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
-                  [](OpBuilder &gb, Location gl, ValueRange args) {
-                    Value p = arith::MulFOp::create(gb, gl, args[0], args[1]);
-                    linalg::YieldOp::create(
-                        gb, gl,
-                        arith::AddFOp::create(gb, gl, args[2], p).getResult());
-                  })
-                  .getResult(0);
+          AffineMap id = rb.dims(1, {0});
+          Value dot = rb.sumInto({doutRow, eoRow}, {id, id},
+                                 rb.filled({}, f32, 0.0), rb.dims(1, {}), {0},
+                                 productOf);
           Value dw = tensor::InsertOp::create(
               ib, tensor::ExtractOp::create(ib, dot, ValueRange{}), acc[1],
               ValueRange{t, j});

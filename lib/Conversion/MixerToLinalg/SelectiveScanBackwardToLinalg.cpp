@@ -407,7 +407,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   // row of channels adds to a vector of partial sums.
   unsigned next = 2;
   if (fwd.dSkip) {
-    carry.states[next] = sumInto(lb, {GY, U}, {td, td}, carry.states[next],
+    carry.states[next] = lb.sumInto({GY, U}, {td, td}, carry.states[next],
                                  dOnly, {0}, productOf);
     ++next;
   }
