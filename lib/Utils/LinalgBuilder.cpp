@@ -208,6 +208,18 @@ Value LinalgBuilder::sumInto(
   return op.getResult(0);
 }
 
+SmallVector<Value> LinalgBuilder::loop(Value lower, Value upper, Value step,
+                                       ValueRange init, LoopBody body) {
+  auto forOp = scf::ForOp::create(
+      b, lower, upper, step, init,
+      [&](OpBuilder &nb, Location loc, Value iv, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder lb(ib);
+        scf::YieldOp::create(ib, body(lb, iv, acc));
+      });
+  return SmallVector<Value>(forOp.getResults());
+}
+
 Value LinalgBuilder::transpose(Value in) {
   SmallVector<OpFoldResult> sizes = sizesOf(in);
   Value init = empty({sizes[1], sizes[0]},
@@ -245,15 +257,14 @@ std::pair<Value, Value> LinalgBuilder::prefixSumF64(Value a) {
   Value cN = arith::ConstantIndexOp::create(b, n);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value zero = arith::ConstantOp::create(b, b.getF64FloatAttr(0.0));
-  auto loop = scf::ForOp::create(
-      b, c0, cN, c1, ValueRange{zero, empty({b.getIndexAttr(n)}, f64)},
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
+  SmallVector<Value> sums = loop(
+      c0, cN, c1, ValueRange{zero, empty({b.getIndexAttr(n)}, f64)},
+      [&](LinalgBuilder &lb, Value i, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = lb.builder();
         Value x = tensor::ExtractOp::create(ib, a, i);
         Value sum =
             arith::AddFOp::create(ib, acc[0], arith::ExtFOp::create(ib, f64, x));
-        Value sums = tensor::InsertOp::create(ib, sum, acc[1], i);
-        scf::YieldOp::create(ib, ValueRange{sum, sums});
+        return {sum, tensor::InsertOp::create(ib, sum, acc[1], i)};
       });
-  return {loop.getResult(0), loop.getResult(1)};
+  return {sums[0], sums[1]};
 }

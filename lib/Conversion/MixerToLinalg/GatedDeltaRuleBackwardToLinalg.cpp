@@ -35,7 +35,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -117,15 +116,13 @@ public:
                  ScanCarry &carry) override {
     // The state before tail token t, recomputed from the tail's start.
     ImplicitLocOpBuilder &b = lb.builder();
-    auto loop = scf::ForOp::create(
-        b, tailStart, t, arith::ConstantIndexOp::create(b, 1),
+    SmallVector<Value> loop = lb.loop(
+        tailStart, t, arith::ConstantIndexOp::create(b, 1),
         ValueRange{lb.copyToNew(boundaryState(lb, tailRow))},
-        [&](OpBuilder &nb, Location loc, Value s, ValueRange acc) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          LinalgBuilder ilb(ib);
-          scf::YieldOp::create(ib, ValueRange{h.advance(ilb, acc[0], s)});
+        [&](LinalgBuilder &ilb, Value s, ValueRange acc) -> SmallVector<Value> {
+          return {h.advance(ilb, acc[0], s)};
         });
-    backwardBlock(lb, 1, t, loop.getResult(0), carry);
+    backwardBlock(lb, 1, t, loop[0], carry);
   }
   void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
                 MutableArrayRef<Value> outs) override {
@@ -174,27 +171,24 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
   // The chunk's states: Ss[0] before the chunk, Ss[i + 1] after token i.
   Value Ss = lb.insert(sStart, lb.empty({b.getIndexAttr(n + 1), dk, dv}, f32),
                        {zero, zero, zero}, {one, dk, dv});
-  auto states = scf::ForOp::create(
-      b, c0, cN, c1, ValueRange{lb.copyToNew(sStart), Ss},
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  SmallVector<Value> states = lb.loop(
+      c0, cN, c1, ValueRange{lb.copyToNew(sStart), Ss},
+      [&](LinalgBuilder &ilb, Value i, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value st = h.advance(ilb, acc[0], arith::AddIOp::create(ib, t0, i));
         Value next = arith::AddIOp::create(ib, i, c1);
-        scf::YieldOp::create(
-            ib, ValueRange{st, ilb.insert(st, acc[1], {next, zero, zero},
-                                          {one, dk, dv})});
+        return {st, ilb.insert(st, acc[1], {next, zero, zero},
+                                          {one, dk, dv})};
       });
-  Ss = states.getResult(1);
+  Ss = states[1];
 
   // The reverse recurrence, token by token, writing each token's gradients.
   SmallVector<Value> init(carry.outs.begin(), carry.outs.begin() + 5);
   init.push_back(carry.states[0]);
-  auto reverse = scf::ForOp::create(
-      b, c0, cN, c1, init,
-      [&](OpBuilder &nb, Location loc, Value j, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  SmallVector<Value> reverse = lb.loop(
+      c0, cN, c1, init,
+      [&](LinalgBuilder &ilb, Value j, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value i = arith::SubIOp::create(
             ib, arith::ConstantIndexOp::create(ib, n - 1), j);
         Value t = arith::AddIOp::create(ib, t0, i);
@@ -287,16 +281,15 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
           return ilb.insert(rowValue, dest, at, {one, one, one, width});
         };
         SmallVector<Value> at3 = {h.batch, t, h.head};
-        scf::YieldOp::create(
-            ib, ValueRange{put(dq, acc[0], dk), put(dkRow, acc[1], dk),
+        return {put(dq, acc[0], dk), put(dkRow, acc[1], dk),
                            put(dV, acc[2], dv),
                            tensor::InsertOp::create(ib, dG, acc[3], at3),
                            tensor::InsertOp::create(ib, dBetaS, acc[4], at3),
-                           dSPrev});
+                           dSPrev};
       });
   for (unsigned o = 0; o < 5; ++o)
-    carry.outs[o] = reverse.getResult(o);
-  carry.states[0] = reverse.getResult(5);
+    carry.outs[o] = reverse[o];
+  carry.states[0] = reverse[5];
 }
 
 /// The gradients of one full chunk of Q tokens at t0 entering with state S0,

@@ -36,7 +36,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -170,11 +169,11 @@ static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value cC = arith::ConstantIndexOp::create(b, C);
-  auto rows = scf::ForOp::create(
-      b, c0, cC, c1, ValueRange{X},
-      [&](OpBuilder &nb, Location loc, Value step, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  return lb.loop(
+      c0, cC, c1, ValueRange{X},
+      [&](LinalgBuilder &ilb, Value step,
+          ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value i = step;
         if (lastRowFirst)
           i = arith::SubIOp::create(
@@ -183,9 +182,8 @@ static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
         Value row =
             ilb.copyToNew(ilb.slice(acc[0], {i, zero}, {one, d}, {1, D}));
         row = ilb.contract(a, acc[0], row, Lhs::RowMajor);
-        scf::YieldOp::create(ib, ilb.insert(row, acc[0], {i, zero}, {one, d}));
-      });
-  return rows.getResult(0);
+        return {ilb.insert(row, acc[0], {i, zero}, {one, d})};
+      })[0];
 }
 
 Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,

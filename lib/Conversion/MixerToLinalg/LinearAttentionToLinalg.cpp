@@ -42,7 +42,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -286,11 +285,9 @@ void LinearAttentionScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   // Outputs before the first key leaves the window.
   Value c0 = arith::ConstantIndexOp::create(ib, 0);
   Value c1 = arith::ConstantIndexOp::create(ib, 1);
-  auto prefix = scf::ForOp::create(
-      ib, c0, prefixEnd, c1, ValueRange{carry.outs[0]},
-      [&](OpBuilder &pb, Location pl, Value t, ValueRange acc) {
-        ImplicitLocOpBuilder pib(pl, pb);
-        LinalgBuilder plb(pib);
+  SmallVector<Value> prefix = lb.loop(
+      c0, prefixEnd, c1, ValueRange{carry.outs[0]},
+      [&](LinalgBuilder &plb, Value t, ValueRange acc) -> SmallVector<Value> {
         Value next;
         if (op.getInit()) {
           next = readOut(plb, t, acc[0], st);
@@ -301,9 +298,9 @@ void LinearAttentionScan::init(LinalgBuilder &lb, ScanCarry &carry) {
           next = plb.insert(row, acc[0], {batch, t, head, zero},
                             {one, one, one, dv});
         }
-        scf::YieldOp::create(pib, next);
+        return {next};
       });
-  carry.outs[0] = prefix.getResult(0);
+  carry.outs[0] = prefix[0];
 }
 
 void LinearAttentionScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,

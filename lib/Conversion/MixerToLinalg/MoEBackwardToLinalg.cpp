@@ -34,7 +34,6 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -343,11 +342,10 @@ struct MoeCombineBackwardToLinalg
 
     Value c0 = arith::ConstantIndexOp::create(b, 0);
     Value c1 = arith::ConstantIndexOp::create(b, 1);
-    auto loop = scf::ForOp::create(
-        b, c0, slots, c1, op.getOuts(),
-        [&](OpBuilder &nb, Location loc, Value r, ValueRange acc) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          LinalgBuilder rb(ib);
+    SmallVector<Value> loop = lb.loop(
+        c0, slots, c1, op.getOuts(),
+        [&](LinalgBuilder &rb, Value r, ValueRange acc) -> SmallVector<Value> {
+          ImplicitLocOpBuilder &ib = rb.builder();
           Value a = arith::IndexCastOp::create(
               ib, ib.getIndexType(), tensor::ExtractOp::create(ib, perm, r));
           Value t = arith::DivUIOp::create(ib, a, k);
@@ -371,9 +369,9 @@ struct MoeCombineBackwardToLinalg
           Value dw = tensor::InsertOp::create(
               ib, tensor::ExtractOp::create(ib, dot, ValueRange{}), acc[1],
               ValueRange{t, j});
-          scf::YieldOp::create(ib, ValueRange{dExpertOut, dw});
+          return {dExpertOut, dw};
         });
-    rewriter.replaceOp(op, loop.getResults());
+    rewriter.replaceOp(op, loop);
     return success();
   }
 };

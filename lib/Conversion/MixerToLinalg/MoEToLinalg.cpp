@@ -38,7 +38,6 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -56,16 +55,14 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value height = arith::ConstantIndexOp::create(b, rows);
-  auto loop = scf::ForOp::create(
-      b, c0, count, c1, state,
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder lb(ib);
-        Value r0 = arith::AddIOp::create(
-            ib, begin, arith::MulIOp::create(ib, i, height));
-        scf::YieldOp::create(ib, step(lb, rows, r0, acc));
-      });
-  return SmallVector<Value>(loop.getResults());
+  LinalgBuilder lb(b);
+  return lb.loop(c0, count, c1, state,
+                 [&](LinalgBuilder &ilb, Value i, ValueRange acc) {
+                   ImplicitLocOpBuilder &ib = ilb.builder();
+                   Value r0 = arith::AddIOp::create(
+                       ib, begin, arith::MulIOp::create(ib, i, height));
+                   return step(ilb, rows, r0, acc);
+                 });
 }
 
 /// Covers rows [begin, begin + count) with static slabs: count / slabRows
@@ -137,11 +134,11 @@ SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
   Value experts = tensor::DimOp::create(b, groupSizes, 0);
   SmallVector<Value> init(state.begin(), state.end());
   init.push_back(c0);
-  auto groups = scf::ForOp::create(
-      b, c0, experts, c1, init,
-      [&](OpBuilder &nb, Location loc, Value e, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder lb(ib);
+  LinalgBuilder lb(b);
+  return lb.loop(
+      c0, experts, c1, init,
+      [&](LinalgBuilder &glb, Value e, ValueRange acc) {
+        ImplicitLocOpBuilder &ib = glb.builder();
         Value offset = acc.back();
         // Sizes are data: a negative one counts as 0 and none reaches past
         // the T rows, so bad sizes cannot write out of bounds.
@@ -150,11 +147,10 @@ SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
             ib, arith::MaxSIOp::create(ib, groupSize(ib, groupSizes, e), c0),
             room);
         SmallVector<Value> next =
-            group(lb, e, offset, size, acc.drop_back());
+            group(glb, e, offset, size, acc.drop_back());
         next.push_back(arith::AddIOp::create(ib, offset, size));
-        scf::YieldOp::create(ib, next);
+        return next;
       });
-  return SmallVector<Value>(groups.getResults());
 }
 
 /// Walks the groups in order: `group(lb, e, offset, size, out)` computes the
@@ -318,20 +314,11 @@ static Value toIndex(ImplicitLocOpBuilder &b, Value v) {
 }
 
 /// An scf.for over [0, ub) carrying `init`; `body` returns the next values.
-static SmallVector<Value>
-loop(ImplicitLocOpBuilder &b, Value ub, ValueRange init,
-     function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value iv,
-                                     ValueRange acc)>
-         body) {
+static SmallVector<Value> loop(ImplicitLocOpBuilder &b, Value ub,
+                               ValueRange init, LinalgBuilder::LoopBody body) {
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
-  auto forOp = scf::ForOp::create(
-      b, c0, ub, c1, init,
-      [&](OpBuilder &nb, Location loc, Value iv, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        scf::YieldOp::create(ib, body(ib, iv, acc));
-      });
-  return SmallVector<Value>(forOp.getResults());
+  return LinalgBuilder(b).loop(c0, ub, c1, init, body);
 }
 
 /// The scalar counting sort (memory-bound, T*k steps), then the rows of x
@@ -365,8 +352,9 @@ struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
     // Group sizes: count the slots of each expert.
     sizes = linalg::FillOp::create(b, zero64, sizes).getResult(0);
     sizes = loop(b, slots, sizes,
-                 [&](ImplicitLocOpBuilder &ib, Value a,
+                 [&](LinalgBuilder &rb, Value a,
                      ValueRange acc) -> SmallVector<Value> {
+                   ImplicitLocOpBuilder &ib = rb.builder();
                    Value e = expertOf(ib, a);
                    Value n = tensor::ExtractOp::create(ib, acc[0], e);
                    return {tensor::InsertOp::create(
@@ -376,16 +364,18 @@ struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
     Value next = bufferization::AllocTensorOp::create(
         b, RankedTensorType::get({numExperts}, i64), ValueRange{});
     next = loop(b, experts, {next, zero64},
-                [&](ImplicitLocOpBuilder &ib, Value e,
+                [&](LinalgBuilder &rb, Value e,
                     ValueRange acc) -> SmallVector<Value> {
+                  ImplicitLocOpBuilder &ib = rb.builder();
                   Value n = tensor::ExtractOp::create(ib, sizes, e);
                   return {tensor::InsertOp::create(ib, acc[1], acc[0], e),
                           arith::AddIOp::create(ib, acc[1], n)};
                 })[0];
     // Slots in order to the next row of their expert: a stable sort.
     perm = loop(b, slots, {perm, next},
-                [&](ImplicitLocOpBuilder &ib, Value a,
+                [&](LinalgBuilder &rb, Value a,
                     ValueRange acc) -> SmallVector<Value> {
+                  ImplicitLocOpBuilder &ib = rb.builder();
                   Value e = expertOf(ib, a);
                   Value row = tensor::ExtractOp::create(ib, acc[1], e);
                   Value slot = arith::IndexCastOp::create(ib, i32, a);
@@ -397,9 +387,9 @@ struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
                 })[0];
     // sorted[r, :] = x[permutation[r] / k, :], one row copy each.
     sorted = loop(b, slots, sorted,
-                  [&](ImplicitLocOpBuilder &ib, Value r,
+                  [&](LinalgBuilder &rb, Value r,
                       ValueRange acc) -> SmallVector<Value> {
-                    LinalgBuilder rb(ib);
+                    ImplicitLocOpBuilder &ib = rb.builder();
                     Value t = arith::DivUIOp::create(
                         ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)),
                         k);
@@ -436,9 +426,9 @@ struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
     Value out = zeroRows(b, lookupTargetDescription(op).moeSlabRows, c0, tokens,
                          cols, op.getOuts()[0]);
     out = loop(b, slots, out,
-               [&](ImplicitLocOpBuilder &ib, Value r,
+               [&](LinalgBuilder &rb, Value r,
                    ValueRange acc) -> SmallVector<Value> {
-                 LinalgBuilder rb(ib);
+                 ImplicitLocOpBuilder &ib = rb.builder();
                  Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
                  Value t = arith::DivUIOp::create(ib, a, k);
                  Value j = arith::RemUIOp::create(ib, a, k);
