@@ -48,6 +48,19 @@ Value mlir::mixer::insertFinalState(LinalgBuilder &lb, Value state, Value dest,
                    slice.offsets, sliceSizes(lb.builder(), slice));
 }
 
+void OneStateScanHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
+  startHead(lb);
+  carry.states.push_back(
+      initialState(lb, stateSource, stateSlice(lb.builder())));
+}
+
+void OneStateScanHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                                 MutableArrayRef<Value> outs) {
+  if (finalStateOut < outs.size())
+    outs[finalStateOut] = insertFinalState(lb, states[0], outs[finalStateOut],
+                                           stateSlice(lb.builder()));
+}
+
 Value mlir::mixer::boundaryStateAt(LinalgBuilder &lb, Value states,
                                    Value batch, Value head, Value row,
                                    int64_t rows, int64_t cols) {

@@ -84,14 +84,13 @@ struct DeltaRuleHead {
 };
 
 /// Pass 2: the reverse scan. outs: dq, dk, dv, dg, dbeta (stepped), dinit.
-class DeltaRuleBackward final : public ChunkedScanHooks {
+class DeltaRuleBackward final : public OneStateScanHooks {
 public:
   DeltaRuleBackward(GatedDeltaRuleBackwardOp op, const DeltaRuleHead &h,
                     const GatedDeltaRuleOperands &ops, int64_t lanes)
-      : h(h), fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
-        dFinal(op.getDFinalState()),
-        saved(op.getChunkStates()), hasInit(static_cast<bool>(op.getInit())),
-        Q(ops.C), scale(ops.scale) {}
+      : OneStateScanHooks(op.getDFinalState(), /*finalStateOut=*/5), h(h),
+        fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
+        saved(op.getChunkStates()), Q(ops.C), scale(ops.scale) {}
 
   void configure(ImplicitLocOpBuilder &b, Value length, Value boundaries) {
     Value cQ = arith::ConstantIndexOp::create(b, Q);
@@ -100,11 +99,8 @@ public:
     recomputed = boundaries;
   }
 
-  void init(LinalgBuilder &lb, ScanCarry &carry) override {
-    h.batch = batch;
-    h.head = head;
-    fwd.setHead(batch, head);
-    carry.states.push_back(initialState(lb, dFinal, stateSlice(lb)));
+  StateSlice stateSlice(OpBuilder &b) const override {
+    return fwd.stateSlice(b);
   }
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
@@ -124,16 +120,12 @@ public:
         });
     backwardBlock(lb, 1, t, loop[0], carry);
   }
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override {
-    if (hasInit)
-      outs[5] = insertFinalState(lb, states[0], outs[5], stateSlice(lb));
-  }
 
 private:
-  StateSlice stateSlice(LinalgBuilder &lb) const {
-    OpFoldResult zero = lb.builder().getIndexAttr(0);
-    return {{batch, head, zero, zero}, h.Dk, h.Dv};
+  void startHead(LinalgBuilder &) override {
+    h.batch = batch;
+    h.head = head;
+    fwd.setHead(batch, head);
   }
   /// The state [Dk, Dv] before token row * Q.
   Value boundaryState(LinalgBuilder &lb, Value row) const {
@@ -148,8 +140,7 @@ private:
   GatedDeltaRuleHooks fwd;
   /// f32 lanes of the target's vectors.
   int64_t lanes;
-  Value dO, dFinal, saved, recomputed;
-  bool hasInit;
+  Value dO, saved, recomputed;
   int64_t Q;
   double scale;
   Value tailStart, tailRow;

@@ -65,18 +65,6 @@ Value mlir::mixer::buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k,
                 });
 }
 
-void GatedDeltaRuleHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
-  carry.states.push_back(
-      initialState(lb, ops.init, stateSlice(lb.builder())));
-}
-
-void GatedDeltaRuleHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                                   MutableArrayRef<Value> outs) {
-  if (withOutput)
-    outs[1] =
-        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
-}
-
 /// The state S [Dk, Dv] of the head, in its natural layout.
 StateSlice GatedDeltaRuleHooks::stateSlice(OpBuilder &b) const {
   OpFoldResult zero = b.getIndexAttr(0);

@@ -53,7 +53,7 @@ namespace {
 /// The math of mixer.linear_attention for the chunked-scan driver. Segment
 /// 0 holds the keys with an output, segment 1 (when shift > 0) the last
 /// keys, which only the state sees.
-class LinearAttentionScan final : public ChunkedScanHooks {
+class LinearAttentionScan final : public OneStateScanHooks {
 public:
   using Op = LinearAttentionOp;
   static FailureOr<LinearAttentionScan> match(LinearAttentionOp op,
@@ -65,18 +65,17 @@ public:
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned segment, Value s,
                  ScanCarry &carry) override;
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
+  StateSlice stateSlice(OpBuilder &b) const override;
 
 private:
   LinearAttentionScan(LinearAttentionOp op, int64_t H, int64_t Dk, int64_t Dv)
-      : op(op), qIn(op.getQ()), k(op.getK()), v(op.getV()),
+      : OneStateScanHooks(op.getInit(), /*finalStateOut=*/1), op(op),
+        qIn(op.getQ()), k(op.getK()), v(op.getV()),
         logDecay(op.getLogDecay()), H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
         shift(op.getWindow() == 0 ? 0 : op.getWindow() + 1),
         scaleFactor(static_cast<double>(op.getScale().convertToFloat())),
         triangularBlock(lookupTargetDescription(op).triangularBlockRows()) {}
 
-  StateSlice stateSlice(OpBuilder &b) const;
   /// o_t = scale * S^T q_t, written into row t of `o`.
   Value readOut(LinalgBuilder &lb, Value t, Value o, Value st);
 
@@ -276,8 +275,8 @@ void LinearAttentionScan::tokenStep(LinalgBuilder &lb, unsigned segment,
 
 void LinearAttentionScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   ImplicitLocOpBuilder &ib = lb.builder();
-  Value st = initialState(lb, op.getInit(), stateSlice(ib));
-  carry.states.push_back(st);
+  OneStateScanHooks::init(lb, carry);
+  Value st = carry.states[0];
   if (shift == 0)
     return;
   OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
@@ -301,11 +300,6 @@ void LinearAttentionScan::init(LinalgBuilder &lb, ScanCarry &carry) {
         return {next};
       });
   carry.outs[0] = prefix[0];
-}
-
-void LinearAttentionScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                                   MutableArrayRef<Value> outs) {
-  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
 }
 
 /// The state S [Dk, Dv] of the head, in its natural layout.

@@ -66,19 +66,6 @@ void SelectiveScanHooks::startBlock(LinalgBuilder &lb) {
                                  arith::ConstantIndexOp::create(ib, perGroup));
 }
 
-void SelectiveScanHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
-  startBlock(lb);
-  carry.states.push_back(
-      initialState(lb, ops.init, stateSlice(lb.builder())));
-}
-
-void SelectiveScanHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                                  MutableArrayRef<Value> outs) {
-  if (withOutput)
-    outs[1] =
-        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
-}
-
 /// The state [Db, N] of the channel block, carried transposed as hT [N, Db].
 StateSlice SelectiveScanHooks::stateSlice(OpBuilder &b) const {
   return {{batch, d0, b.getIndexAttr(0)}, Db, N, /*transposed=*/true};

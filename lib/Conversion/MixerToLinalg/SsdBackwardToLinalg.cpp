@@ -57,16 +57,15 @@ using namespace mlir::mixer;
 namespace {
 
 /// Pass 2: the reverse scan. outs: dx, dlog_a, db, dc (stepped), dinit.
-class SsdBackwardScan final : public ChunkedScanHooks {
+class SsdBackwardScan final : public OneStateScanHooks {
 public:
   SsdBackwardScan(SsdBackwardOp op, const SsdInputs &in, Value states,
                   int64_t lanes)
-      : in(in), dy(op.getDy()), dFinal(op.getDFinalState()), states(states),
-        hasInit(static_cast<bool>(op.getInit())), lanes(lanes) {}
+      : OneStateScanHooks(op.getDFinalState(), /*finalStateOut=*/4), in(in),
+        dy(op.getDy()), states(states), lanes(lanes) {}
 
-  void init(LinalgBuilder &lb, ScanCarry &carry) override {
-    group = in.groupOf(lb.builder(), head);
-    carry.states.push_back(initialState(lb, dFinal, stateSlice(lb)));
+  StateSlice stateSlice(OpBuilder &b) const override {
+    return in.stateOf(b, batch, head);
   }
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
@@ -79,16 +78,10 @@ public:
   void tokenStep(LinalgBuilder &, unsigned, Value, ScanCarry &) override {
     llvm_unreachable("the tail runs as a padded chunk");
   }
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> carried,
-                MutableArrayRef<Value> outs) override {
-    if (hasInit)
-      outs[4] = insertFinalState(lb, carried[0], outs[4], stateSlice(lb));
-  }
 
 private:
-  StateSlice stateSlice(LinalgBuilder &lb) const {
-    OpFoldResult zero = lb.builder().getIndexAttr(0);
-    return {{batch, head, zero, zero}, in.P, in.N, /*transposed=*/true};
+  void startHead(LinalgBuilder &lb) override {
+    group = in.groupOf(lb.builder(), head);
   }
   /// St [N, P] before token row * Q.
   Value boundaryState(LinalgBuilder &lb, Value row) const {
@@ -107,8 +100,7 @@ private:
                      ScanCarry &carry);
 
   SsdInputs in;
-  Value dy, dFinal, states;
-  bool hasInit;
+  Value dy, states;
   /// f32 lanes of the target's vectors: the sums over a row take partial
   /// sums a vector at a time (sumOverLastDim).
   int64_t lanes;

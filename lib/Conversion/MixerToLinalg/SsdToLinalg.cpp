@@ -50,6 +50,11 @@ Value SsdInputs::groupOf(ImplicitLocOpBuilder &b, Value head) const {
       b, head, arith::ConstantIndexOp::create(b, headsPerGroup()));
 }
 
+StateSlice SsdInputs::stateOf(OpBuilder &b, Value batch, Value head) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, P, N, /*transposed=*/true};
+}
+
 SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
                                   int64_t triangularBlock) {
   ImplicitLocOpBuilder &b = lb.builder();
@@ -162,26 +167,6 @@ void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
   spec.boundaryDests = {chunkStatesOut};
 }
 
-
-
-void SsdScan::init(LinalgBuilder &lb, ScanCarry &carry) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  group = in.groupOf(ib, head);
-  carry.states.push_back(initialState(lb, in.init, stateSlice(ib)));
-}
-
-void SsdScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                       MutableArrayRef<Value> outs) {
-  if (outs.size() > 1)
-    outs[1] =
-        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
-}
-
-/// The state of the head, [P, N], carried transposed as St [N, P].
-StateSlice SsdScan::stateSlice(OpBuilder &b) const {
-  OpFoldResult zero = b.getIndexAttr(0);
-  return {{batch, head, zero, zero}, in.P, in.N, /*transposed=*/true};
-}
 
 void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                         ScanCarry &carry) {
