@@ -204,12 +204,11 @@ Value mlir::mixer::squaredNorms(LinalgBuilder &lb, Value block,
   auto type = cast<RankedTensorType>(block.getType());
   int64_t kept = type.getDimSize(1 - reducedDim);
   Value acc = lb.filled({b.getIndexAttr(kept)}, type.getElementType(), 0.0);
-  return lb.sumInto({block}, {lb.dims(2, {0, 1})}, acc,
-                    lb.dims(2, {1 - reducedDim}), {reducedDim},
-                    [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                      return arith::MulFOp::create(ib, args[0], args[0])
-                          .getResult();
-                    });
+  return lb.sumInto(
+      {block}, {lb.dims(2, {0, 1})}, acc, lb.dims(2, {1 - reducedDim}),
+      {reducedDim}, [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::MulFOp::create(ib, args[0], args[0]).getResult();
+      });
 }
 
 Value mlir::mixer::meanPoint(LinalgBuilder &lb, Value points, bool batched) {
@@ -225,11 +224,9 @@ Value mlir::mixer::meanPoint(LinalgBuilder &lb, Value points, bool batched) {
     if (d != rowDim)
       kept.push_back(d);
   SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(0, rank));
-  Value sum = lb.sumInto({points}, {lb.dims(rank, all)}, acc,
-                         lb.dims(rank, kept), {rowDim},
-                         [](ImplicitLocOpBuilder &, ValueRange args) {
-                           return args[0];
-                         });
+  Value sum = lb.sumInto(
+      {points}, {lb.dims(rank, all)}, acc, lb.dims(rank, kept), {rowDim},
+      [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
   // Divided by max(M, 1).
   Value rows = tensor::DimOp::create(b, points, rowDim);
   rows = arith::MaxUIOp::create(b, rows, arith::ConstantIndexOp::create(b, 1));

@@ -95,8 +95,8 @@ public:
       function_ref<SmallVector<Value>(LinalgBuilder &, Value iv, ValueRange)>;
   /// An scf.for over [lower, upper) with step `step` carrying `init`; `body`
   /// builds one iteration inside the loop. Returns the loop's results.
-  SmallVector<Value> loop(Value lower, Value upper, Value step,
-                          ValueRange init, LoopBody body);
+  SmallVector<Value> loop(Value lower, Value upper, Value step, ValueRange init,
+                          LoopBody body);
 
   /// out[j, i] = in[i, j].
   Value transpose(Value in);

@@ -68,9 +68,9 @@ struct DeltaRuleHead {
     AffineMap a = lb.dims(2, {0}), aj = lb.dims(2, {0, 1}),
               j = lb.dims(2, {1});
     return lb.sumInto({kt, st}, {a, aj},
-                   lb.filled({lb.builder().getIndexAttr(Dv)},
-                             lb.builder().getF32Type(), 0.0),
-                   j, {0}, productOf);
+                      lb.filled({lb.builder().getIndexAttr(Dv)},
+                                lb.builder().getF32Type(), 0.0),
+                      j, {0}, productOf);
   }
   /// The state after token t, from `st` before it (in place).
   Value advance(LinalgBuilder &lb, Value st, Value t) const {
@@ -168,8 +168,7 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
         ImplicitLocOpBuilder &ib = ilb.builder();
         Value st = h.advance(ilb, acc[0], arith::AddIOp::create(ib, t0, i));
         Value next = arith::AddIOp::create(ib, i, c1);
-        return {st, ilb.insert(st, acc[1], {next, zero, zero},
-                                          {one, dk, dv})};
+        return {st, ilb.insert(st, acc[1], {next, zero, zero}, {one, dk, dv})};
       });
   Ss = states[1];
 
@@ -199,11 +198,11 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
         if (dO) {
           Value qt = h.row(ilb, h.q, t, Dk), dot = h.row(ilb, dO, t, Dv);
           dq = ilb.sumInto({cur, dot}, {aj, jj}, dq, a, {1},
-                       [&](ImplicitLocOpBuilder &hb, ValueRange args) {
-                         return arith::MulFOp::create(
-                                    hb, scaleF, productOf(hb, args))
-                             .getResult();
-                       });
+                           [&](ImplicitLocOpBuilder &hb, ValueRange args) {
+                             return arith::MulFOp::create(hb, scaleF,
+                                                          productOf(hb, args))
+                                 .getResult();
+                           });
           dS = ilb.map({qt, dot}, {a, jj}, dS,
                        [&](ImplicitLocOpBuilder &hb, ValueRange args) {
                          Value outer = arith::MulFOp::create(
@@ -230,8 +229,9 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
                                   .getResult();
                             });
         // dk = beta (dS r - a S_prev u).
-        Value dkRow = ilb.sumInto({dS, r, prev, u}, {aj, jj, aj, jj}, ilb.filled({dk}, f32, 0.0),
-            a, {1}, [&](ImplicitLocOpBuilder &hb, ValueRange args) {
+        Value dkRow = ilb.sumInto(
+            {dS, r, prev, u}, {aj, jj, aj, jj}, ilb.filled({dk}, f32, 0.0), a,
+            {1}, [&](ImplicitLocOpBuilder &hb, ValueRange args) {
               Value direct = arith::MulFOp::create(hb, args[0], args[1]);
               Value erased = arith::MulFOp::create(
                   hb, gate, arith::MulFOp::create(hb, args[2], args[3]));
@@ -242,12 +242,12 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
         // dbeta = u . r; dg = a (<dS, S_prev> - beta u . kS).
         AffineMap j1 = ilb.dims(1, {0}), scalar1 = ilb.dims(1, {});
         Value dBeta = ilb.sumInto({u, r}, {j1, j1}, ilb.filled({}, f32, 0.0),
-                              scalar1, {0}, productOf);
+                                  scalar1, {0}, productOf);
         Value uKS = ilb.sumInto({u, kS}, {j1, j1}, ilb.filled({}, f32, 0.0),
-                            scalar1, {0}, productOf);
-        Value inner = ilb.sumInto({dS, prev}, {aj, aj},
-                              ilb.filled({}, f32, 0.0), none, {0, 1},
-                              productOf);
+                                scalar1, {0}, productOf);
+        Value inner =
+            ilb.sumInto({dS, prev}, {aj, aj}, ilb.filled({}, f32, 0.0), none,
+                        {0, 1}, productOf);
         Value dBetaS = tensor::ExtractOp::create(ib, dBeta, ValueRange{});
         Value dG = arith::MulFOp::create(
             ib, gate,
@@ -272,11 +272,12 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
           return ilb.insert(rowValue, dest, at, {one, one, one, width});
         };
         SmallVector<Value> at3 = {h.batch, t, h.head};
-        return {put(dq, acc[0], dk), put(dkRow, acc[1], dk),
-                           put(dV, acc[2], dv),
-                           tensor::InsertOp::create(ib, dG, acc[3], at3),
-                           tensor::InsertOp::create(ib, dBetaS, acc[4], at3),
-                           dSPrev};
+        return {put(dq, acc[0], dk),
+                put(dkRow, acc[1], dk),
+                put(dV, acc[2], dv),
+                tensor::InsertOp::create(ib, dG, acc[3], at3),
+                tensor::InsertOp::create(ib, dBetaS, acc[4], at3),
+                dSPrev};
       });
   for (unsigned o = 0; o < 5; ++o)
     carry.outs[o] = reverse[o];
@@ -378,11 +379,11 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
                                 productOf(ib, args.slice(2, 2)))
                          .getResult();
                    });
-  Value dCum = lb.sumInto({W, W}, {tj, jt}, rowDot(Qs, dQs), t, {1},
-                       [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                         return arith::SubFOp::create(ib, args[0], args[1])
-                             .getResult();
-                       });
+  Value dCum = lb.sumInto(
+      {W, W}, {tj, jt}, rowDot(Qs, dQs), t, {1},
+      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::SubFOp::create(ib, args[0], args[1]).getResult();
+      });
   Value toEnd = rowDot(Kw, dKw);
   dCum = lb.map({f.betaGam, dbg, toEnd},
                 {lb.dims(1, {0}), lb.dims(1, {0}), lb.dims(1, {0})}, dCum,
@@ -392,20 +393,18 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
                   return arith::SubFOp::create(ib, x, args[2]).getResult();
                 });
   AffineMap scalar1 = lb.dims(1, {});
-  Value dLast = lb.sumInto({toEnd}, {lb.dims(1, {0})},
-                        lb.filled({}, f32, 0.0), scalar1, {0},
-                        [](ImplicitLocOpBuilder &, ValueRange args) {
-                          return args[0];
-                        });
-  dLast = lb.sumInto({S0, dS1}, {tj, tj}, dLast, none, {0, 1},
-                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    return arith::MulFOp::create(ib, gamC,
-                                                 productOf(ib, args))
-                        .getResult();
-                  });
+  Value dLast = lb.sumInto(
+      {toEnd}, {lb.dims(1, {0})}, lb.filled({}, f32, 0.0), scalar1, {0},
+      [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
+  dLast = lb.sumInto(
+      {S0, dS1}, {tj, tj}, dLast, none, {0, 1},
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::MulFOp::create(ib, gamC, productOf(ib, args)).getResult();
+      });
   // dg[s] = sum_{t >= s} dCum[t] + dLast (cum_last is cum[C - 1]).
   Value dLastS = tensor::ExtractOp::create(b, dLast, ValueRange{});
-  Value dG = lb.sumInto({dCum}, {lb.dims(2, {1})},
+  Value dG = lb.sumInto(
+      {dCum}, {lb.dims(2, {1})},
       lb.map({}, {}, lb.empty({c}, f32),
              [&](ImplicitLocOpBuilder &, ValueRange) { return dLastS; }),
       t, {1}, [](ImplicitLocOpBuilder &ib, ValueRange args) {

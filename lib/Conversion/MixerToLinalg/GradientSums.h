@@ -33,10 +33,9 @@ inline Value productOf(ImplicitLocOpBuilder &b, ValueRange args) {
 /// products first.)
 inline Value sumOf(LinalgBuilder &lb, Value x, AffineMap xMap, Value acc,
                    AffineMap accMap, ArrayRef<unsigned> reductions) {
-  return lb.sumInto({x}, {xMap}, acc, accMap, reductions,
-                 [](ImplicitLocOpBuilder &, ValueRange args) {
-                   return args[0];
-                 });
+  return lb.sumInto(
+      {x}, {xMap}, acc, accMap, reductions,
+      [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
 }
 
 /// acc[...] += sum_d x[..., d] over the last dim d of x, which lies along

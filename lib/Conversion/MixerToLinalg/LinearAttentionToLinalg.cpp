@@ -70,8 +70,8 @@ public:
 private:
   LinearAttentionScan(LinearAttentionOp op, int64_t H, int64_t Dk, int64_t Dv)
       : OneStateScanHooks(op.getInit(), /*finalStateOut=*/1), op(op),
-        qIn(op.getQ()), k(op.getK()), v(op.getV()),
-        logDecay(op.getLogDecay()), H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
+        qIn(op.getQ()), k(op.getK()), v(op.getV()), logDecay(op.getLogDecay()),
+        H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
         shift(op.getWindow() == 0 ? 0 : op.getWindow() + 1),
         scaleFactor(static_cast<double>(op.getScale().convertToFloat())),
         triangularBlock(lookupTargetDescription(op).triangularBlockRows()) {}

@@ -114,8 +114,7 @@ public:
                  db = b.getIndexAttr(Db);
     Value start = lb.copyToNew(boundaryState(lb, tailRow));
     SmallVector<Value> loop = lb.loop(
-        tailStart, t, arith::ConstantIndexOp::create(b, 1),
-        ValueRange{start},
+        tailStart, t, arith::ConstantIndexOp::create(b, 1), ValueRange{start},
         [&](LinalgBuilder &ilb, Value s, ValueRange acc) -> SmallVector<Value> {
           Value dt = fwd.stepSizes(ilb, fwd.rows(ilb, fwd.ops.delta, 1, s));
           Value du = fwd.product(ilb, dt, fwd.rows(ilb, fwd.ops.u, 1, s));
@@ -254,8 +253,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
       bool skip = static_cast<bool>(fwd.dSkip);
       // P is overwritten with dz.
       Value dZ = lb.map(
-          in, maps, states[3],
-          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          in, maps, states[3], [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             Value pre = args.back();
             if (skip)
               pre = arith::AddFOp::create(
@@ -291,8 +289,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   // forward's output), which du and ddelta share.
   Value dH = lb.empty({t, n, db}, f32);
   SmallVector<Value> reverse = lb.loop(
-      c0, cT, c1,
-      ValueRange{carry.states[0], dH, lb.filled({t, db}, f32, 0.0)},
+      c0, cT, c1, ValueRange{carry.states[0], dH, lb.filled({t, db}, f32, 0.0)},
       [&](LinalgBuilder &ilb, Value j, ValueRange acc) -> SmallVector<Value> {
         ImplicitLocOpBuilder &ib = ilb.builder();
         Value i = arith::SubIOp::create(
@@ -402,7 +399,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   unsigned next = 2;
   if (fwd.dSkip) {
     carry.states[next] = lb.sumInto({GY, U}, {td, td}, carry.states[next],
-                                 dOnly, {0}, productOf);
+                                    dOnly, {0}, productOf);
     ++next;
   }
   if (fwd.bias)

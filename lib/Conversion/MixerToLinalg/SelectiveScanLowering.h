@@ -42,8 +42,8 @@ class SelectiveScanHooks : public OneStateScanHooks {
 public:
   SelectiveScanHooks(const SelectiveScanOperands &ops, int64_t D, int64_t G,
                      int64_t N, int64_t T, int64_t Db, bool withOutput)
-      : OneStateScanHooks(ops.init, /*finalStateOut=*/1), ops(ops), D(D),
-        N(N), T(T), perGroup(D / G), Db(Db), withOutput(withOutput) {}
+      : OneStateScanHooks(ops.init, /*finalStateOut=*/1), ops(ops), D(D), N(N),
+        T(T), perGroup(D / G), Db(Db), withOutput(withOutput) {}
 
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {

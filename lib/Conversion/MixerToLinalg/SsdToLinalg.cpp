@@ -167,7 +167,6 @@ void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
   spec.boundaryDests = {chunkStatesOut};
 }
 
-
 void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                         ScanCarry &carry) {
   Value st = carry.states[0];
