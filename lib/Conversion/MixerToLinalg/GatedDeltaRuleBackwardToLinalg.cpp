@@ -459,53 +459,42 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
   carry.states[0] = lb.copy(dS0, dS1);
 }
 
-namespace {
-struct GatedDeltaRuleBackwardLowering
-    : public OpRewritePattern<GatedDeltaRuleBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(GatedDeltaRuleBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
-    int64_t Dv = dimSize(op.getV(), 3), Q = op.getChunkSize();
-    GatedDeltaRuleOperands ops{
-        op.getQ(),    op.getK(),    op.getV(), op.getG(),
-        op.getBeta(), op.getInit(), H,         Dk,
-        Dv,           Q,            static_cast<double>(op.getScale().convertToFloat())};
-    ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
-    DeltaRuleHead head{op.getQ(), op.getK(), op.getV(), op.getG(),
-                       op.getBeta(), Dk, Dv, Value(), Value()};
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    ChunkedScanSpec spec;
-    spec.batches = tensor::DimOp::create(b, op.getQ(), 0);
-    spec.length = tensor::DimOp::create(b, op.getQ(), 1);
-    spec.heads = arith::ConstantIndexOp::create(b, H);
-    spec.chunkSize = Q;
-    spec.recurrentThreshold = std::nullopt;
-    Value boundaries;
-    if (!op.getChunkStates()) {
-      // The forward's WY chunks, without output.
-      GatedDeltaRuleHooks forward(ops, /*withOutput=*/false);
-      ChunkedScanSpec fwdSpec = spec;
-      fwdSpec.steppedOuts = 0;
-      fwdSpec.boundaryStates = {
-          RankedTensorType::get({Dk, Dv}, b.getF32Type())};
-      boundaries = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
-    }
-    DeltaRuleBackward backward(op, head, ops,
-                               lookupTargetDescription(op).vectorWidth);
-    backward.configure(b, spec.length, boundaries);
-    spec.reverse = true;
-    spec.steppedOuts = 5;
-    rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), backward));
-    return success();
+static SmallVector<Value>
+lowerGatedDeltaRuleBackward(GatedDeltaRuleBackwardOp op,
+                            ImplicitLocOpBuilder &b) {
+  int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
+  int64_t Dv = dimSize(op.getV(), 3), Q = op.getChunkSize();
+  GatedDeltaRuleOperands ops{
+      op.getQ(),
+      op.getK(),
+      op.getV(),
+      op.getG(),
+      op.getBeta(),
+      op.getInit(),
+      H,
+      Dk,
+      Dv,
+      Q,
+      static_cast<double>(op.getScale().convertToFloat())};
+  ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
+  DeltaRuleHead head{op.getQ(), op.getK(), op.getV(), op.getG(), op.getBeta(),
+                     Dk,        Dv,        Value(),   Value()};
+  ChunkedScanSpec spec = backwardScanSpec(b, op.getQ(), H, Q);
+  Value boundaries;
+  if (!op.getChunkStates()) {
+    // The forward's WY chunks, without output.
+    GatedDeltaRuleHooks forward(ops, /*withOutput=*/false);
+    boundaries = forwardBoundaryStates(b, spec, forward, {Dk, Dv});
   }
-};
-} // namespace
+  DeltaRuleBackward backward(op, head, ops,
+                             lookupTargetDescription(op).vectorWidth);
+  backward.configure(b, spec.length, boundaries);
+  spec.reverse = true;
+  spec.steppedOuts = 5;
+  return buildChunkedScan(b, spec, op.getOuts(), backward);
+}
 
 void mlir::mixer::populateGatedDeltaRuleBackwardToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<GatedDeltaRuleBackwardLowering>(patterns.getContext());
+  patterns.add(replaceUnlessBlocked<lowerGatedDeltaRuleBackward>);
 }

@@ -410,84 +410,64 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   }
 }
 
-namespace {
-struct SelectiveScanBackwardLowering
-    : public OpRewritePattern<SelectiveScanBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerSelectiveScanBackward(SelectiveScanBackwardOp op,
+                                                     ImplicitLocOpBuilder &b) {
+  int64_t D = dimSize(op.getU(), 2);
+  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
+  int64_t T = op.getChunkSize();
+  const TargetDescription &target = lookupTargetDescription(op);
+  int64_t Db = target.selectiveScanChannelBlock(D / G);
+  SelectiveScanOperands ops{
+      op.getU(),    op.getDelta(),        op.getA(), op.getB(),
+      op.getC(),    op.getDSkip(),        op.getZ(), op.getDeltaBias(),
+      op.getInit(), op.getDeltaSoftplus()};
+  SelectiveScanBackward scan(op, ops, D, G, N, T, Db, target.vectorWidth);
 
-  LogicalResult matchAndRewrite(SelectiveScanBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    int64_t D = dimSize(op.getU(), 2);
-    int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
-    int64_t T = op.getChunkSize();
-    const TargetDescription &target = lookupTargetDescription(op);
-    int64_t Db = target.selectiveScanChannelBlock(D / G);
-    SelectiveScanOperands ops{op.getU(),     op.getDelta(), op.getA(),
-                              op.getB(),     op.getC(),     op.getDSkip(),
-                              op.getZ(),     op.getDeltaBias(), op.getInit(),
-                              op.getDeltaSoftplus()};
-    SelectiveScanBackward scan(op, ops, D, G, N, T, Db, target.vectorWidth);
-
-    // The op's gradients in Grad order (absent ones skipped), and their
-    // order for the driver: the stepped ones first.
-    SmallVector<Grad> present = {GradU, GradDelta, GradA, GradB, GradC};
-    if (op.getDSkip())
-      present.push_back(GradDSkip);
-    if (op.getZ())
-      present.push_back(GradZ);
-    if (op.getDeltaBias())
-      present.push_back(GradBias);
-    if (op.getInit())
-      present.push_back(GradInit);
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    SmallVector<Value> driverOuts;
-    SmallVector<unsigned> opIndex; // driver position -> op result
-    scan.driverPosition.assign(NumGrads, -1);
-    for (bool stepped : {true, false})
-      for (auto [index, g] : llvm::enumerate(present)) {
-        if ((g <= GradZ) != stepped)
-          continue;
-        scan.driverPosition[g] = driverOuts.size();
-        Value out = op.getOuts()[index];
-        // db and dc accumulate over the channel blocks of a group.
-        if (g == GradB || g == GradC)
-          out = lb.fill(out, 0.0);
-        driverOuts.push_back(out);
-        opIndex.push_back(index);
-      }
-
-    ChunkedScanSpec spec;
-    spec.batches = tensor::DimOp::create(b, op.getU(), 0);
-    spec.length = tensor::DimOp::create(b, op.getU(), 1);
-    spec.heads = arith::ConstantIndexOp::create(b, D / Db);
-    spec.chunkSize = T;
-    spec.recurrentThreshold = std::nullopt;
-    Value boundaries;
-    if (!op.getChunkStates()) {
-      SelectiveScanHooks forward(ops, D, G, N, T, Db, /*withOutput=*/false);
-      ChunkedScanSpec fwdSpec = spec;
-      fwdSpec.steppedOuts = 0;
-      fwdSpec.boundaryStates = {
-          RankedTensorType::get({N, Db}, b.getF32Type())};
-      boundaries = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
+  // The op's gradients in Grad order (absent ones skipped), and their
+  // order for the driver: the stepped ones first.
+  SmallVector<Grad> present = {GradU, GradDelta, GradA, GradB, GradC};
+  if (op.getDSkip())
+    present.push_back(GradDSkip);
+  if (op.getZ())
+    present.push_back(GradZ);
+  if (op.getDeltaBias())
+    present.push_back(GradBias);
+  if (op.getInit())
+    present.push_back(GradInit);
+  LinalgBuilder lb(b);
+  SmallVector<Value> driverOuts;
+  SmallVector<unsigned> opIndex; // driver position -> op result
+  scan.driverPosition.assign(NumGrads, -1);
+  for (bool stepped : {true, false})
+    for (auto [index, g] : llvm::enumerate(present)) {
+      if ((g <= GradZ) != stepped)
+        continue;
+      scan.driverPosition[g] = driverOuts.size();
+      Value out = op.getOuts()[index];
+      // db and dc accumulate over the channel blocks of a group.
+      if (g == GradB || g == GradC)
+        out = lb.fill(out, 0.0);
+      driverOuts.push_back(out);
+      opIndex.push_back(index);
     }
-    scan.configure(b, spec.length, boundaries);
-    spec.reverse = true;
-    spec.steppedOuts = llvm::count_if(present, [](Grad g) { return g <= GradZ; });
-    SmallVector<Value> results = buildChunkedScan(b, spec, driverOuts, scan);
-    SmallVector<Value> replacements(results.size());
-    for (auto [position, index] : llvm::enumerate(opIndex))
-      replacements[index] = results[position];
-    rewriter.replaceOp(op, replacements);
-    return success();
+
+  ChunkedScanSpec spec = backwardScanSpec(b, op.getU(), D / Db, T);
+  Value boundaries;
+  if (!op.getChunkStates()) {
+    SelectiveScanHooks forward(ops, D, G, N, T, Db, /*withOutput=*/false);
+    boundaries = forwardBoundaryStates(b, spec, forward, {N, Db});
   }
-};
-} // namespace
+  scan.configure(b, spec.length, boundaries);
+  spec.reverse = true;
+  spec.steppedOuts = llvm::count_if(present, [](Grad g) { return g <= GradZ; });
+  SmallVector<Value> results = buildChunkedScan(b, spec, driverOuts, scan);
+  SmallVector<Value> replacements(results.size());
+  for (auto [position, index] : llvm::enumerate(opIndex))
+    replacements[index] = results[position];
+  return replacements;
+}
 
 void mlir::mixer::populateSelectiveScanBackwardToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SelectiveScanBackwardLowering>(patterns.getContext());
+  patterns.add(replaceUnlessBlocked<lowerSelectiveScanBackward>);
 }

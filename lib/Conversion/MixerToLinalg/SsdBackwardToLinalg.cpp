@@ -291,53 +291,34 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   carry.outs[3] = put(lb, dC, carry.outs[3], t0, count, group, shared);
 }
 
-namespace {
-struct SsdBackwardLowering : public OpRewritePattern<SsdBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerSsdBackward(SsdBackwardOp op,
+                                           ImplicitLocOpBuilder &b) {
+  SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
+                               op.getInit(), op.getChunkSize());
+  LinalgBuilder lb(b);
+  ChunkedScanSpec spec = backwardScanSpec(b, op.getX(), in.H, in.Q);
 
-  LogicalResult matchAndRewrite(SsdBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
-                                 op.getInit(), op.getChunkSize());
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    ChunkedScanSpec spec;
-    spec.batches = tensor::DimOp::create(b, op.getX(), 0);
-    spec.length = tensor::DimOp::create(b, op.getX(), 1);
-    spec.heads = arith::ConstantIndexOp::create(b, in.H);
-    spec.chunkSize = in.Q;
-    spec.recurrentThreshold = std::nullopt;
-
-    Value states = op.getChunkStates();
-    if (!states) {
-      SsdScan forward(in, /*withOutput=*/false);
-      ChunkedScanSpec fwdSpec = spec;
-      fwdSpec.steppedOuts = 0;
-      fwdSpec.boundaryStates = {
-          RankedTensorType::get({in.N, in.P}, b.getF32Type())};
-      states = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
-    }
-
-    // The heads of a group add their shares of db and dc.
-    SmallVector<Value> outs(op.getOuts());
-    if (in.headsPerGroup() > 1) {
-      outs[2] = lb.fill(outs[2], 0.0);
-      outs[3] = lb.fill(outs[3], 0.0);
-    }
-    SsdBackwardScan backward(op, in, states,
-                             lookupTargetDescription(op).vectorWidth);
-    spec.reverse = true;
-    spec.paddedTail = true;
-    spec.steppedOuts = 4;
-    rewriter.replaceOp(op, buildChunkedScan(b, spec, outs, backward));
-    return success();
+  Value states = op.getChunkStates();
+  if (!states) {
+    SsdScan forward(in, /*withOutput=*/false);
+    states = forwardBoundaryStates(b, spec, forward, {in.N, in.P});
   }
-};
-} // namespace
+
+  // The heads of a group add their shares of db and dc.
+  SmallVector<Value> outs(op.getOuts());
+  if (in.headsPerGroup() > 1) {
+    outs[2] = lb.fill(outs[2], 0.0);
+    outs[3] = lb.fill(outs[3], 0.0);
+  }
+  SsdBackwardScan backward(op, in, states,
+                           lookupTargetDescription(op).vectorWidth);
+  spec.reverse = true;
+  spec.paddedTail = true;
+  spec.steppedOuts = 4;
+  return buildChunkedScan(b, spec, outs, backward);
+}
 
 void mlir::mixer::populateSsdBackwardToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SsdBackwardLowering>(patterns.getContext());
+  patterns.add(replaceUnlessBlocked<lowerSsdBackward>);
 }
