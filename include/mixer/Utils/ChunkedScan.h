@@ -65,6 +65,15 @@ public:
   }
 
 protected:
+  /// The tokens [t, t + count) of the (batch, head) being built in a
+  /// time-major operand `x`, [B, L, H, D] or [B, L, H] (at `index` in place
+  /// of the head when given: a group), with unit dims dropped to `shape`.
+  Value tokensOf(LinalgBuilder &lb, Value x, Value t, int64_t count,
+                 ArrayRef<int64_t> shape, Value index = {}) const;
+  /// `tile` written into those tokens of `dest`.
+  Value insertTokens(LinalgBuilder &lb, Value tile, Value dest, Value t,
+                     int64_t count, Value index = {}) const;
+
   /// The indices of the (batch, head) being built.
   Value batch, head;
 };
