@@ -4,7 +4,9 @@
 // of the op's first operand ([B, L, ...] for every scan), lets the op's hooks
 // class configure the driver, and replaces the op with the driver's loops.
 // The sizes the hooks need static are checked first, by
-// getLinalgLoweringBlocker (which the pass also reports as errors).
+// getLinalgLoweringBlocker (which the pass also reports as errors). The
+// backward scans' lowerings share that check (replaceUnlessBlocked), their
+// driver spec and the recomputation of the forward's chunk-boundary states.
 //
 //===----------------------------------------------------------------------===//
 
