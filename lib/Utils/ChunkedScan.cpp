@@ -48,6 +48,51 @@ Value mlir::mixer::insertFinalState(LinalgBuilder &lb, Value state, Value dest,
                    slice.offsets, sliceSizes(lb.builder(), slice));
 }
 
+/// The offsets and sizes of the tokens [t, t + count) at (batch, index) in
+/// a time-major operand of type `type` ([B, L, H, D] or [B, L, H]).
+static std::pair<SmallVector<OpFoldResult>, SmallVector<OpFoldResult>>
+tokenBox(OpBuilder &b, Type type, Value batch, Value t, Value index,
+         int64_t count) {
+  OpFoldResult one = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> offsets = {batch, t, index},
+                            sizes = {one, b.getIndexAttr(count), one};
+  auto shaped = cast<RankedTensorType>(type);
+  if (shaped.getRank() == 4) {
+    offsets.push_back(b.getIndexAttr(0));
+    sizes.push_back(b.getIndexAttr(shaped.getDimSize(3)));
+  }
+  return {offsets, sizes};
+}
+
+Value ChunkedScanHooks::tokensOf(LinalgBuilder &lb, Value x, Value t,
+                                 int64_t count, ArrayRef<int64_t> shape,
+                                 Value index) const {
+  auto [offsets, sizes] = tokenBox(lb.builder(), x.getType(), batch, t,
+                                   index ? index : head, count);
+  return lb.slice(x, offsets, sizes, shape);
+}
+
+Value ChunkedScanHooks::insertTokens(LinalgBuilder &lb, Value tile, Value dest,
+                                     Value t, int64_t count,
+                                     Value index) const {
+  auto [offsets, sizes] = tokenBox(lb.builder(), dest.getType(), batch, t,
+                                   index ? index : head, count);
+  return lb.insert(tile, dest, offsets, sizes);
+}
+
+void OneStateScanHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
+  startHead(lb);
+  carry.states.push_back(
+      initialState(lb, stateSource, stateSlice(lb.builder())));
+}
+
+void OneStateScanHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                                 MutableArrayRef<Value> outs) {
+  if (finalStateOut < outs.size())
+    outs[finalStateOut] = insertFinalState(lb, states[0], outs[finalStateOut],
+                                           stateSlice(lb.builder()));
+}
+
 Value mlir::mixer::boundaryStateAt(LinalgBuilder &lb, Value states,
                                    Value batch, Value head, Value row,
                                    int64_t rows, int64_t cols) {

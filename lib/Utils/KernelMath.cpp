@@ -4,9 +4,9 @@
 #include "mixer/Utils/LinalgBuilder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 #include <limits>
@@ -204,21 +204,11 @@ Value mlir::mixer::squaredNorms(LinalgBuilder &lb, Value block,
   auto type = cast<RankedTensorType>(block.getType());
   int64_t kept = type.getDimSize(1 - reducedDim);
   Value acc = lb.filled({b.getIndexAttr(kept)}, type.getElementType(), 0.0);
-  SmallVector<utils::IteratorType> iterators(2,
-                                             utils::IteratorType::parallel);
-  iterators[reducedDim] = utils::IteratorType::reduction;
-  return linalg::GenericOp::create(
-             b, acc.getType(), ValueRange{block}, ValueRange{acc},
-             ArrayRef<AffineMap>{lb.dims(2, {0, 1}),
-                                 lb.dims(2, {1 - reducedDim})},
-             iterators,
-             [](OpBuilder &nb, Location loc, ValueRange args) {
-               Value sq = arith::MulFOp::create(nb, loc, args[0], args[0]);
-               linalg::YieldOp::create(
-                   nb, loc,
-                   arith::AddFOp::create(nb, loc, args[1], sq).getResult());
-             })
-      .getResult(0);
+  return lb.sumInto(
+      {block}, {lb.dims(2, {0, 1})}, acc, lb.dims(2, {1 - reducedDim}),
+      {reducedDim}, [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::MulFOp::create(ib, args[0], args[0]).getResult();
+      });
 }
 
 Value mlir::mixer::meanPoint(LinalgBuilder &lb, Value points, bool batched) {
@@ -233,21 +223,10 @@ Value mlir::mixer::meanPoint(LinalgBuilder &lb, Value points, bool batched) {
   for (unsigned d = 0; d < rank; ++d)
     if (d != rowDim)
       kept.push_back(d);
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  iterators[rowDim] = utils::IteratorType::reduction;
   SmallVector<unsigned> all = llvm::to_vector(llvm::seq<unsigned>(0, rank));
-  Value sum =
-      linalg::GenericOp::create(
-          b, acc.getType(), ValueRange{points}, ValueRange{acc},
-          ArrayRef<AffineMap>{lb.dims(rank, all), lb.dims(rank, kept)},
-          iterators,
-          [](OpBuilder &nb, Location loc, ValueRange args) {
-            linalg::YieldOp::create(
-                nb, loc,
-                arith::AddFOp::create(nb, loc, args[1], args[0]).getResult());
-          })
-          .getResult(0);
+  Value sum = lb.sumInto(
+      {points}, {lb.dims(rank, all)}, acc, lb.dims(rank, kept), {rowDim},
+      [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
   // Divided by max(M, 1).
   Value rows = tensor::DimOp::create(b, points, rowDim);
   rows = arith::MaxUIOp::create(b, rows, arith::ConstantIndexOp::create(b, 1));

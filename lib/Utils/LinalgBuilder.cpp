@@ -187,6 +187,39 @@ Value LinalgBuilder::map(
   return op.getResult(0);
 }
 
+Value LinalgBuilder::sumInto(
+    ValueRange inputs, ArrayRef<AffineMap> maps, Value acc, AffineMap accMap,
+    ArrayRef<unsigned> reductions,
+    function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body) {
+  SmallVector<utils::IteratorType> iterators(accMap.getNumDims(),
+                                             utils::IteratorType::parallel);
+  for (unsigned d : reductions)
+    iterators[d] = utils::IteratorType::reduction;
+  SmallVector<AffineMap> allMaps(maps);
+  allMaps.push_back(accMap);
+  auto op = linalg::GenericOp::create(
+      b, acc.getType(), inputs, ValueRange{acc}, allMaps, iterators,
+      [&](OpBuilder &nb, Location loc, ValueRange args) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        Value term = body(ib, args.drop_back());
+        linalg::YieldOp::create(
+            ib, ValueRange{arith::AddFOp::create(ib, args.back(), term)});
+      });
+  return op.getResult(0);
+}
+
+SmallVector<Value> LinalgBuilder::loop(Value lower, Value upper, Value step,
+                                       ValueRange init, LoopBody body) {
+  auto forOp = scf::ForOp::create(
+      b, lower, upper, step, init,
+      [&](OpBuilder &nb, Location loc, Value iv, ValueRange acc) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        LinalgBuilder lb(ib);
+        scf::YieldOp::create(ib, body(lb, iv, acc));
+      });
+  return SmallVector<Value>(forOp.getResults());
+}
+
 Value LinalgBuilder::transpose(Value in) {
   SmallVector<OpFoldResult> sizes = sizesOf(in);
   Value init = empty({sizes[1], sizes[0]},
@@ -224,15 +257,14 @@ std::pair<Value, Value> LinalgBuilder::prefixSumF64(Value a) {
   Value cN = arith::ConstantIndexOp::create(b, n);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value zero = arith::ConstantOp::create(b, b.getF64FloatAttr(0.0));
-  auto loop = scf::ForOp::create(
-      b, c0, cN, c1, ValueRange{zero, empty({b.getIndexAttr(n)}, f64)},
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
+  SmallVector<Value> sums = loop(
+      c0, cN, c1, ValueRange{zero, empty({b.getIndexAttr(n)}, f64)},
+      [&](LinalgBuilder &lb, Value i, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = lb.builder();
         Value x = tensor::ExtractOp::create(ib, a, i);
         Value sum =
             arith::AddFOp::create(ib, acc[0], arith::ExtFOp::create(ib, f64, x));
-        Value sums = tensor::InsertOp::create(ib, sum, acc[1], i);
-        scf::YieldOp::create(ib, ValueRange{sum, sums});
+        return {sum, tensor::InsertOp::create(ib, sum, acc[1], i)};
       });
-  return {loop.getResult(0), loop.getResult(1)};
+  return {sums[0], sums[1]};
 }

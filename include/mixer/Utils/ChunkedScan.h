@@ -65,6 +65,15 @@ public:
   }
 
 protected:
+  /// The tokens [t, t + count) of the (batch, head) being built in a
+  /// time-major operand `x`, [B, L, H, D] or [B, L, H] (at `index` in place
+  /// of the head when given: a group), with unit dims dropped to `shape`.
+  Value tokensOf(LinalgBuilder &lb, Value x, Value t, int64_t count,
+                 ArrayRef<int64_t> shape, Value index = {}) const;
+  /// `tile` written into those tokens of `dest`.
+  Value insertTokens(LinalgBuilder &lb, Value tile, Value dest, Value t,
+                     int64_t count, Value index = {}) const;
+
   /// The indices of the (batch, head) being built.
   Value batch, head;
 };
@@ -132,6 +141,32 @@ Value initialState(LinalgBuilder &lb, Value init, const StateSlice &slice);
 /// The final `state` of a (batch, head) inserted into its slice of `dest`.
 Value insertFinalState(LinalgBuilder &lb, Value state, Value dest,
                        const StateSlice &slice);
+
+/// The hooks of a scan that carries one state, stored in the op's tensors
+/// where stateSlice says: each (batch, head) starts from its slice of the
+/// op's `stateSource` (its init, or the gradient of its final state; zeros
+/// when null) and, when the driver is given outs[finalStateOut] (the op's
+/// final state, or the gradient of its init, when it has one), ends there.
+class OneStateScanHooks : public ChunkedScanHooks {
+public:
+  void init(LinalgBuilder &lb, ScanCarry &carry) override;
+  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
+                MutableArrayRef<Value> outs) override;
+
+  /// Where the state of the (batch, head) being built lies.
+  virtual StateSlice stateSlice(OpBuilder &b) const = 0;
+
+protected:
+  OneStateScanHooks(Value stateSource, unsigned finalStateOut)
+      : stateSource(stateSource), finalStateOut(finalStateOut) {}
+  /// Keeps what the steps of the (batch, head) share, before init reads
+  /// its state.
+  virtual void startHead(LinalgBuilder &lb) {}
+
+private:
+  Value stateSource;
+  unsigned finalStateOut;
+};
 
 /// Row `row` of (batch, head) in chunk-boundary states laid out as the
 /// driver writes them ([batches, heads, C, rows, cols], see

@@ -82,6 +82,22 @@ public:
   Value map(ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value init,
             function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body);
 
+  /// acc += the sum over the `reductions` dims of body(inputs): a
+  /// linalg.generic over accMap.getNumDims() dims with the inputs' `maps`
+  /// and `accMap`; `body` maps the input scalars to the term added.
+  Value sumInto(ValueRange inputs, ArrayRef<AffineMap> maps, Value acc,
+                AffineMap accMap, ArrayRef<unsigned> reductions,
+                function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body);
+
+  /// The values an iteration of `loop` carries on, from the iteration index
+  /// and the values it was given.
+  using LoopBody =
+      function_ref<SmallVector<Value>(LinalgBuilder &, Value iv, ValueRange)>;
+  /// An scf.for over [lower, upper) with step `step` carrying `init`; `body`
+  /// builds one iteration inside the loop. Returns the loop's results.
+  SmallVector<Value> loop(Value lower, Value upper, Value step, ValueRange init,
+                          LoopBody body);
+
   /// out[j, i] = in[i, j].
   Value transpose(Value in);
 

@@ -4,7 +4,9 @@
 // of the op's first operand ([B, L, ...] for every scan), lets the op's hooks
 // class configure the driver, and replaces the op with the driver's loops.
 // The sizes the hooks need static are checked first, by
-// getLinalgLoweringBlocker (which the pass also reports as errors).
+// getLinalgLoweringBlocker (which the pass also reports as errors). The
+// backward scans' lowerings share that check (replaceUnlessBlocked), their
+// driver spec and the recomputation of the forward's chunk-boundary states.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +14,10 @@
 #define MIXER_LIB_CONVERSION_MIXERTOLINALG_CHUNKEDSCANLOWERING_H
 
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Utils/BuildReplacement.h"
 #include "mixer/Utils/ChunkedScan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -82,6 +86,44 @@ struct ChunkedScanLowering : public OpRewritePattern<typename Scan::Op> {
 
   std::optional<int64_t> recurrentThreshold;
 };
+
+/// replaceWithBuilt<Build> for an op whose lowering needs static sizes:
+/// an op with a getLinalgLoweringBlocker reason is left (the pass reports
+/// it).
+template <auto Build>
+LogicalResult replaceUnlessBlocked(decltype(detail::builtOp(Build)) op,
+                                   PatternRewriter &rewriter) {
+  if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
+    return rewriter.notifyMatchFailure(op, *blocker);
+  return replaceWithBuilt<Build>(op, rewriter);
+}
+
+/// The driver's spec of a backward scan over operands [B, L, ...] like
+/// `first`: `heads` heads in chunks of `chunkSize`, and no recurrent-only
+/// short sequences (every chunk starts from a saved boundary state).
+inline ChunkedScanSpec backwardScanSpec(ImplicitLocOpBuilder &b, Value first,
+                                        int64_t heads, int64_t chunkSize) {
+  ChunkedScanSpec spec;
+  spec.batches = tensor::DimOp::create(b, first, 0);
+  spec.length = tensor::DimOp::create(b, first, 1);
+  spec.heads = arith::ConstantIndexOp::create(b, heads);
+  spec.chunkSize = chunkSize;
+  spec.recurrentThreshold = std::nullopt;
+  return spec;
+}
+
+/// The forward's states [stateShape] at the chunk boundaries of `spec`,
+/// for a backward op that did not get them saved: the forward scan's hooks
+/// `forward`, run without output.
+inline Value forwardBoundaryStates(ImplicitLocOpBuilder &b,
+                                   const ChunkedScanSpec &spec,
+                                   ChunkedScanHooks &forward,
+                                   ArrayRef<int64_t> stateShape) {
+  ChunkedScanSpec fwdSpec = spec;
+  fwdSpec.steppedOuts = 0;
+  fwdSpec.boundaryStates = {RankedTensorType::get(stateShape, b.getF32Type())};
+  return buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
+}
 
 } // namespace mlir::mixer
 

@@ -35,7 +35,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -68,10 +67,10 @@ struct DeltaRuleHead {
   Value keyRead(LinalgBuilder &lb, Value kt, Value st) const {
     AffineMap a = lb.dims(2, {0}), aj = lb.dims(2, {0, 1}),
               j = lb.dims(2, {1});
-    return sumInto(lb, {kt, st}, {a, aj},
-                   lb.filled({lb.builder().getIndexAttr(Dv)},
-                             lb.builder().getF32Type(), 0.0),
-                   j, {0}, productOf);
+    return lb.sumInto({kt, st}, {a, aj},
+                      lb.filled({lb.builder().getIndexAttr(Dv)},
+                                lb.builder().getF32Type(), 0.0),
+                      j, {0}, productOf);
   }
   /// The state after token t, from `st` before it (in place).
   Value advance(LinalgBuilder &lb, Value st, Value t) const {
@@ -85,14 +84,13 @@ struct DeltaRuleHead {
 };
 
 /// Pass 2: the reverse scan. outs: dq, dk, dv, dg, dbeta (stepped), dinit.
-class DeltaRuleBackward final : public ChunkedScanHooks {
+class DeltaRuleBackward final : public OneStateScanHooks {
 public:
   DeltaRuleBackward(GatedDeltaRuleBackwardOp op, const DeltaRuleHead &h,
                     const GatedDeltaRuleOperands &ops, int64_t lanes)
-      : h(h), fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
-        dFinal(op.getDFinalState()),
-        saved(op.getChunkStates()), hasInit(static_cast<bool>(op.getInit())),
-        Q(ops.C), scale(ops.scale) {}
+      : OneStateScanHooks(op.getDFinalState(), /*finalStateOut=*/5), h(h),
+        fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
+        saved(op.getChunkStates()), Q(ops.C), scale(ops.scale) {}
 
   void configure(ImplicitLocOpBuilder &b, Value length, Value boundaries) {
     Value cQ = arith::ConstantIndexOp::create(b, Q);
@@ -101,11 +99,8 @@ public:
     recomputed = boundaries;
   }
 
-  void init(LinalgBuilder &lb, ScanCarry &carry) override {
-    h.batch = batch;
-    h.head = head;
-    fwd.setHead(batch, head);
-    carry.states.push_back(initialState(lb, dFinal, stateSlice(lb)));
+  StateSlice stateSlice(OpBuilder &b) const override {
+    return fwd.stateSlice(b);
   }
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
@@ -117,26 +112,20 @@ public:
                  ScanCarry &carry) override {
     // The state before tail token t, recomputed from the tail's start.
     ImplicitLocOpBuilder &b = lb.builder();
-    auto loop = scf::ForOp::create(
-        b, tailStart, t, arith::ConstantIndexOp::create(b, 1),
+    SmallVector<Value> loop = lb.loop(
+        tailStart, t, arith::ConstantIndexOp::create(b, 1),
         ValueRange{lb.copyToNew(boundaryState(lb, tailRow))},
-        [&](OpBuilder &nb, Location loc, Value s, ValueRange acc) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          LinalgBuilder ilb(ib);
-          scf::YieldOp::create(ib, ValueRange{h.advance(ilb, acc[0], s)});
+        [&](LinalgBuilder &ilb, Value s, ValueRange acc) -> SmallVector<Value> {
+          return {h.advance(ilb, acc[0], s)};
         });
-    backwardBlock(lb, 1, t, loop.getResult(0), carry);
-  }
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override {
-    if (hasInit)
-      outs[5] = insertFinalState(lb, states[0], outs[5], stateSlice(lb));
+    backwardBlock(lb, 1, t, loop[0], carry);
   }
 
 private:
-  StateSlice stateSlice(LinalgBuilder &lb) const {
-    OpFoldResult zero = lb.builder().getIndexAttr(0);
-    return {{batch, head, zero, zero}, h.Dk, h.Dv};
+  void startHead(LinalgBuilder &) override {
+    h.batch = batch;
+    h.head = head;
+    fwd.setHead(batch, head);
   }
   /// The state [Dk, Dv] before token row * Q.
   Value boundaryState(LinalgBuilder &lb, Value row) const {
@@ -151,8 +140,7 @@ private:
   GatedDeltaRuleHooks fwd;
   /// f32 lanes of the target's vectors.
   int64_t lanes;
-  Value dO, dFinal, saved, recomputed;
-  bool hasInit;
+  Value dO, saved, recomputed;
   int64_t Q;
   double scale;
   Value tailStart, tailRow;
@@ -174,27 +162,23 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
   // The chunk's states: Ss[0] before the chunk, Ss[i + 1] after token i.
   Value Ss = lb.insert(sStart, lb.empty({b.getIndexAttr(n + 1), dk, dv}, f32),
                        {zero, zero, zero}, {one, dk, dv});
-  auto states = scf::ForOp::create(
-      b, c0, cN, c1, ValueRange{lb.copyToNew(sStart), Ss},
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  SmallVector<Value> states = lb.loop(
+      c0, cN, c1, ValueRange{lb.copyToNew(sStart), Ss},
+      [&](LinalgBuilder &ilb, Value i, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value st = h.advance(ilb, acc[0], arith::AddIOp::create(ib, t0, i));
         Value next = arith::AddIOp::create(ib, i, c1);
-        scf::YieldOp::create(
-            ib, ValueRange{st, ilb.insert(st, acc[1], {next, zero, zero},
-                                          {one, dk, dv})});
+        return {st, ilb.insert(st, acc[1], {next, zero, zero}, {one, dk, dv})};
       });
-  Ss = states.getResult(1);
+  Ss = states[1];
 
   // The reverse recurrence, token by token, writing each token's gradients.
   SmallVector<Value> init(carry.outs.begin(), carry.outs.begin() + 5);
   init.push_back(carry.states[0]);
-  auto reverse = scf::ForOp::create(
-      b, c0, cN, c1, init,
-      [&](OpBuilder &nb, Location loc, Value j, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  SmallVector<Value> reverse = lb.loop(
+      c0, cN, c1, init,
+      [&](LinalgBuilder &ilb, Value j, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value i = arith::SubIOp::create(
             ib, arith::ConstantIndexOp::create(ib, n - 1), j);
         Value t = arith::AddIOp::create(ib, t0, i);
@@ -213,12 +197,12 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
         Value dq = ilb.filled({dk}, f32, 0.0);
         if (dO) {
           Value qt = h.row(ilb, h.q, t, Dk), dot = h.row(ilb, dO, t, Dv);
-          dq = sumInto(ilb, {cur, dot}, {aj, jj}, dq, a, {1},
-                       [&](ImplicitLocOpBuilder &hb, ValueRange args) {
-                         return arith::MulFOp::create(
-                                    hb, scaleF, productOf(hb, args))
-                             .getResult();
-                       });
+          dq = ilb.sumInto({cur, dot}, {aj, jj}, dq, a, {1},
+                           [&](ImplicitLocOpBuilder &hb, ValueRange args) {
+                             return arith::MulFOp::create(hb, scaleF,
+                                                          productOf(hb, args))
+                                 .getResult();
+                           });
           dS = ilb.map({qt, dot}, {a, jj}, dS,
                        [&](ImplicitLocOpBuilder &hb, ValueRange args) {
                          Value outer = arith::MulFOp::create(
@@ -245,9 +229,9 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
                                   .getResult();
                             });
         // dk = beta (dS r - a S_prev u).
-        Value dkRow = sumInto(
-            ilb, {dS, r, prev, u}, {aj, jj, aj, jj}, ilb.filled({dk}, f32, 0.0),
-            a, {1}, [&](ImplicitLocOpBuilder &hb, ValueRange args) {
+        Value dkRow = ilb.sumInto(
+            {dS, r, prev, u}, {aj, jj, aj, jj}, ilb.filled({dk}, f32, 0.0), a,
+            {1}, [&](ImplicitLocOpBuilder &hb, ValueRange args) {
               Value direct = arith::MulFOp::create(hb, args[0], args[1]);
               Value erased = arith::MulFOp::create(
                   hb, gate, arith::MulFOp::create(hb, args[2], args[3]));
@@ -257,13 +241,13 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
             });
         // dbeta = u . r; dg = a (<dS, S_prev> - beta u . kS).
         AffineMap j1 = ilb.dims(1, {0}), scalar1 = ilb.dims(1, {});
-        Value dBeta = sumInto(ilb, {u, r}, {j1, j1}, ilb.filled({}, f32, 0.0),
-                              scalar1, {0}, productOf);
-        Value uKS = sumInto(ilb, {u, kS}, {j1, j1}, ilb.filled({}, f32, 0.0),
-                            scalar1, {0}, productOf);
-        Value inner = sumInto(ilb, {dS, prev}, {aj, aj},
-                              ilb.filled({}, f32, 0.0), none, {0, 1},
-                              productOf);
+        Value dBeta = ilb.sumInto({u, r}, {j1, j1}, ilb.filled({}, f32, 0.0),
+                                  scalar1, {0}, productOf);
+        Value uKS = ilb.sumInto({u, kS}, {j1, j1}, ilb.filled({}, f32, 0.0),
+                                scalar1, {0}, productOf);
+        Value inner =
+            ilb.sumInto({dS, prev}, {aj, aj}, ilb.filled({}, f32, 0.0), none,
+                        {0, 1}, productOf);
         Value dBetaS = tensor::ExtractOp::create(ib, dBeta, ValueRange{});
         Value dG = arith::MulFOp::create(
             ib, gate,
@@ -288,16 +272,16 @@ void DeltaRuleBackward::backwardBlock(LinalgBuilder &lb, int64_t n, Value t0,
           return ilb.insert(rowValue, dest, at, {one, one, one, width});
         };
         SmallVector<Value> at3 = {h.batch, t, h.head};
-        scf::YieldOp::create(
-            ib, ValueRange{put(dq, acc[0], dk), put(dkRow, acc[1], dk),
-                           put(dV, acc[2], dv),
-                           tensor::InsertOp::create(ib, dG, acc[3], at3),
-                           tensor::InsertOp::create(ib, dBetaS, acc[4], at3),
-                           dSPrev});
+        return {put(dq, acc[0], dk),
+                put(dkRow, acc[1], dk),
+                put(dV, acc[2], dv),
+                tensor::InsertOp::create(ib, dG, acc[3], at3),
+                tensor::InsertOp::create(ib, dBetaS, acc[4], at3),
+                dSPrev};
       });
   for (unsigned o = 0; o < 5; ++o)
-    carry.outs[o] = reverse.getResult(o);
-  carry.states[0] = reverse.getResult(5);
+    carry.outs[o] = reverse[o];
+  carry.states[0] = reverse[5];
 }
 
 /// The gradients of one full chunk of Q tokens at t0 entering with state S0,
@@ -395,11 +379,11 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
                                 productOf(ib, args.slice(2, 2)))
                          .getResult();
                    });
-  Value dCum = sumInto(lb, {W, W}, {tj, jt}, rowDot(Qs, dQs), t, {1},
-                       [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                         return arith::SubFOp::create(ib, args[0], args[1])
-                             .getResult();
-                       });
+  Value dCum = lb.sumInto(
+      {W, W}, {tj, jt}, rowDot(Qs, dQs), t, {1},
+      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::SubFOp::create(ib, args[0], args[1]).getResult();
+      });
   Value toEnd = rowDot(Kw, dKw);
   dCum = lb.map({f.betaGam, dbg, toEnd},
                 {lb.dims(1, {0}), lb.dims(1, {0}), lb.dims(1, {0})}, dCum,
@@ -409,21 +393,18 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
                   return arith::SubFOp::create(ib, x, args[2]).getResult();
                 });
   AffineMap scalar1 = lb.dims(1, {});
-  Value dLast = sumInto(lb, {toEnd}, {lb.dims(1, {0})},
-                        lb.filled({}, f32, 0.0), scalar1, {0},
-                        [](ImplicitLocOpBuilder &, ValueRange args) {
-                          return args[0];
-                        });
-  dLast = sumInto(lb, {S0, dS1}, {tj, tj}, dLast, none, {0, 1},
-                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    return arith::MulFOp::create(ib, gamC,
-                                                 productOf(ib, args))
-                        .getResult();
-                  });
+  Value dLast = lb.sumInto(
+      {toEnd}, {lb.dims(1, {0})}, lb.filled({}, f32, 0.0), scalar1, {0},
+      [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
+  dLast = lb.sumInto(
+      {S0, dS1}, {tj, tj}, dLast, none, {0, 1},
+      [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return arith::MulFOp::create(ib, gamC, productOf(ib, args)).getResult();
+      });
   // dg[s] = sum_{t >= s} dCum[t] + dLast (cum_last is cum[C - 1]).
   Value dLastS = tensor::ExtractOp::create(b, dLast, ValueRange{});
-  Value dG = sumInto(
-      lb, {dCum}, {lb.dims(2, {1})},
+  Value dG = lb.sumInto(
+      {dCum}, {lb.dims(2, {1})},
       lb.map({}, {}, lb.empty({c}, f32),
              [&](ImplicitLocOpBuilder &, ValueRange) { return dLastS; }),
       t, {1}, [](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -478,53 +459,42 @@ void DeltaRuleBackward::chunkBackward(LinalgBuilder &lb, Value t0, Value S0,
   carry.states[0] = lb.copy(dS0, dS1);
 }
 
-namespace {
-struct GatedDeltaRuleBackwardLowering
-    : public OpRewritePattern<GatedDeltaRuleBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(GatedDeltaRuleBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
-    int64_t Dv = dimSize(op.getV(), 3), Q = op.getChunkSize();
-    GatedDeltaRuleOperands ops{
-        op.getQ(),    op.getK(),    op.getV(), op.getG(),
-        op.getBeta(), op.getInit(), H,         Dk,
-        Dv,           Q,            static_cast<double>(op.getScale().convertToFloat())};
-    ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
-    DeltaRuleHead head{op.getQ(), op.getK(), op.getV(), op.getG(),
-                       op.getBeta(), Dk, Dv, Value(), Value()};
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    ChunkedScanSpec spec;
-    spec.batches = tensor::DimOp::create(b, op.getQ(), 0);
-    spec.length = tensor::DimOp::create(b, op.getQ(), 1);
-    spec.heads = arith::ConstantIndexOp::create(b, H);
-    spec.chunkSize = Q;
-    spec.recurrentThreshold = std::nullopt;
-    Value boundaries;
-    if (!op.getChunkStates()) {
-      // The forward's WY chunks, without output.
-      GatedDeltaRuleHooks forward(ops, /*withOutput=*/false);
-      ChunkedScanSpec fwdSpec = spec;
-      fwdSpec.steppedOuts = 0;
-      fwdSpec.boundaryStates = {
-          RankedTensorType::get({Dk, Dv}, b.getF32Type())};
-      boundaries = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
-    }
-    DeltaRuleBackward backward(op, head, ops,
-                               lookupTargetDescription(op).vectorWidth);
-    backward.configure(b, spec.length, boundaries);
-    spec.reverse = true;
-    spec.steppedOuts = 5;
-    rewriter.replaceOp(op, buildChunkedScan(b, spec, op.getOuts(), backward));
-    return success();
+static SmallVector<Value>
+lowerGatedDeltaRuleBackward(GatedDeltaRuleBackwardOp op,
+                            ImplicitLocOpBuilder &b) {
+  int64_t H = dimSize(op.getQ(), 2), Dk = dimSize(op.getQ(), 3);
+  int64_t Dv = dimSize(op.getV(), 3), Q = op.getChunkSize();
+  GatedDeltaRuleOperands ops{
+      op.getQ(),
+      op.getK(),
+      op.getV(),
+      op.getG(),
+      op.getBeta(),
+      op.getInit(),
+      H,
+      Dk,
+      Dv,
+      Q,
+      static_cast<double>(op.getScale().convertToFloat())};
+  ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
+  DeltaRuleHead head{op.getQ(), op.getK(), op.getV(), op.getG(), op.getBeta(),
+                     Dk,        Dv,        Value(),   Value()};
+  ChunkedScanSpec spec = backwardScanSpec(b, op.getQ(), H, Q);
+  Value boundaries;
+  if (!op.getChunkStates()) {
+    // The forward's WY chunks, without output.
+    GatedDeltaRuleHooks forward(ops, /*withOutput=*/false);
+    boundaries = forwardBoundaryStates(b, spec, forward, {Dk, Dv});
   }
-};
-} // namespace
+  DeltaRuleBackward backward(op, head, ops,
+                             lookupTargetDescription(op).vectorWidth);
+  backward.configure(b, spec.length, boundaries);
+  spec.reverse = true;
+  spec.steppedOuts = 5;
+  return buildChunkedScan(b, spec, op.getOuts(), backward);
+}
 
 void mlir::mixer::populateGatedDeltaRuleBackwardToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<GatedDeltaRuleBackwardLowering>(patterns.getContext());
+  patterns.add(replaceUnlessBlocked<lowerGatedDeltaRuleBackward>);
 }

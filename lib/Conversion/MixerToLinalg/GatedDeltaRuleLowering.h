@@ -67,18 +67,16 @@ struct DeltaRuleChunk {
 /// (batch, head) with the state S [Dk, Dv] in its natural layout. With
 /// `withOutput` the steps write o (outs: o, final state); without, they only
 /// advance the state (outs: none), for the backward's chunk-boundary states.
-class GatedDeltaRuleHooks : public ChunkedScanHooks {
+class GatedDeltaRuleHooks : public OneStateScanHooks {
 public:
   GatedDeltaRuleHooks(const GatedDeltaRuleOperands &ops, bool withOutput)
-      : ops(ops), withOutput(withOutput) {}
+      : OneStateScanHooks(ops.init, /*finalStateOut=*/1), ops(ops),
+        withOutput(withOutput) {}
 
-  void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned, Value t,
                  ScanCarry &carry) override;
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
 
   // Building blocks, at the (batch, head) set by setHead.
 
@@ -111,7 +109,7 @@ public:
   /// last use): S = gam_last S0 + Kw^T U'.
   Value keysToEnd(LinalgBuilder &lb, const DeltaRuleChunk &f) const;
   /// The (batch, head)'s state [Dk, Dv] in an init or final state.
-  StateSlice stateSlice(OpBuilder &b) const;
+  StateSlice stateSlice(OpBuilder &b) const override;
 
   GatedDeltaRuleOperands ops;
 

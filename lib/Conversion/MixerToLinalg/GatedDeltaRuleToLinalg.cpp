@@ -36,7 +36,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -66,18 +65,6 @@ Value mlir::mixer::buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k,
                 });
 }
 
-void GatedDeltaRuleHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
-  carry.states.push_back(
-      initialState(lb, ops.init, stateSlice(lb.builder())));
-}
-
-void GatedDeltaRuleHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                                   MutableArrayRef<Value> outs) {
-  if (withOutput)
-    outs[1] =
-        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
-}
-
 /// The state S [Dk, Dv] of the head, in its natural layout.
 StateSlice GatedDeltaRuleHooks::stateSlice(OpBuilder &b) const {
   OpFoldResult zero = b.getIndexAttr(0);
@@ -95,10 +82,8 @@ void GatedDeltaRuleHooks::tokenStep(LinalgBuilder &lb, unsigned, Value t,
                zero = b.getIndexAttr(0);
   OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
 
-  Value kt = lb.slice(ops.k, {batch, t, head, zero}, {one, one, one, dk},
-                      {1, Dk});
-  Value vt = lb.slice(ops.v, {batch, t, head, zero}, {one, one, one, dv},
-                      {Dv});
+  Value kt = tokensOf(lb, ops.k, t, 1, {1, Dk});
+  Value vt = tokensOf(lb, ops.v, t, 1, {Dv});
   SmallVector<Value> at = {batch, t, head};
   Value gate =
       math::ExpOp::create(b, tensor::ExtractOp::create(b, ops.g, at));
@@ -113,8 +98,7 @@ void GatedDeltaRuleHooks::tokenStep(LinalgBuilder &lb, unsigned, Value t,
     return;
   }
   Value o = carry.outs[0];
-  Value qt = lb.slice(ops.q, {batch, t, head, zero}, {one, one, one, dk},
-                      {1, Dk});
+  Value qt = tokensOf(lb, ops.q, t, 1, {1, Dk});
 
   // R = [k; q] S: both reads of the old state in one contraction.
   Value KQ = lb.empty({two, dk}, f32);
@@ -126,23 +110,16 @@ void GatedDeltaRuleHooks::tokenStep(LinalgBuilder &lb, unsigned, Value t,
 
   // k . q
   Value q1 = lb.slice(qt, {zero, zero}, {one, dk}, {Dk});
-  Value kqAcc = lb.filled({}, f32, 0.0);
-  auto kqOp = linalg::GenericOp::create(
-      b, kqAcc.getType(), ValueRange{k1, q1}, ValueRange{kqAcc},
-      ArrayRef<AffineMap>{lb.dims(1, {0}), lb.dims(1, {0}), lb.dims(1, {})},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
-      [](OpBuilder &nb, Location loc, ValueRange args) {
-        Value prod = arith::MulFOp::create(nb, loc, args[0], args[1]);
-        linalg::YieldOp::create(
-            nb, loc, arith::AddFOp::create(nb, loc, args[2], prod).getResult());
-      });
-  Value kq = tensor::ExtractOp::create(b, kqOp.getResult(0), ValueRange{});
+  Value kqSum =
+      lb.sumInto({k1, q1}, {lb.dims(1, {0}), lb.dims(1, {0})},
+                 lb.filled({}, f32, 0.0), lb.dims(1, {}), {0}, productOf);
+  Value kq = tensor::ExtractOp::create(b, kqSum, ValueRange{});
 
   Value w = buildDeltaRuleWrite(lb, vt, kS, gate, beta);
   // o = scale (gate qS + (k . q) w), written into its row of o.
   double scaleFactor = ops.scale;
   Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
-  Value orow = lb.slice(o, {batch, t, head, zero}, {one, one, one, dv}, {Dv});
+  Value orow = tokensOf(lb, o, t, 1, {Dv});
   orow = lb.map({qS, w}, {lb.dims(1, {0}), lb.dims(1, {0})}, orow,
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                   Value kept = arith::MulFOp::create(ib, gate, args[0]);
@@ -152,7 +129,7 @@ void GatedDeltaRuleHooks::tokenStep(LinalgBuilder &lb, unsigned, Value t,
                     return sum;
                   return Value(arith::MulFOp::create(ib, scale, sum));
                 });
-  o = lb.insert(orow, o, {batch, t, head, zero}, {one, one, one, dv});
+  o = insertTokens(lb, orow, o, t, 1);
 
   st = buildDeltaRuleUpdate(lb, st, k1, w, gate);
   carry.outs[0] = o;
@@ -170,11 +147,11 @@ static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value cC = arith::ConstantIndexOp::create(b, C);
-  auto rows = scf::ForOp::create(
-      b, c0, cC, c1, ValueRange{X},
-      [&](OpBuilder &nb, Location loc, Value step, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  return lb.loop(
+      c0, cC, c1, ValueRange{X},
+      [&](LinalgBuilder &ilb, Value step,
+          ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value i = step;
         if (lastRowFirst)
           i = arith::SubIOp::create(
@@ -183,9 +160,8 @@ static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
         Value row =
             ilb.copyToNew(ilb.slice(acc[0], {i, zero}, {one, d}, {1, D}));
         row = ilb.contract(a, acc[0], row, Lhs::RowMajor);
-        scf::YieldOp::create(ib, ilb.insert(row, acc[0], {i, zero}, {one, d}));
-      });
-  return rows.getResult(0);
+        return {ilb.insert(row, acc[0], {i, zero}, {one, d})};
+      })[0];
 }
 
 Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
@@ -345,19 +321,15 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t C = ops.C, Dk = ops.Dk, Dv = ops.Dv;
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(Dk),
                dv = b.getIndexAttr(Dv);
   DeltaRuleChunk f;
-  f.K = lb.copyToNew(
-      lb.slice(ops.k, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
+  f.K = lb.copyToNew(tokensOf(lb, ops.k, t0, C, {C, Dk}));
   if (withOutput)
-    f.Q = lb.copyToNew(
-        lb.slice(ops.q, {batch, t0, head, zero}, {one, c, one, dk}, {C, Dk}));
-  f.V = lb.slice(ops.v, {batch, t0, head, zero}, {one, c, one, dv}, {C, Dv});
-  f.beta = lb.slice(ops.beta, {batch, t0, head}, {one, c, one}, {C});
-  std::tie(f.cumLast, f.cum) =
-      lb.prefixSumF64(lb.slice(ops.g, {batch, t0, head}, {one, c, one}, {C}));
+    f.Q = lb.copyToNew(tokensOf(lb, ops.q, t0, C, {C, Dk}));
+  f.V = tokensOf(lb, ops.v, t0, C, {C, Dv});
+  f.beta = tokensOf(lb, ops.beta, t0, C, {C});
+  std::tie(f.cumLast, f.cum) = lb.prefixSumF64(tokensOf(lb, ops.g, t0, C, {C}));
   f.Kt = lb.transpose(f.K);
   if (shareDecays)
     f.decay = decays(lb, f.cum);
@@ -437,7 +409,6 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t C = ops.C, Dv = ops.Dv;
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult c = b.getIndexAttr(C), dv = b.getIndexAttr(Dv);
   DeltaRuleChunk f = chunkFactors(lb, t0, st);
 
@@ -447,8 +418,7 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
     Value O = lb.contract(scaledQueries(lb, f), st,
                           lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
     O = lb.contractLowerLhs(M, f.U, O, ops.triangularBlock);
-    carry.outs[0] = lb.insert(O, carry.outs[0], {batch, t0, head, zero},
-                              {one, c, one, dv});
+    carry.outs[0] = insertTokens(lb, O, carry.outs[0], t0, C);
   }
 
   // State: gam_last S0 + (diag(gam_last / gam) K)^T U'.

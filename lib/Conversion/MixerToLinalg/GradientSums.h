@@ -2,7 +2,8 @@
 //
 // Gradients are sums over the dims an operand does not have (a gate's
 // gradient sums over the state, a shared group's over its channels): one
-// linalg.generic with reduction dims, accumulating into its destination.
+// linalg.generic with reduction dims, accumulating into its destination
+// (LinalgBuilder::sumInto).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,31 +17,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::mixer {
-
-/// acc += sum over the `reductions` dims of body(inputs): a linalg.generic
-/// over accMap.getNumDims() dims with the inputs' `maps` and `accMap`;
-/// `body` maps the input scalars to the term added.
-inline Value
-sumInto(LinalgBuilder &lb, ValueRange inputs, ArrayRef<AffineMap> maps,
-        Value acc, AffineMap accMap, ArrayRef<unsigned> reductions,
-        function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body) {
-  ImplicitLocOpBuilder &b = lb.builder();
-  SmallVector<utils::IteratorType> iterators(accMap.getNumDims(),
-                                             utils::IteratorType::parallel);
-  for (unsigned d : reductions)
-    iterators[d] = utils::IteratorType::reduction;
-  SmallVector<AffineMap> allMaps(maps);
-  allMaps.push_back(accMap);
-  auto op = linalg::GenericOp::create(
-      b, acc.getType(), inputs, ValueRange{acc}, allMaps, iterators,
-      [&](OpBuilder &nb, Location loc, ValueRange args) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        Value term = body(ib, args.drop_back());
-        linalg::YieldOp::create(
-            ib, ValueRange{arith::AddFOp::create(ib, args.back(), term)});
-      });
-  return op.getResult(0);
-}
 
 /// The product of the scalars `args`: the body of the sums of products.
 inline Value productOf(ImplicitLocOpBuilder &b, ValueRange args) {
@@ -57,10 +33,9 @@ inline Value productOf(ImplicitLocOpBuilder &b, ValueRange args) {
 /// products first.)
 inline Value sumOf(LinalgBuilder &lb, Value x, AffineMap xMap, Value acc,
                    AffineMap accMap, ArrayRef<unsigned> reductions) {
-  return sumInto(lb, {x}, {xMap}, acc, accMap, reductions,
-                 [](ImplicitLocOpBuilder &, ValueRange args) {
-                   return args[0];
-                 });
+  return lb.sumInto(
+      {x}, {xMap}, acc, accMap, reductions,
+      [](ImplicitLocOpBuilder &, ValueRange args) { return args[0]; });
 }
 
 /// acc[...] += sum_d x[..., d] over the last dim d of x, which lies along

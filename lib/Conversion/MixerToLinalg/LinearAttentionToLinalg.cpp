@@ -42,7 +42,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -54,7 +53,7 @@ namespace {
 /// The math of mixer.linear_attention for the chunked-scan driver. Segment
 /// 0 holds the keys with an output, segment 1 (when shift > 0) the last
 /// keys, which only the state sees.
-class LinearAttentionScan final : public ChunkedScanHooks {
+class LinearAttentionScan final : public OneStateScanHooks {
 public:
   using Op = LinearAttentionOp;
   static FailureOr<LinearAttentionScan> match(LinearAttentionOp op,
@@ -66,18 +65,17 @@ public:
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned segment, Value s,
                  ScanCarry &carry) override;
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
+  StateSlice stateSlice(OpBuilder &b) const override;
 
 private:
   LinearAttentionScan(LinearAttentionOp op, int64_t H, int64_t Dk, int64_t Dv)
-      : op(op), qIn(op.getQ()), k(op.getK()), v(op.getV()),
-        logDecay(op.getLogDecay()), H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
+      : OneStateScanHooks(op.getInit(), /*finalStateOut=*/1), op(op),
+        qIn(op.getQ()), k(op.getK()), v(op.getV()), logDecay(op.getLogDecay()),
+        H(H), Dk(Dk), Dv(Dv), Q(op.getChunkSize()),
         shift(op.getWindow() == 0 ? 0 : op.getWindow() + 1),
         scaleFactor(static_cast<double>(op.getScale().convertToFloat())),
         triangularBlock(lookupTargetDescription(op).triangularBlockRows()) {}
 
-  StateSlice stateSlice(OpBuilder &b) const;
   /// o_t = scale * S^T q_t, written into row t of `o`.
   Value readOut(LinalgBuilder &lb, Value t, Value o, Value st);
 
@@ -114,20 +112,19 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
   Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult q = b.getIndexAttr(Q), dk = b.getIndexAttr(Dk),
                dv = b.getIndexAttr(Dv);
 
-  Value Kc = lb.slice(k, {batch, s0, head, zero}, {one, q, one, dk}, {Q, Dk});
+  Value Kc = tokensOf(lb, k, s0, Q, {Q, Dk});
   // Packed when two contractions read it (its rows are strided across the
   // time-major input).
-  Value Vc = lb.slice(v, {batch, s0, head, zero}, {one, q, one, dv}, {Q, Dv});
+  Value Vc = tokensOf(lb, v, s0, Q, {Q, Dv});
   if (withOutput)
     Vc = lb.copyToNew(Vc);
 
   Value cum, cumLast;
   if (logDecay) {
-    Value A = lb.slice(logDecay, {batch, s0, head}, {one, q, one}, {Q});
+    Value A = tokensOf(lb, logDecay, s0, Q, {Q});
     std::tie(cumLast, cum) = lb.prefixSumF64(A);
   }
   // The per-row decays (one exp per token, not per element): to the chunk
@@ -150,8 +147,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
 
   if (withOutput) {
     Value t0 = addIndex(b, s0, shift);
-    Value Qc = lb.copyToNew(
-        lb.slice(qIn, {batch, t0, head, zero}, {one, q, one, dk}, {Q, Dk}));
+    Value Qc = lb.copyToNew(tokensOf(lb, qIn, t0, Q, {Q, Dk}));
     // Scores, then the causal decay mask (and the scale) applied in place.
     Value Sc = lb.contractLowerPart(Qc, lb.transpose(Kc),
                                     lb.filled({q, q}, f32, 0.0),
@@ -201,7 +197,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
       });
     }
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
-    o = lb.insert(O, o, {batch, t0, head, zero}, {one, q, one, dv});
+    o = insertTokens(lb, O, o, t0, Q);
   }
 
   // State passing: decay the state over the chunk, add each key decayed to
@@ -228,10 +224,8 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
 Value LinearAttentionScan::readOut(LinalgBuilder &lb, Value t, Value o,
                                    Value st) {
   ImplicitLocOpBuilder &b = lb.builder();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
-  Value qt =
-      lb.slice(qIn, {batch, t, head, zero}, {one, one, one, dk}, {1, Dk});
+  OpFoldResult one = b.getIndexAttr(1), dk = b.getIndexAttr(Dk);
+  Value qt = tokensOf(lb, qIn, t, 1, {1, Dk});
   if (scaleFactor != 1.0) {
     Value scale = arith::ConstantOp::create(b, b.getF32FloatAttr(scaleFactor));
     qt = lb.map({qt}, {lb.dims(2, {0, 1})}, lb.empty({one, dk}, b.getF32Type()),
@@ -240,10 +234,9 @@ Value LinearAttentionScan::readOut(LinalgBuilder &lb, Value t, Value o,
                 });
   }
   // A [1, Dk] x [Dk, Dv] contraction: FMAs over rows of S.
-  Value acc = lb.fill(
-      lb.slice(o, {batch, t, head, zero}, {one, one, one, dv}, {1, Dv}), 0.0);
+  Value acc = lb.fill(tokensOf(lb, o, t, 1, {1, Dv}), 0.0);
   Value ot = lb.contract(qt, st, acc, Lhs::RowMajor);
-  return lb.insert(ot, o, {batch, t, head, zero}, {one, one, one, dv});
+  return insertTokens(lb, ot, o, t, 1);
 }
 
 /// One key s: S = exp(a_s) S + k_s v_s^T, then in segment 0 the output
@@ -253,10 +246,8 @@ void LinearAttentionScan::tokenStep(LinalgBuilder &lb, unsigned segment,
   bool withOutput = segment == 0 && outputWanted;
   Value o = carry.outs[0], st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult dk = b.getIndexAttr(Dk), dv = b.getIndexAttr(Dv);
-  Value ks = lb.slice(k, {batch, s, head, zero}, {one, one, one, dk}, {Dk});
-  Value vs = lb.slice(v, {batch, s, head, zero}, {one, one, one, dv}, {Dv});
+  Value ks = tokensOf(lb, k, s, 1, {Dk});
+  Value vs = tokensOf(lb, v, s, 1, {Dv});
   Value decay;
   if (logDecay)
     decay = lb.expOfNonPositive(
@@ -277,38 +268,26 @@ void LinearAttentionScan::tokenStep(LinalgBuilder &lb, unsigned segment,
 
 void LinearAttentionScan::init(LinalgBuilder &lb, ScanCarry &carry) {
   ImplicitLocOpBuilder &ib = lb.builder();
-  Value st = initialState(lb, op.getInit(), stateSlice(ib));
-  carry.states.push_back(st);
+  OneStateScanHooks::init(lb, carry);
+  Value st = carry.states[0];
   if (shift == 0)
     return;
-  OpFoldResult one = ib.getIndexAttr(1), zero = ib.getIndexAttr(0);
-  OpFoldResult dv = ib.getIndexAttr(Dv);
   // Outputs before the first key leaves the window.
   Value c0 = arith::ConstantIndexOp::create(ib, 0);
   Value c1 = arith::ConstantIndexOp::create(ib, 1);
-  auto prefix = scf::ForOp::create(
-      ib, c0, prefixEnd, c1, ValueRange{carry.outs[0]},
-      [&](OpBuilder &pb, Location pl, Value t, ValueRange acc) {
-        ImplicitLocOpBuilder pib(pl, pb);
-        LinalgBuilder plb(pib);
+  SmallVector<Value> prefix = lb.loop(
+      c0, prefixEnd, c1, ValueRange{carry.outs[0]},
+      [&](LinalgBuilder &plb, Value t, ValueRange acc) -> SmallVector<Value> {
         Value next;
         if (op.getInit()) {
           next = readOut(plb, t, acc[0], st);
         } else {
-          Value row = plb.fill(plb.slice(acc[0], {batch, t, head, zero},
-                                         {one, one, one, dv}, {Dv}),
-                               0.0);
-          next = plb.insert(row, acc[0], {batch, t, head, zero},
-                            {one, one, one, dv});
+          Value row = plb.fill(tokensOf(plb, acc[0], t, 1, {Dv}), 0.0);
+          next = insertTokens(plb, row, acc[0], t, 1);
         }
-        scf::YieldOp::create(pib, next);
+        return {next};
       });
-  carry.outs[0] = prefix.getResult(0);
-}
-
-void LinearAttentionScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                                   MutableArrayRef<Value> outs) {
-  outs[1] = insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
+  carry.outs[0] = prefix[0];
 }
 
 /// The state S [Dk, Dv] of the head, in its natural layout.

@@ -23,17 +23,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GradientSums.h"
 #include "GroupSlabs.h"
 #include "GroupedPanels.h"
-#include "PackedProducts.h"
 #include "MixerToLinalgPatterns.h"
+#include "PackedProducts.h"
 
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Target/TargetDescription.h"
+#include "mixer/Utils/BuildReplacement.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -83,48 +84,40 @@ static Value zeroMatrixLike(LinalgBuilder &lb, Value stacked) {
 
 namespace {
 
-struct GroupedMatmulBackwardToLinalg
-    : public OpRewritePattern<GroupedMatmulBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerGroupedMatmulBackward(GroupedMatmulBackwardOp op,
+                                                     ImplicitLocOpBuilder &b) {
+  LinalgBuilder lb(b);
+  SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
+  OpFoldResult K = rhsSizes[1];
+  Value lhs = op.getLhs(), rhs = op.getRhs(), dout = op.getDout();
+  int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
 
-  LogicalResult matchAndRewrite(GroupedMatmulBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
-    OpFoldResult K = rhsSizes[1];
-    Value lhs = op.getLhs(), rhs = op.getRhs(), dout = op.getDout();
-    int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
+  // dlhs: the forward algorithm with rhs[e]^T [N, K] as the weights.
+  Value dlhs =
+      groupedMatmulRows(b, slabRows, dout, op.getGroupSizes(), rhsSizes[2], K,
+                        op.getOuts()[0], [&](LinalgBuilder &gb, Value e) {
+                          return gb.transpose(matrixOf(gb, rhs, e));
+                        });
 
-    // dlhs: the forward algorithm with rhs[e]^T [N, K] as the weights.
-    Value dlhs = groupedMatmulRows(
-        b, slabRows, dout, op.getGroupSizes(), rhsSizes[2], K,
-        op.getOuts()[0],
-        [&](LinalgBuilder &gb, Value e) {
-          return gb.transpose(matrixOf(gb, rhs, e));
-        });
-
-    // drhs[e] = sum over the slabs of group e of lhs[slab]^T dout[slab].
-    Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
-    Value drhs = walkGroups(
-        b, op.getGroupSizes(), rowsTotal, ValueRange{op.getOuts()[1]},
-        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
-            ValueRange state) -> SmallVector<Value> {
-          Value acc = forEachSlabCarrying(
-              gb.builder(), slabRows, offset, size,
-              ValueRange{zeroMatrixLike(gb, rhs)},
-              [&](LinalgBuilder &sb, int64_t rows, Value r0,
-                  ValueRange acc) -> SmallVector<Value> {
-                return {sb.contract(slabOf(sb, lhs, rows, r0),
-                                    slabOf(sb, dout, rows, r0), acc[0],
-                                    Lhs::Transposed)};
-              })[0];
-          return {insertMatrix(gb, acc, state[0], e)};
-        })[0];
-    rewriter.replaceOp(op, {dlhs, drhs});
-    return success();
-  }
-};
+  // drhs[e] = sum over the slabs of group e of lhs[slab]^T dout[slab].
+  Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
+  Value drhs =
+      walkGroups(b, op.getGroupSizes(), rowsTotal, ValueRange{op.getOuts()[1]},
+                 [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+                     ValueRange state) -> SmallVector<Value> {
+                   Value acc = forEachSlabCarrying(
+                       gb.builder(), slabRows, offset, size,
+                       ValueRange{zeroMatrixLike(gb, rhs)},
+                       [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                           ValueRange acc) -> SmallVector<Value> {
+                         return {sb.contract(slabOf(sb, lhs, rows, r0),
+                                             slabOf(sb, dout, rows, r0), acc[0],
+                                             Lhs::Transposed)};
+                       })[0];
+                   return {insertMatrix(gb, acc, state[0], e)};
+                 })[0];
+  return {dlhs, drhs};
+}
 
 /// dgate = d * up * silu'(gate), dup = d * silu(gate) on one block.
 static std::pair<Value, Value> swigluCotangents(LinalgBuilder &sb, Value gate,
@@ -236,164 +229,134 @@ static SmallVector<Value> packedBlockStep(LinalgBuilder &sb, PanelTile tile,
   return {insertSlab(sb, dxNew, dx, r0), dw[0], dw[1]};
 }
 
-struct GroupedSwigluBackwardToLinalg
-    : public OpRewritePattern<GroupedSwigluBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerGroupedSwigluBackward(GroupedSwigluBackwardOp op,
+                                                     ImplicitLocOpBuilder &b) {
+  LinalgBuilder lb(b);
+  Type f32 = b.getF32Type();
+  Value x = op.getX(), wGate = op.getWGate(), wUp = op.getWUp(),
+        dout = op.getDout();
+  OpFoldResult K = lb.sizesOf(x)[1], F = lb.sizesOf(wGate)[2];
+  int64_t k = staticSize(K), f = staticSize(F);
+  const TargetDescription &target = lookupTargetDescription(op);
+  std::optional<PanelTile> tile = packedTile(target, k, f);
+  int64_t slabRows = target.moeSlabRows;
+  // Packed: blocks of whole micro-kernel slabs whose [rows, F] cotangent
+  // blocks stay in a quarter of L2. Each block updates the [K, F]
+  // weight-gradient accumulators once: 16-row slabs stream them through
+  // memory every 16 rows.
+  int64_t blockRows =
+      tile ? std::max<int64_t>(
+                 1, groupedRowBlock(target.l2CacheBytes, slabRows, f) /
+                        tile->rows) *
+                 tile->rows
+           : slabRows;
+  Value rowsTotal = tensor::DimOp::create(b, x, 0);
 
-  LogicalResult matchAndRewrite(GroupedSwigluBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    Type f32 = b.getF32Type();
-    Value x = op.getX(), wGate = op.getWGate(), wUp = op.getWUp(),
-          dout = op.getDout();
-    OpFoldResult K = lb.sizesOf(x)[1], F = lb.sizesOf(wGate)[2];
-    int64_t k = staticSize(K), f = staticSize(F);
-    const TargetDescription &target = lookupTargetDescription(op);
-    std::optional<PanelTile> tile = packedTile(target, k, f);
-    int64_t slabRows = target.moeSlabRows;
-    // Packed: blocks of whole micro-kernel slabs whose [rows, F] cotangent
-    // blocks stay in a quarter of L2. Each block updates the [K, F]
-    // weight-gradient accumulators once: 16-row slabs stream them through
-    // memory every 16 rows.
-    int64_t blockRows =
-        tile ? std::max<int64_t>(
-                   1, groupedRowBlock(target.l2CacheBytes, slabRows, f) /
-                          tile->rows) *
-                   tile->rows
-             : slabRows;
-    Value rowsTotal = tensor::DimOp::create(b, x, 0);
-
-    SmallVector<Value> walked = walkGroups(
-        b, op.getGroupSizes(), rowsTotal, op.getOuts(),
-        [&](LinalgBuilder &gb, Value e, Value offset, Value size,
-            ValueRange state) -> SmallVector<Value> {
-          Value wg = matrixOf(gb, wGate, e), wu = matrixOf(gb, wUp, e);
-          // Packed: the panels of w[e] (for gate, up) and of w[e]^T (for
-          // dx), copied once per group; else the transposes.
-          Value pg, pu, pgT, puT, wgT, wuT;
-          if (tile) {
-            pg = packPanels(gb, wg, emptyPanels(gb, k, f, *tile), *tile, false);
-            pu = packPanels(gb, wu, emptyPanels(gb, k, f, *tile), *tile, false);
-            pgT = packPanels(gb, wg, emptyPanels(gb, f, k, *tile), *tile, true);
-            puT = packPanels(gb, wu, emptyPanels(gb, f, k, *tile), *tile, true);
-          } else {
-            wgT = gb.transpose(wg);
-            wuT = gb.transpose(wu);
-          }
-          SmallVector<Value> slabs = forEachSlabCarrying(
-              gb.builder(), blockRows, offset, size,
-              ValueRange{state[0], zeroMatrixLike(gb, wGate),
-                         zeroMatrixLike(gb, wUp)},
-              [&](LinalgBuilder &sb, int64_t rows, Value r0,
-                  ValueRange acc) -> SmallVector<Value> {
-                ImplicitLocOpBuilder &ib = sb.builder();
-                OpFoldResult h = ib.getIndexAttr(rows);
-                Value a = slabOf(sb, x, rows, r0);
-                Value d = slabOf(sb, dout, rows, r0);
-                if (!tile) {
-                  // The forward projections, recomputed for this slab.
-                  Value gate = sb.contract(
-                      a, wg, sb.filled({h, F}, f32, 0.0), Lhs::RowMajor);
-                  Value up = sb.contract(a, wu, sb.filled({h, F}, f32, 0.0),
+  SmallVector<Value> walked = walkGroups(
+      b, op.getGroupSizes(), rowsTotal, op.getOuts(),
+      [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+          ValueRange state) -> SmallVector<Value> {
+        Value wg = matrixOf(gb, wGate, e), wu = matrixOf(gb, wUp, e);
+        // Packed: the panels of w[e] (for gate, up) and of w[e]^T (for
+        // dx), copied once per group; else the transposes.
+        Value pg, pu, pgT, puT, wgT, wuT;
+        if (tile) {
+          pg = packPanels(gb, wg, emptyPanels(gb, k, f, *tile), *tile, false);
+          pu = packPanels(gb, wu, emptyPanels(gb, k, f, *tile), *tile, false);
+          pgT = packPanels(gb, wg, emptyPanels(gb, f, k, *tile), *tile, true);
+          puT = packPanels(gb, wu, emptyPanels(gb, f, k, *tile), *tile, true);
+        } else {
+          wgT = gb.transpose(wg);
+          wuT = gb.transpose(wu);
+        }
+        SmallVector<Value> slabs = forEachSlabCarrying(
+            gb.builder(), blockRows, offset, size,
+            ValueRange{state[0], zeroMatrixLike(gb, wGate),
+                       zeroMatrixLike(gb, wUp)},
+            [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                ValueRange acc) -> SmallVector<Value> {
+              ImplicitLocOpBuilder &ib = sb.builder();
+              OpFoldResult h = ib.getIndexAttr(rows);
+              Value a = slabOf(sb, x, rows, r0);
+              Value d = slabOf(sb, dout, rows, r0);
+              if (!tile) {
+                // The forward projections, recomputed for this slab.
+                Value gate = sb.contract(a, wg, sb.filled({h, F}, f32, 0.0),
                                          Lhs::RowMajor);
-                  auto [dgate, dup] = swigluCotangents(sb, gate, up, d);
-                  Value dx = sb.contract(dgate, wgT,
-                                         sb.filled({h, K}, f32, 0.0),
-                                         Lhs::RowMajor);
-                  dx = sb.contract(dup, wuT, dx, Lhs::RowMajor);
-                  return {insertSlab(sb, dx, acc[0], r0),
-                          sb.contract(a, dgate, acc[1], Lhs::Transposed),
-                          sb.contract(a, dup, acc[2], Lhs::Transposed)};
-                }
-                return packedBlockStep(sb, *tile, a, d, slabOf(sb, acc[0], rows, r0),
-                                       {pg, pu, pgT, puT}, acc[1], acc[2], r0,
-                                       acc[0]);
-              });
-          return {slabs[0], insertMatrix(gb, slabs[1], state[1], e),
-                  insertMatrix(gb, slabs[2], state[2], e)};
-        });
-    // Rows past the groups have no gradient.
-    Value sum = walked[3];
-    Value dx = zeroRows(b, slabRows, sum,
-                        arith::SubIOp::create(b, rowsTotal, sum), K,
-                        walked[0]);
-    rewriter.replaceOp(op, {dx, walked[1], walked[2]});
-    return success();
-  }
-};
+                Value up = sb.contract(a, wu, sb.filled({h, F}, f32, 0.0),
+                                       Lhs::RowMajor);
+                auto [dgate, dup] = swigluCotangents(sb, gate, up, d);
+                Value dx = sb.contract(dgate, wgT, sb.filled({h, K}, f32, 0.0),
+                                       Lhs::RowMajor);
+                dx = sb.contract(dup, wuT, dx, Lhs::RowMajor);
+                return {insertSlab(sb, dx, acc[0], r0),
+                        sb.contract(a, dgate, acc[1], Lhs::Transposed),
+                        sb.contract(a, dup, acc[2], Lhs::Transposed)};
+              }
+              return packedBlockStep(
+                  sb, *tile, a, d, slabOf(sb, acc[0], rows, r0),
+                  {pg, pu, pgT, puT}, acc[1], acc[2], r0, acc[0]);
+            });
+        return {slabs[0], insertMatrix(gb, slabs[1], state[1], e),
+                insertMatrix(gb, slabs[2], state[2], e)};
+      });
+  // Rows past the groups have no gradient.
+  Value sum = walked[3];
+  Value dx = zeroRows(b, slabRows, sum,
+                      arith::SubIOp::create(b, rowsTotal, sum), K, walked[0]);
+  return {dx, walked[1], walked[2]};
+}
 
-struct MoeCombineBackwardToLinalg
-    : public OpRewritePattern<MoeCombineBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerMoeCombineBackward(MoeCombineBackwardOp op,
+                                                  ImplicitLocOpBuilder &b) {
+  LinalgBuilder lb(b);
+  Type f32 = b.getF32Type();
+  Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
+        weights = op.getWeights(), dout = op.getDout();
+  Value k = tensor::DimOp::create(b, weights, 1);
+  Value slots = tensor::DimOp::create(b, expertOut, 0);
+  OpFoldResult cols = lb.sizesOf(expertOut)[1];
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  int64_t n = staticSize(cols);
 
-  LogicalResult matchAndRewrite(MoeCombineBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    Type f32 = b.getF32Type();
-    Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
-          weights = op.getWeights(), dout = op.getDout();
-    Value k = tensor::DimOp::create(b, weights, 1);
-    Value slots = tensor::DimOp::create(b, expertOut, 0);
-    OpFoldResult cols = lb.sizesOf(expertOut)[1];
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    int64_t n = staticSize(cols);
-    MLIRContext *ctx = b.getContext();
-
-    Value c0 = arith::ConstantIndexOp::create(b, 0);
-    Value c1 = arith::ConstantIndexOp::create(b, 1);
-    auto loop = scf::ForOp::create(
-        b, c0, slots, c1, op.getOuts(),
-        [&](OpBuilder &nb, Location loc, Value r, ValueRange acc) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          LinalgBuilder rb(ib);
-          Value a = arith::IndexCastOp::create(
-              ib, ib.getIndexType(), tensor::ExtractOp::create(ib, perm, r));
-          Value t = arith::DivUIOp::create(ib, a, k);
-          Value j = arith::RemUIOp::create(ib, a, k);
-          Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
-          Value doutRow = rb.slice(dout, {t, zero}, {one, cols}, {n});
-          Value eoRow = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
-          // d_expert_out[r] = w dout[t], written into its row.
-          Value dst = rb.slice(acc[0], {r, zero}, {one, cols}, {n});
-          Value row = rb.map({doutRow}, {rb.dims(1, {0})}, dst,
-                             [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-                               return arith::MulFOp::create(mb, w, args[0])
-                                   .getResult();
-                             });
-          Value dExpertOut = rb.insert(row, acc[0], {r, zero}, {one, cols});
-          // d_weights[t, j] = <dout[t], expert_out[r]>.
-          Value dot =
-              linalg::GenericOp::create(
-                  ib, TypeRange{RankedTensorType::get({}, f32)},
-                  ValueRange{doutRow, eoRow},
-                  ValueRange{rb.filled({}, f32, 0.0)},
-                  ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, ctx),
-                                      AffineMap::getMultiDimIdentityMap(1, ctx),
-                                      AffineMap::get(1, 0, {}, ctx)},
-                  ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
-                  [](OpBuilder &gb, Location gl, ValueRange args) {
-                    Value p = arith::MulFOp::create(gb, gl, args[0], args[1]);
-                    linalg::YieldOp::create(
-                        gb, gl,
-                        arith::AddFOp::create(gb, gl, args[2], p).getResult());
-                  })
-                  .getResult(0);
-          Value dw = tensor::InsertOp::create(
-              ib, tensor::ExtractOp::create(ib, dot, ValueRange{}), acc[1],
-              ValueRange{t, j});
-          scf::YieldOp::create(ib, ValueRange{dExpertOut, dw});
-        });
-    rewriter.replaceOp(op, loop.getResults());
-    return success();
-  }
-};
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
+  SmallVector<Value> loop = lb.loop(
+      c0, slots, c1, op.getOuts(),
+      [&](LinalgBuilder &rb, Value r, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = rb.builder();
+        Value a = arith::IndexCastOp::create(
+            ib, ib.getIndexType(), tensor::ExtractOp::create(ib, perm, r));
+        Value t = arith::DivUIOp::create(ib, a, k);
+        Value j = arith::RemUIOp::create(ib, a, k);
+        Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
+        Value doutRow = rb.slice(dout, {t, zero}, {one, cols}, {n});
+        Value eoRow = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
+        // d_expert_out[r] = w dout[t], written into its row.
+        Value dst = rb.slice(acc[0], {r, zero}, {one, cols}, {n});
+        Value row =
+            rb.map({doutRow}, {rb.dims(1, {0})}, dst,
+                   [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                     return arith::MulFOp::create(mb, w, args[0]).getResult();
+                   });
+        Value dExpertOut = rb.insert(row, acc[0], {r, zero}, {one, cols});
+        // d_weights[t, j] = <dout[t], expert_out[r]>.
+        AffineMap id = rb.dims(1, {0});
+        Value dot =
+            rb.sumInto({doutRow, eoRow}, {id, id}, rb.filled({}, f32, 0.0),
+                       rb.dims(1, {}), {0}, productOf);
+        Value dw = tensor::InsertOp::create(
+            ib, tensor::ExtractOp::create(ib, dot, ValueRange{}), acc[1],
+            ValueRange{t, j});
+        return {dExpertOut, dw};
+      });
+  return loop;
+}
 
 } // namespace
 
 void mlir::mixer::populateMoEBackwardToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulBackwardToLinalg, GroupedSwigluBackwardToLinalg,
-               MoeCombineBackwardToLinalg>(patterns.getContext());
+  addReplacementPatterns<lowerGroupedMatmulBackward, lowerGroupedSwigluBackward,
+                         lowerMoeCombineBackward>(patterns);
 }

@@ -33,12 +33,12 @@
 #include "mixer/Conversion/MixerToLoops/MixerToLoops.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Target/TargetDescription.h"
+#include "mixer/Utils/BuildReplacement.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -56,16 +56,14 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value height = arith::ConstantIndexOp::create(b, rows);
-  auto loop = scf::ForOp::create(
-      b, c0, count, c1, state,
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder lb(ib);
-        Value r0 = arith::AddIOp::create(
-            ib, begin, arith::MulIOp::create(ib, i, height));
-        scf::YieldOp::create(ib, step(lb, rows, r0, acc));
-      });
-  return SmallVector<Value>(loop.getResults());
+  LinalgBuilder lb(b);
+  return lb.loop(c0, count, c1, state,
+                 [&](LinalgBuilder &ilb, Value i, ValueRange acc) {
+                   ImplicitLocOpBuilder &ib = ilb.builder();
+                   Value r0 = arith::AddIOp::create(
+                       ib, begin, arith::MulIOp::create(ib, i, height));
+                   return step(ilb, rows, r0, acc);
+                 });
 }
 
 /// Covers rows [begin, begin + count) with static slabs: count / slabRows
@@ -137,11 +135,10 @@ SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
   Value experts = tensor::DimOp::create(b, groupSizes, 0);
   SmallVector<Value> init(state.begin(), state.end());
   init.push_back(c0);
-  auto groups = scf::ForOp::create(
-      b, c0, experts, c1, init,
-      [&](OpBuilder &nb, Location loc, Value e, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder lb(ib);
+  LinalgBuilder lb(b);
+  return lb.loop(
+      c0, experts, c1, init, [&](LinalgBuilder &glb, Value e, ValueRange acc) {
+        ImplicitLocOpBuilder &ib = glb.builder();
         Value offset = acc.back();
         // Sizes are data: a negative one counts as 0 and none reaches past
         // the T rows, so bad sizes cannot write out of bounds.
@@ -149,12 +146,10 @@ SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
         Value size = arith::MinSIOp::create(
             ib, arith::MaxSIOp::create(ib, groupSize(ib, groupSizes, e), c0),
             room);
-        SmallVector<Value> next =
-            group(lb, e, offset, size, acc.drop_back());
+        SmallVector<Value> next = group(glb, e, offset, size, acc.drop_back());
         next.push_back(arith::AddIOp::create(ib, offset, size));
-        scf::YieldOp::create(ib, next);
+        return next;
       });
-  return SmallVector<Value>(groups.getResults());
 }
 
 /// Walks the groups in order: `group(lb, e, offset, size, out)` computes the
@@ -244,73 +239,54 @@ struct GroupedGemmTiles {
   }
 };
 
-struct GroupedMatmulToLinalg : public OpRewritePattern<GroupedMatmulOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
+                                             ImplicitLocOpBuilder &b) {
+  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs());
+  Value out = groupedPanelRows(
+      b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getLhs(),
+      op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
+      [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+        // Accumulated in place in the output's tile on the CPU; in a
+        // local slab buffer (a temporary of the block) on the GPU.
+        Value acc = tiles.tileRows
+                        ? sb.fill(dest, 0.0)
+                        : sb.filled(sb.sizesOf(dest), b.getF32Type(), 0.0);
+        return contractPanel(sb, a, panels[0], acc, tiles.tileRows);
+      });
+  return {out};
+}
 
-  LogicalResult matchAndRewrite(GroupedMatmulOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs());
-    Value out = groupedPanelRows(
-        b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getLhs(),
-        op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
-        [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
-          // Accumulated in place in the output's tile on the CPU; in a
-          // local slab buffer (a temporary of the block) on the GPU.
-          Value acc = tiles.tileRows
-                          ? sb.fill(dest, 0.0)
-                          : sb.filled(sb.sizesOf(dest), b.getF32Type(), 0.0);
-          return contractPanel(sb, a, panels[0], acc, tiles.tileRows);
-        });
-    rewriter.replaceOp(op, out);
-    return success();
-  }
-};
-
-struct GroupedSwigluToLinalg : public OpRewritePattern<GroupedSwigluOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(GroupedSwigluOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    Type f32 = b.getF32Type();
-    GroupedGemmTiles tiles(lookupTargetDescription(op), op.getWGate());
-    int64_t rows = tiles.tileRows;
-    Value out = groupedPanelRows(
-        b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getX(),
-        op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
-        op.getOuts()[0],
-        [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
-          // Both products of the tile in local buffers, then silu(gate) * up
-          // straight into the output's tile.
-          SmallVector<OpFoldResult> tile = sb.sizesOf(dest);
-          Value gate =
-              contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0), rows);
-          Value up =
-              contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0), rows);
-          AffineMap id = sb.dims(2, {0, 1});
-          return sb.map({gate, up}, {id, id}, dest,
-                        [](ImplicitLocOpBuilder &mb, ValueRange args) {
-                          return siluTimes(mb, args[0], args[1]);
-                        });
-        });
-    rewriter.replaceOp(op, out);
-    return success();
-  }
-};
+static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
+                                             ImplicitLocOpBuilder &b) {
+  Type f32 = b.getF32Type();
+  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getWGate());
+  int64_t rows = tiles.tileRows;
+  Value out = groupedPanelRows(
+      b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getX(),
+      op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
+      op.getOuts()[0],
+      [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+        // Both products of the tile in local buffers, then silu(gate) * up
+        // straight into the output's tile.
+        SmallVector<OpFoldResult> tile = sb.sizesOf(dest);
+        Value gate =
+            contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0), rows);
+        Value up =
+            contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0), rows);
+        AffineMap id = sb.dims(2, {0, 1});
+        return sb.map({gate, up}, {id, id}, dest,
+                      [](ImplicitLocOpBuilder &mb, ValueRange args) {
+                        return siluTimes(mb, args[0], args[1]);
+                      });
+      });
+  return {out};
+}
 
 /// The panels of every expert's weights, as the grouped GEMMs pack them.
-struct PackWeightsToLinalg : public OpRewritePattern<PackWeightsOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(PackWeightsOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    rewriter.replaceOp(op,
-                       packWeightPanels(b, op.getWeights(), op.getOuts()[0]));
-    return success();
-  }
-};
+static SmallVector<Value> lowerPackWeights(PackWeightsOp op,
+                                           ImplicitLocOpBuilder &b) {
+  return {packWeightPanels(b, op.getWeights(), op.getOuts()[0])};
+}
 
 /// The index value of an integer scalar.
 static Value toIndex(ImplicitLocOpBuilder &b, Value v) {
@@ -318,155 +294,132 @@ static Value toIndex(ImplicitLocOpBuilder &b, Value v) {
 }
 
 /// An scf.for over [0, ub) carrying `init`; `body` returns the next values.
-static SmallVector<Value>
-loop(ImplicitLocOpBuilder &b, Value ub, ValueRange init,
-     function_ref<SmallVector<Value>(ImplicitLocOpBuilder &, Value iv,
-                                     ValueRange acc)>
-         body) {
+static SmallVector<Value> loop(ImplicitLocOpBuilder &b, Value ub,
+                               ValueRange init, LinalgBuilder::LoopBody body) {
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
-  auto forOp = scf::ForOp::create(
-      b, c0, ub, c1, init,
-      [&](OpBuilder &nb, Location loc, Value iv, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        scf::YieldOp::create(ib, body(ib, iv, acc));
-      });
-  return SmallVector<Value>(forOp.getResults());
+  return LinalgBuilder(b).loop(c0, ub, c1, init, body);
 }
 
 /// The scalar counting sort (memory-bound, T*k steps), then the rows of x
 /// gathered as vector row copies.
-struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerMoeDispatch(MoeDispatchOp op,
+                                           ImplicitLocOpBuilder &b) {
+  LinalgBuilder lb(b);
+  Value x = op.getX(), ids = op.getExpertIds();
+  Value sorted = op.getOuts()[0], sizes = op.getOuts()[1],
+        perm = op.getOuts()[2];
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  int64_t numExperts = op.getNumExperts();
+  Value k = tensor::DimOp::create(b, ids, 1);
+  Value slots = tensor::DimOp::create(b, perm, 0);
+  Value experts = arith::ConstantIndexOp::create(b, numExperts);
+  Value zero64 = arith::ConstantIntOp::create(b, i64, 0);
+  Value one64 = arith::ConstantIntOp::create(b, i64, 1);
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  OpFoldResult width = lb.sizesOf(x)[1];
 
-  LogicalResult matchAndRewrite(MoeDispatchOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    Value x = op.getX(), ids = op.getExpertIds();
-    Value sorted = op.getOuts()[0], sizes = op.getOuts()[1],
-          perm = op.getOuts()[2];
-    Type i64 = b.getI64Type(), i32 = b.getI32Type();
-    int64_t numExperts = op.getNumExperts();
-    Value k = tensor::DimOp::create(b, ids, 1);
-    Value slots = tensor::DimOp::create(b, perm, 0);
-    Value experts = arith::ConstantIndexOp::create(b, numExperts);
-    Value zero64 = arith::ConstantIntOp::create(b, i64, 0);
-    Value one64 = arith::ConstantIntOp::create(b, i64, 1);
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    OpFoldResult width = lb.sizesOf(x)[1];
+  auto expertOf = [&](ImplicitLocOpBuilder &ib, Value a) {
+    Value t = arith::DivUIOp::create(ib, a, k);
+    Value j = arith::RemUIOp::create(ib, a, k);
+    return toIndex(ib, tensor::ExtractOp::create(ib, ids, ValueRange{t, j}));
+  };
 
-    auto expertOf = [&](ImplicitLocOpBuilder &ib, Value a) {
-      Value t = arith::DivUIOp::create(ib, a, k);
-      Value j = arith::RemUIOp::create(ib, a, k);
-      return toIndex(ib, tensor::ExtractOp::create(ib, ids, ValueRange{t, j}));
-    };
-
-    // Group sizes: count the slots of each expert.
-    sizes = linalg::FillOp::create(b, zero64, sizes).getResult(0);
-    sizes = loop(b, slots, sizes,
-                 [&](ImplicitLocOpBuilder &ib, Value a,
-                     ValueRange acc) -> SmallVector<Value> {
-                   Value e = expertOf(ib, a);
-                   Value n = tensor::ExtractOp::create(ib, acc[0], e);
-                   return {tensor::InsertOp::create(
-                       ib, arith::AddIOp::create(ib, n, one64), acc[0], e)};
-                 })[0];
-    // The next free row of each expert, from the first row of its group.
-    Value next = bufferization::AllocTensorOp::create(
-        b, RankedTensorType::get({numExperts}, i64), ValueRange{});
-    next = loop(b, experts, {next, zero64},
-                [&](ImplicitLocOpBuilder &ib, Value e,
-                    ValueRange acc) -> SmallVector<Value> {
-                  Value n = tensor::ExtractOp::create(ib, sizes, e);
-                  return {tensor::InsertOp::create(ib, acc[1], acc[0], e),
-                          arith::AddIOp::create(ib, acc[1], n)};
-                })[0];
-    // Slots in order to the next row of their expert: a stable sort.
-    perm = loop(b, slots, {perm, next},
-                [&](ImplicitLocOpBuilder &ib, Value a,
-                    ValueRange acc) -> SmallVector<Value> {
-                  Value e = expertOf(ib, a);
-                  Value row = tensor::ExtractOp::create(ib, acc[1], e);
-                  Value slot = arith::IndexCastOp::create(ib, i32, a);
-                  return {tensor::InsertOp::create(ib, slot, acc[0],
-                                                   toIndex(ib, row)),
-                          tensor::InsertOp::create(
-                              ib, arith::AddIOp::create(ib, row, one64),
-                              acc[1], e)};
-                })[0];
-    // sorted[r, :] = x[permutation[r] / k, :], one row copy each.
-    sorted = loop(b, slots, sorted,
-                  [&](ImplicitLocOpBuilder &ib, Value r,
-                      ValueRange acc) -> SmallVector<Value> {
-                    LinalgBuilder rb(ib);
-                    Value t = arith::DivUIOp::create(
-                        ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)),
-                        k);
-                    int64_t w = staticSize(width);
-                    Value src = rb.slice(x, {t, zero}, {one, width}, {w});
-                    Value dst = rb.slice(acc[0], {r, zero}, {one, width}, {w});
-                    return {rb.insert(rb.copy(src, dst), acc[0], {r, zero},
-                                      {one, width})};
-                  })[0];
-    rewriter.replaceOp(op, {sorted, sizes, perm});
-    return success();
-  }
-};
+  // Group sizes: count the slots of each expert.
+  sizes = linalg::FillOp::create(b, zero64, sizes).getResult(0);
+  sizes = loop(
+      b, slots, sizes,
+      [&](LinalgBuilder &rb, Value a, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = rb.builder();
+        Value e = expertOf(ib, a);
+        Value n = tensor::ExtractOp::create(ib, acc[0], e);
+        return {tensor::InsertOp::create(
+            ib, arith::AddIOp::create(ib, n, one64), acc[0], e)};
+      })[0];
+  // The next free row of each expert, from the first row of its group.
+  Value next = bufferization::AllocTensorOp::create(
+      b, RankedTensorType::get({numExperts}, i64), ValueRange{});
+  next = loop(
+      b, experts, {next, zero64},
+      [&](LinalgBuilder &rb, Value e, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = rb.builder();
+        Value n = tensor::ExtractOp::create(ib, sizes, e);
+        return {tensor::InsertOp::create(ib, acc[1], acc[0], e),
+                arith::AddIOp::create(ib, acc[1], n)};
+      })[0];
+  // Slots in order to the next row of their expert: a stable sort.
+  perm = loop(
+      b, slots, {perm, next},
+      [&](LinalgBuilder &rb, Value a, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = rb.builder();
+        Value e = expertOf(ib, a);
+        Value row = tensor::ExtractOp::create(ib, acc[1], e);
+        Value slot = arith::IndexCastOp::create(ib, i32, a);
+        return {tensor::InsertOp::create(ib, slot, acc[0], toIndex(ib, row)),
+                tensor::InsertOp::create(
+                    ib, arith::AddIOp::create(ib, row, one64), acc[1], e)};
+      })[0];
+  // sorted[r, :] = x[permutation[r] / k, :], one row copy each.
+  sorted = loop(
+      b, slots, sorted,
+      [&](LinalgBuilder &rb, Value r, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = rb.builder();
+        Value t = arith::DivUIOp::create(
+            ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)), k);
+        int64_t w = staticSize(width);
+        Value src = rb.slice(x, {t, zero}, {one, width}, {w});
+        Value dst = rb.slice(acc[0], {r, zero}, {one, width}, {w});
+        return {rb.insert(rb.copy(src, dst), acc[0], {r, zero}, {one, width})};
+      })[0];
+  return {sorted, sizes, perm};
+}
 
 /// The output zeroed in row slabs, then each expert row added into its
 /// token's row, weighted: a vector row update per dispatched row.
-struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerMoeCombine(MoeCombineOp op,
+                                          ImplicitLocOpBuilder &b) {
+  LinalgBuilder lb(b);
+  Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
+        weights = op.getWeights();
+  Value k = tensor::DimOp::create(b, weights, 1);
+  Value slots = tensor::DimOp::create(b, expertOut, 0);
+  Value tokens = tensor::DimOp::create(b, op.getOuts()[0], 0);
+  OpFoldResult cols = lb.sizesOf(expertOut)[1];
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  int64_t n = staticSize(cols);
 
-  LogicalResult matchAndRewrite(MoeCombineOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
-          weights = op.getWeights();
-    Value k = tensor::DimOp::create(b, weights, 1);
-    Value slots = tensor::DimOp::create(b, expertOut, 0);
-    Value tokens = tensor::DimOp::create(b, op.getOuts()[0], 0);
-    OpFoldResult cols = lb.sizesOf(expertOut)[1];
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    int64_t n = staticSize(cols);
-
-    Value c0 = arith::ConstantIndexOp::create(b, 0);
-    Value out = zeroRows(b, lookupTargetDescription(op).moeSlabRows, c0, tokens,
-                         cols, op.getOuts()[0]);
-    out = loop(b, slots, out,
-               [&](ImplicitLocOpBuilder &ib, Value r,
-                   ValueRange acc) -> SmallVector<Value> {
-                 LinalgBuilder rb(ib);
-                 Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
-                 Value t = arith::DivUIOp::create(ib, a, k);
-                 Value j = arith::RemUIOp::create(ib, a, k);
-                 Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
-                 Value src = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
-                 Value dst = rb.slice(acc[0], {t, zero}, {one, cols}, {n});
-                 // Updated in place: the token's row of out is the init.
-                 Value sum = rb.map(
-                     {src}, {rb.dims(1, {0})}, dst,
-                     [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-                       return arith::AddFOp::create(
-                                  mb, args[1],
-                                  arith::MulFOp::create(mb, w, args[0]))
-                           .getResult();
-                     });
-                 return {rb.insert(sum, acc[0], {t, zero}, {one, cols})};
-               })[0];
-    rewriter.replaceOp(op, out);
-    return success();
-  }
-};
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value out = zeroRows(b, lookupTargetDescription(op).moeSlabRows, c0, tokens,
+                       cols, op.getOuts()[0]);
+  out = loop(
+      b, slots, out,
+      [&](LinalgBuilder &rb, Value r, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = rb.builder();
+        Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
+        Value t = arith::DivUIOp::create(ib, a, k);
+        Value j = arith::RemUIOp::create(ib, a, k);
+        Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
+        Value src = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
+        Value dst = rb.slice(acc[0], {t, zero}, {one, cols}, {n});
+        // Updated in place: the token's row of out is the init.
+        Value sum = rb.map({src}, {rb.dims(1, {0})}, dst,
+                           [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                             return arith::AddFOp::create(
+                                        mb, args[1],
+                                        arith::MulFOp::create(mb, w, args[0]))
+                                 .getResult();
+                           });
+        return {rb.insert(sum, acc[0], {t, zero}, {one, cols})};
+      })[0];
+  return {out};
+}
 
 } // namespace
 
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GroupedMatmulToLinalg, GroupedSwigluToLinalg,
-               PackWeightsToLinalg, MoeDispatchToLinalg, MoeCombineToLinalg>(
-      patterns.getContext());
+  addReplacementPatterns<lowerGroupedMatmul, lowerGroupedSwiglu,
+                         lowerPackWeights, lowerMoeDispatch, lowerMoeCombine>(
+      patterns);
   populateTopkRouterToVectorPatterns(patterns);
   populateTopkRouterToLoopsPatterns(patterns);
 }

@@ -39,7 +39,6 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -114,12 +113,9 @@ public:
     OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0),
                  db = b.getIndexAttr(Db);
     Value start = lb.copyToNew(boundaryState(lb, tailRow));
-    auto loop = scf::ForOp::create(
-        b, tailStart, t, arith::ConstantIndexOp::create(b, 1),
-        ValueRange{start},
-        [&](OpBuilder &nb, Location loc, Value s, ValueRange acc) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          LinalgBuilder ilb(ib);
+    SmallVector<Value> loop = lb.loop(
+        tailStart, t, arith::ConstantIndexOp::create(b, 1), ValueRange{start},
+        [&](LinalgBuilder &ilb, Value s, ValueRange acc) -> SmallVector<Value> {
           Value dt = fwd.stepSizes(ilb, fwd.rows(ilb, fwd.ops.delta, 1, s));
           Value du = fwd.product(ilb, dt, fwd.rows(ilb, fwd.ops.u, 1, s));
           auto row = [&](Value x) {
@@ -127,10 +123,9 @@ public:
           };
           Value bi = ilb.slice(fwd.groupRows(ilb, fwd.ops.b, 1, s),
                                {zero, zero}, {one, b.getIndexAttr(N)}, {N});
-          scf::YieldOp::create(
-              ib, ValueRange{fwd.advance(ilb, acc[0], row(dt), row(du), bi)});
+          return {fwd.advance(ilb, acc[0], row(dt), row(du), bi)};
         });
-    backwardBlock(lb, 1, t, loop.getResult(0), carry);
+    backwardBlock(lb, 1, t, loop[0], carry);
   }
 
   void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
@@ -208,11 +203,10 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
                              lb.empty({t, n, db}, f32)};
   if (Z)
     init.push_back(lb.filled({t, db}, f32, 0.0));
-  auto states = scf::ForOp::create(
-      b, c0, cT, c1, init,
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  SmallVector<Value> states = lb.loop(
+      c0, cT, c1, init,
+      [&](LinalgBuilder &ilb, Value i, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value decay = fwd.decays(
             ilb, tokenRow(ilb, DT, i, Db),
             ilb.slice(acc[2], {i, zero, zero}, {one, n, db}, {N, Db}));
@@ -229,10 +223,10 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
           row = ilb.contract(ci, h, row, Lhs::RowMajor);
           yield.push_back(ilb.insert(row, acc[3], {i, zero}, {one, db}));
         }
-        scf::YieldOp::create(ib, yield);
+        return yield;
       });
-  Hs = states.getResult(1);
-  Value E = states.getResult(2);
+  Hs = states[1];
+  Value E = states[2];
   Value Hprev = lb.slice(Hs, {zero, zero, zero}, {t, n, db}, {T, N, Db});
   Value Hcur = lb.slice(Hs, {one, zero, zero}, {t, n, db}, {T, N, Db});
 
@@ -259,8 +253,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
       bool skip = static_cast<bool>(fwd.dSkip);
       // P is overwritten with dz.
       Value dZ = lb.map(
-          in, maps, states.getResult(3),
-          [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          in, maps, states[3], [&](ImplicitLocOpBuilder &ib, ValueRange args) {
             Value pre = args.back();
             if (skip)
               pre = arith::AddFOp::create(
@@ -295,12 +288,10 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   // reads Sb[i] = b_i^T dH[i] [Db] (a [1, N] x [N, Db] contraction, as the
   // forward's output), which du and ddelta share.
   Value dH = lb.empty({t, n, db}, f32);
-  auto reverse = scf::ForOp::create(
-      b, c0, cT, c1,
-      ValueRange{carry.states[0], dH, lb.filled({t, db}, f32, 0.0)},
-      [&](OpBuilder &nb, Location loc, Value j, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  SmallVector<Value> reverse = lb.loop(
+      c0, cT, c1, ValueRange{carry.states[0], dH, lb.filled({t, db}, f32, 0.0)},
+      [&](LinalgBuilder &ilb, Value j, ValueRange acc) -> SmallVector<Value> {
+        ImplicitLocOpBuilder &ib = ilb.builder();
         Value i = arith::SubIOp::create(
             ib, arith::ConstantIndexOp::create(ib, T - 1), j);
         Value cur = ilb.map(
@@ -322,11 +313,11 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
             [](ImplicitLocOpBuilder &hb, ValueRange args) {
               return arith::MulFOp::create(hb, args[0], args[1]).getResult();
             });
-        scf::YieldOp::create(ib, ValueRange{prev, all, sb});
+        return {prev, all, sb};
       });
-  carry.states[0] = reverse.getResult(0);
-  dH = reverse.getResult(1);
-  Value Sb = reverse.getResult(2);
+  carry.states[0] = reverse[0];
+  dH = reverse[1];
+  Value Sb = reverse[2];
 
   // Iteration dims (i, n, d) for the sums over channels or state indices.
   AffineMap ind = lb.dims(3, {0, 1, 2}), iD = lb.dims(3, {0, 2}),
@@ -407,8 +398,8 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   // row of channels adds to a vector of partial sums.
   unsigned next = 2;
   if (fwd.dSkip) {
-    carry.states[next] = sumInto(lb, {GY, U}, {td, td}, carry.states[next],
-                                 dOnly, {0}, productOf);
+    carry.states[next] = lb.sumInto({GY, U}, {td, td}, carry.states[next],
+                                    dOnly, {0}, productOf);
     ++next;
   }
   if (fwd.bias)
@@ -419,84 +410,64 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   }
 }
 
-namespace {
-struct SelectiveScanBackwardLowering
-    : public OpRewritePattern<SelectiveScanBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerSelectiveScanBackward(SelectiveScanBackwardOp op,
+                                                     ImplicitLocOpBuilder &b) {
+  int64_t D = dimSize(op.getU(), 2);
+  int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
+  int64_t T = op.getChunkSize();
+  const TargetDescription &target = lookupTargetDescription(op);
+  int64_t Db = target.selectiveScanChannelBlock(D / G);
+  SelectiveScanOperands ops{
+      op.getU(),    op.getDelta(),        op.getA(), op.getB(),
+      op.getC(),    op.getDSkip(),        op.getZ(), op.getDeltaBias(),
+      op.getInit(), op.getDeltaSoftplus()};
+  SelectiveScanBackward scan(op, ops, D, G, N, T, Db, target.vectorWidth);
 
-  LogicalResult matchAndRewrite(SelectiveScanBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    int64_t D = dimSize(op.getU(), 2);
-    int64_t G = dimSize(op.getB(), 2), N = dimSize(op.getB(), 3);
-    int64_t T = op.getChunkSize();
-    const TargetDescription &target = lookupTargetDescription(op);
-    int64_t Db = target.selectiveScanChannelBlock(D / G);
-    SelectiveScanOperands ops{op.getU(),     op.getDelta(), op.getA(),
-                              op.getB(),     op.getC(),     op.getDSkip(),
-                              op.getZ(),     op.getDeltaBias(), op.getInit(),
-                              op.getDeltaSoftplus()};
-    SelectiveScanBackward scan(op, ops, D, G, N, T, Db, target.vectorWidth);
-
-    // The op's gradients in Grad order (absent ones skipped), and their
-    // order for the driver: the stepped ones first.
-    SmallVector<Grad> present = {GradU, GradDelta, GradA, GradB, GradC};
-    if (op.getDSkip())
-      present.push_back(GradDSkip);
-    if (op.getZ())
-      present.push_back(GradZ);
-    if (op.getDeltaBias())
-      present.push_back(GradBias);
-    if (op.getInit())
-      present.push_back(GradInit);
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    SmallVector<Value> driverOuts;
-    SmallVector<unsigned> opIndex; // driver position -> op result
-    scan.driverPosition.assign(NumGrads, -1);
-    for (bool stepped : {true, false})
-      for (auto [index, g] : llvm::enumerate(present)) {
-        if ((g <= GradZ) != stepped)
-          continue;
-        scan.driverPosition[g] = driverOuts.size();
-        Value out = op.getOuts()[index];
-        // db and dc accumulate over the channel blocks of a group.
-        if (g == GradB || g == GradC)
-          out = lb.fill(out, 0.0);
-        driverOuts.push_back(out);
-        opIndex.push_back(index);
-      }
-
-    ChunkedScanSpec spec;
-    spec.batches = tensor::DimOp::create(b, op.getU(), 0);
-    spec.length = tensor::DimOp::create(b, op.getU(), 1);
-    spec.heads = arith::ConstantIndexOp::create(b, D / Db);
-    spec.chunkSize = T;
-    spec.recurrentThreshold = std::nullopt;
-    Value boundaries;
-    if (!op.getChunkStates()) {
-      SelectiveScanHooks forward(ops, D, G, N, T, Db, /*withOutput=*/false);
-      ChunkedScanSpec fwdSpec = spec;
-      fwdSpec.steppedOuts = 0;
-      fwdSpec.boundaryStates = {
-          RankedTensorType::get({N, Db}, b.getF32Type())};
-      boundaries = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
+  // The op's gradients in Grad order (absent ones skipped), and their
+  // order for the driver: the stepped ones first.
+  SmallVector<Grad> present = {GradU, GradDelta, GradA, GradB, GradC};
+  if (op.getDSkip())
+    present.push_back(GradDSkip);
+  if (op.getZ())
+    present.push_back(GradZ);
+  if (op.getDeltaBias())
+    present.push_back(GradBias);
+  if (op.getInit())
+    present.push_back(GradInit);
+  LinalgBuilder lb(b);
+  SmallVector<Value> driverOuts;
+  SmallVector<unsigned> opIndex; // driver position -> op result
+  scan.driverPosition.assign(NumGrads, -1);
+  for (bool stepped : {true, false})
+    for (auto [index, g] : llvm::enumerate(present)) {
+      if ((g <= GradZ) != stepped)
+        continue;
+      scan.driverPosition[g] = driverOuts.size();
+      Value out = op.getOuts()[index];
+      // db and dc accumulate over the channel blocks of a group.
+      if (g == GradB || g == GradC)
+        out = lb.fill(out, 0.0);
+      driverOuts.push_back(out);
+      opIndex.push_back(index);
     }
-    scan.configure(b, spec.length, boundaries);
-    spec.reverse = true;
-    spec.steppedOuts = llvm::count_if(present, [](Grad g) { return g <= GradZ; });
-    SmallVector<Value> results = buildChunkedScan(b, spec, driverOuts, scan);
-    SmallVector<Value> replacements(results.size());
-    for (auto [position, index] : llvm::enumerate(opIndex))
-      replacements[index] = results[position];
-    rewriter.replaceOp(op, replacements);
-    return success();
+
+  ChunkedScanSpec spec = backwardScanSpec(b, op.getU(), D / Db, T);
+  Value boundaries;
+  if (!op.getChunkStates()) {
+    SelectiveScanHooks forward(ops, D, G, N, T, Db, /*withOutput=*/false);
+    boundaries = forwardBoundaryStates(b, spec, forward, {N, Db});
   }
-};
-} // namespace
+  scan.configure(b, spec.length, boundaries);
+  spec.reverse = true;
+  spec.steppedOuts = llvm::count_if(present, [](Grad g) { return g <= GradZ; });
+  SmallVector<Value> results = buildChunkedScan(b, spec, driverOuts, scan);
+  SmallVector<Value> replacements(results.size());
+  for (auto [position, index] : llvm::enumerate(opIndex))
+    replacements[index] = results[position];
+  return replacements;
+}
 
 void mlir::mixer::populateSelectiveScanBackwardToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SelectiveScanBackwardLowering>(patterns.getContext());
+  patterns.add(replaceUnlessBlocked<lowerSelectiveScanBackward>);
 }

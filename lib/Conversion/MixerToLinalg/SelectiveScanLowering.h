@@ -38,14 +38,13 @@ Value buildSilu(ImplicitLocOpBuilder &b, Value x);
 /// that every step is vectorized along the channels. With `withOutput` the
 /// steps write y (outs: y, final state); without, they only advance the
 /// state (outs: none), for the backward's chunk-boundary states.
-class SelectiveScanHooks : public ChunkedScanHooks {
+class SelectiveScanHooks : public OneStateScanHooks {
 public:
   SelectiveScanHooks(const SelectiveScanOperands &ops, int64_t D, int64_t G,
                      int64_t N, int64_t T, int64_t Db, bool withOutput)
-      : ops(ops), D(D), N(N), T(T), perGroup(D / G), Db(Db),
-        withOutput(withOutput) {}
+      : OneStateScanHooks(ops.init, /*finalStateOut=*/1), ops(ops), D(D), N(N),
+        T(T), perGroup(D / G), Db(Db), withOutput(withOutput) {}
 
-  void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
     tokenBlock(lb, T, t0, carry);
@@ -54,8 +53,6 @@ public:
                  ScanCarry &carry) override {
     tokenBlock(lb, 1, t, carry);
   }
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
 
   /// The channel blocks: the driver's heads.
   int64_t numBlocks() const { return D / Db; }
@@ -86,7 +83,7 @@ public:
   Value advanceDecayed(LinalgBuilder &lb, Value hT, Value decay, Value du,
                        Value bi) const;
   /// The block's state [Db, N] in an init or final state [B, D, N].
-  StateSlice stateSlice(OpBuilder &b) const;
+  StateSlice stateSlice(OpBuilder &b) const override;
 
   Value getBatch() const { return batch; }
   Value getHead() const { return head; }
@@ -99,6 +96,7 @@ public:
   Value d0, group;
 
 private:
+  void startHead(LinalgBuilder &lb) override { startBlock(lb); }
   /// The tokens t0 .. t0 + T - 1 of the channel block.
   void tokenBlock(LinalgBuilder &lb, int64_t T, Value t0, ScanCarry &carry);
 

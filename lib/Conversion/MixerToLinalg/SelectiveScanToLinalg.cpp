@@ -27,27 +27,28 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
 
-Value mlir::mixer::buildSilu(ImplicitLocOpBuilder &b, Value x) {
+/// x / (1 + exp(-x)) with `timesX`, else 1 / (1 + exp(-x)): silu and
+/// sigmoid share the denominator.
+static Value overOnePlusExpNeg(ImplicitLocOpBuilder &b, Value x, bool timesX) {
   Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1.0));
   return arith::DivFOp::create(
-      b, x,
+      b, timesX ? x : one,
       arith::AddFOp::create(
           b, one, math::ExpOp::create(b, arith::NegFOp::create(b, x))));
 }
 
+Value mlir::mixer::buildSilu(ImplicitLocOpBuilder &b, Value x) {
+  return overOnePlusExpNeg(b, x, /*timesX=*/true);
+}
+
 Value mlir::mixer::buildSigmoid(ImplicitLocOpBuilder &b, Value x) {
-  Value one = arith::ConstantOp::create(b, b.getF32FloatAttr(1.0));
-  return arith::DivFOp::create(
-      b, one,
-      arith::AddFOp::create(
-          b, one, math::ExpOp::create(b, arith::NegFOp::create(b, x))));
+  return overOnePlusExpNeg(b, x, /*timesX=*/false);
 }
 
 void SelectiveScanHooks::startBlock(LinalgBuilder &lb) {
@@ -63,19 +64,6 @@ void SelectiveScanHooks::startBlock(LinalgBuilder &lb) {
   dSkip = channels(ops.dSkip);
   group = arith::DivUIOp::create(ib, d0,
                                  arith::ConstantIndexOp::create(ib, perGroup));
-}
-
-void SelectiveScanHooks::init(LinalgBuilder &lb, ScanCarry &carry) {
-  startBlock(lb);
-  carry.states.push_back(
-      initialState(lb, ops.init, stateSlice(lb.builder())));
-}
-
-void SelectiveScanHooks::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                                  MutableArrayRef<Value> outs) {
-  if (withOutput)
-    outs[1] =
-        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
 }
 
 /// The state [Db, N] of the channel block, carried transposed as hT [N, Db].
@@ -202,18 +190,14 @@ void SelectiveScanHooks::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value cT = arith::ConstantIndexOp::create(b, T);
-  auto tokens = scf::ForOp::create(
-      b, c0, cT, c1, carried,
-      [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
-        ImplicitLocOpBuilder ib(loc, nb);
-        LinalgBuilder ilb(ib);
+  SmallVector<Value> tokens = lb.loop(
+      c0, cT, c1, carried,
+      [&](LinalgBuilder &ilb, Value i, ValueRange acc) -> SmallVector<Value> {
         Value dt = ilb.slice(DT, {i, zero}, {one, db}, {Db});
         Value du = ilb.slice(DU, {i, zero}, {one, db}, {Db});
         Value bi = ilb.slice(Bc, {i, zero}, {one, n}, {N});
         if (!withOutput) {
-          scf::YieldOp::create(
-              ib, ValueRange{advance(ilb, acc[0], dt, du, bi)});
-          return;
+          return {advance(ilb, acc[0], dt, du, bi)};
         }
         Value ci = ilb.slice(Cc, {i, zero}, {one, n}, {1, N});
         Value h = advance(ilb, acc[1], dt, du, bi);
@@ -221,12 +205,12 @@ void SelectiveScanHooks::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
         Value row = ilb.slice(acc[0], {i, zero}, {one, db}, {1, Db});
         row = ilb.contract(ci, h, row, Lhs::RowMajor);
         Value nextY = ilb.insert(row, acc[0], {i, zero}, {one, db});
-        scf::YieldOp::create(ib, ValueRange{nextY, h});
+        return {nextY, h};
       });
-  carry.states[0] = tokens.getResults().back();
+  carry.states[0] = tokens.back();
   if (!withOutput)
     return;
-  Value Y = tokens.getResult(0);
+  Value Y = tokens[0];
 
   // y = (y + D_skip u) * silu(z), in place.
   if (dSkip || ops.z) {

@@ -57,16 +57,15 @@ using namespace mlir::mixer;
 namespace {
 
 /// Pass 2: the reverse scan. outs: dx, dlog_a, db, dc (stepped), dinit.
-class SsdBackwardScan final : public ChunkedScanHooks {
+class SsdBackwardScan final : public OneStateScanHooks {
 public:
   SsdBackwardScan(SsdBackwardOp op, const SsdInputs &in, Value states,
                   int64_t lanes)
-      : in(in), dy(op.getDy()), dFinal(op.getDFinalState()), states(states),
-        hasInit(static_cast<bool>(op.getInit())), lanes(lanes) {}
+      : OneStateScanHooks(op.getDFinalState(), /*finalStateOut=*/4), in(in),
+        dy(op.getDy()), states(states), lanes(lanes) {}
 
-  void init(LinalgBuilder &lb, ScanCarry &carry) override {
-    group = in.groupOf(lb.builder(), head);
-    carry.states.push_back(initialState(lb, dFinal, stateSlice(lb)));
+  StateSlice stateSlice(OpBuilder &b) const override {
+    return in.stateOf(b, batch, head);
   }
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override {
@@ -79,16 +78,10 @@ public:
   void tokenStep(LinalgBuilder &, unsigned, Value, ScanCarry &) override {
     llvm_unreachable("the tail runs as a padded chunk");
   }
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> carried,
-                MutableArrayRef<Value> outs) override {
-    if (hasInit)
-      outs[4] = insertFinalState(lb, carried[0], outs[4], stateSlice(lb));
-  }
 
 private:
-  StateSlice stateSlice(LinalgBuilder &lb) const {
-    OpFoldResult zero = lb.builder().getIndexAttr(0);
-    return {{batch, head, zero, zero}, in.P, in.N, /*transposed=*/true};
+  void startHead(LinalgBuilder &lb) override {
+    group = in.groupOf(lb.builder(), head);
   }
   /// St [N, P] before token row * Q.
   Value boundaryState(LinalgBuilder &lb, Value row) const {
@@ -107,8 +100,7 @@ private:
                      ScanCarry &carry);
 
   SsdInputs in;
-  Value dy, dFinal, states;
-  bool hasInit;
+  Value dy, states;
   /// f32 lanes of the target's vectors: the sums over a row take partial
   /// sums a vector at a time (sumOverLastDim).
   int64_t lanes;
@@ -299,53 +291,34 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   carry.outs[3] = put(lb, dC, carry.outs[3], t0, count, group, shared);
 }
 
-namespace {
-struct SsdBackwardLowering : public OpRewritePattern<SsdBackwardOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> lowerSsdBackward(SsdBackwardOp op,
+                                           ImplicitLocOpBuilder &b) {
+  SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
+                               op.getInit(), op.getChunkSize());
+  LinalgBuilder lb(b);
+  ChunkedScanSpec spec = backwardScanSpec(b, op.getX(), in.H, in.Q);
 
-  LogicalResult matchAndRewrite(SsdBackwardOp op,
-                                PatternRewriter &rewriter) const override {
-    if (std::optional<std::string> blocker = getLinalgLoweringBlocker(op))
-      return rewriter.notifyMatchFailure(op, *blocker);
-    SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
-                                 op.getInit(), op.getChunkSize());
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
-    ChunkedScanSpec spec;
-    spec.batches = tensor::DimOp::create(b, op.getX(), 0);
-    spec.length = tensor::DimOp::create(b, op.getX(), 1);
-    spec.heads = arith::ConstantIndexOp::create(b, in.H);
-    spec.chunkSize = in.Q;
-    spec.recurrentThreshold = std::nullopt;
-
-    Value states = op.getChunkStates();
-    if (!states) {
-      SsdScan forward(in, /*withOutput=*/false);
-      ChunkedScanSpec fwdSpec = spec;
-      fwdSpec.steppedOuts = 0;
-      fwdSpec.boundaryStates = {
-          RankedTensorType::get({in.N, in.P}, b.getF32Type())};
-      states = buildChunkedScan(b, fwdSpec, ValueRange{}, forward)[0];
-    }
-
-    // The heads of a group add their shares of db and dc.
-    SmallVector<Value> outs(op.getOuts());
-    if (in.headsPerGroup() > 1) {
-      outs[2] = lb.fill(outs[2], 0.0);
-      outs[3] = lb.fill(outs[3], 0.0);
-    }
-    SsdBackwardScan backward(op, in, states,
-                             lookupTargetDescription(op).vectorWidth);
-    spec.reverse = true;
-    spec.paddedTail = true;
-    spec.steppedOuts = 4;
-    rewriter.replaceOp(op, buildChunkedScan(b, spec, outs, backward));
-    return success();
+  Value states = op.getChunkStates();
+  if (!states) {
+    SsdScan forward(in, /*withOutput=*/false);
+    states = forwardBoundaryStates(b, spec, forward, {in.N, in.P});
   }
-};
-} // namespace
+
+  // The heads of a group add their shares of db and dc.
+  SmallVector<Value> outs(op.getOuts());
+  if (in.headsPerGroup() > 1) {
+    outs[2] = lb.fill(outs[2], 0.0);
+    outs[3] = lb.fill(outs[3], 0.0);
+  }
+  SsdBackwardScan backward(op, in, states,
+                           lookupTargetDescription(op).vectorWidth);
+  spec.reverse = true;
+  spec.paddedTail = true;
+  spec.steppedOuts = 4;
+  return buildChunkedScan(b, spec, outs, backward);
+}
 
 void mlir::mixer::populateSsdBackwardToLinalgPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SsdBackwardLowering>(patterns.getContext());
+  patterns.add(replaceUnlessBlocked<lowerSsdBackward>);
 }

@@ -30,6 +30,9 @@ struct SsdInputs {
   int64_t headsPerGroup() const { return H / G; }
   /// The group read by `head`.
   Value groupOf(ImplicitLocOpBuilder &b, Value head) const;
+  /// The state [P, N] of (batch, head) in an init or final state, carried
+  /// transposed as St [N, P].
+  StateSlice stateOf(OpBuilder &b, Value batch, Value head) const;
 };
 
 /// The decays of a chunk of n tokens from its log-decays A [n]: the
@@ -61,24 +64,25 @@ Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L,
 /// The math of mixer.ssd for the chunked-scan driver. Outs: y (stepped) and
 /// the final state; with `withOutput` false the steps pass the state only
 /// (no output, and no outs are written).
-class SsdScan final : public ChunkedScanHooks {
+class SsdScan final : public OneStateScanHooks {
 public:
   using Op = SsdOp;
   SsdScan(const SsdInputs &in, bool withOutput)
-      : in(in), withOutput(withOutput) {}
+      : OneStateScanHooks(in.init, /*finalStateOut=*/1), in(in),
+        withOutput(withOutput) {}
 
   /// The forward op's hooks: its output is computed unless neither y nor
   /// the final state has a use (the chunk states alone are wanted).
   static FailureOr<SsdScan> match(SsdOp op, PatternRewriter &rewriter);
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
-  void init(LinalgBuilder &lb, ScanCarry &carry) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned, Value t,
                  ScanCarry &carry) override;
-  void finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                MutableArrayRef<Value> outs) override;
+  StateSlice stateSlice(OpBuilder &b) const override {
+    return in.stateOf(b, batch, head);
+  }
 
 private:
   SsdInputs in;
@@ -87,7 +91,9 @@ private:
   Value chunkStatesOut;
   /// Rows per block of the causal products (0: whole).
   int64_t triangularBlock = 0;
-  StateSlice stateSlice(OpBuilder &b) const;
+  void startHead(LinalgBuilder &lb) override {
+    group = in.groupOf(lb.builder(), head);
+  }
 
   Value group; // of the current head
 };

@@ -19,9 +19,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "SsdLowering.h"
 #include "ChunkedScanLowering.h"
+#include "GradientSums.h"
 #include "MixerToLinalgPatterns.h"
+#include "SsdLowering.h"
 #include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,6 +49,11 @@ SsdInputs SsdInputs::of(Value x, Value logA, Value b, Value c, Value init,
 Value SsdInputs::groupOf(ImplicitLocOpBuilder &b, Value head) const {
   return arith::DivUIOp::create(
       b, head, arith::ConstantIndexOp::create(b, headsPerGroup()));
+}
+
+StateSlice SsdInputs::stateOf(OpBuilder &b, Value batch, Value head) const {
+  OpFoldResult zero = b.getIndexAttr(0);
+  return {{batch, head, zero, zero}, P, N, /*transposed=*/true};
 }
 
 SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
@@ -162,46 +168,19 @@ void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
   spec.boundaryDests = {chunkStatesOut};
 }
 
-
-
-void SsdScan::init(LinalgBuilder &lb, ScanCarry &carry) {
-  ImplicitLocOpBuilder &ib = lb.builder();
-  group = in.groupOf(ib, head);
-  carry.states.push_back(initialState(lb, in.init, stateSlice(ib)));
-}
-
-void SsdScan::finalize(LinalgBuilder &lb, ArrayRef<Value> states,
-                       MutableArrayRef<Value> outs) {
-  if (outs.size() > 1)
-    outs[1] =
-        insertFinalState(lb, states[0], outs[1], stateSlice(lb.builder()));
-}
-
-/// The state of the head, [P, N], carried transposed as St [N, P].
-StateSlice SsdScan::stateSlice(OpBuilder &b) const {
-  OpFoldResult zero = b.getIndexAttr(0);
-  return {{batch, head, zero, zero}, in.P, in.N, /*transposed=*/true};
-}
-
 void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                         ScanCarry &carry) {
   Value st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t Q = in.Q, P = in.P, N = in.N;
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult q = b.getIndexAttr(Q), p = b.getIndexAttr(P),
-               n = b.getIndexAttr(N);
 
   // Packed into a local buffer: three contractions read it, and its rows
   // are strided across the (usually uncached) time-major input.
-  Value X = lb.copyToNew(
-      lb.slice(in.x, {batch, t0, head, zero}, {one, q, one, p}, {Q, P}));
-  Value A = lb.slice(in.logA, {batch, t0, head}, {one, q, one}, {Q});
-  Value Bc =
-      lb.slice(in.b, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
-  Value Cc =
-      lb.slice(in.c, {batch, t0, group, zero}, {one, q, one, n}, {Q, N});
+  Value X = lb.copyToNew(tokensOf(lb, in.x, t0, Q, {Q, P}));
+  Value A = tokensOf(lb, in.logA, t0, Q, {Q});
+  Value Bc = tokensOf(lb, in.b, t0, Q, {Q, N}, group);
+  Value Cc = tokensOf(lb, in.c, t0, Q, {Q, N}, group);
   // L only with an output: the state passing does not read it.
   SsdChunkDecays decays =
       SsdChunkDecays::of(lb, A, withOutput ? triangularBlock : 0);
@@ -212,8 +191,9 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
     // in a local (cache-resident) buffer and is written to y once: y is
     // strided and usually far larger than the caches.
     Value M = ssdChunkScores(lb, Cc, Bc, decays.L, triangularBlock);
-    Y = lb.contractLowerLhs(M, X, lb.filled({q, p}, f32, 0.0),
-                            triangularBlock);
+    Y = lb.contractLowerLhs(
+        M, X, lb.filled({b.getIndexAttr(Q), b.getIndexAttr(P)}, f32, 0.0),
+        triangularBlock);
     // Off-diagonal output: the state entering the chunk, decayed to each t.
     Y = lb.contract(decays.fromStart(lb, Cc), st, Y, Lhs::RowMajor);
   }
@@ -224,18 +204,15 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   carry.states[0] = lb.contract(decays.toEnd(lb, Bc), X,
                                 decays.overChunk(lb, st), Lhs::Transposed);
   if (Y)
-    carry.outs[0] = lb.insert(Y, carry.outs[0], {batch, t0, head, zero},
-                              {one, q, one, p});
+    carry.outs[0] = insertTokens(lb, Y, carry.outs[0], t0, Q);
 }
 
 void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
                         ScanCarry &carry) {
   ImplicitLocOpBuilder &b = lb.builder();
-  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
-  OpFoldResult p = b.getIndexAttr(in.P), n = b.getIndexAttr(in.N);
-  Value xt = lb.slice(in.x, {batch, t, head, zero}, {one, one, one, p}, {in.P});
-  Value bt = lb.slice(in.b, {batch, t, group, zero}, {one, one, one, n}, {in.N});
-  Value ct = lb.slice(in.c, {batch, t, group, zero}, {one, one, one, n}, {in.N});
+  Value xt = tokensOf(lb, in.x, t, 1, {in.P});
+  Value bt = tokensOf(lb, in.b, t, 1, {in.N}, group);
+  Value ct = tokensOf(lb, in.c, t, 1, {in.N}, group);
   // St = exp(a_t) St + b_t x_t^T, in place.
   Value decay = lb.expOfNonPositive(
       tensor::ExtractOp::create(b, in.logA, ValueRange{batch, t, head}));
@@ -252,20 +229,10 @@ void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
   Value y = carry.outs[0];
 
   // y_t[p] = sum_n c_t[n] St[n, p]
-  Value acc = lb.fill(
-      lb.slice(y, {batch, t, head, zero}, {one, one, one, p}, {in.P}), 0.0);
-  auto yt = linalg::GenericOp::create(
-      b, acc.getType(), ValueRange{ct, newSt}, ValueRange{acc},
-      ArrayRef<AffineMap>{lb.dims(2, {1}), lb.dims(2, {1, 0}), lb.dims(2, {0})},
-      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
-                                    utils::IteratorType::reduction},
-      [](OpBuilder &nb, Location loc, ValueRange args) {
-        Value prod = arith::MulFOp::create(nb, loc, args[0], args[1]);
-        linalg::YieldOp::create(
-            nb, loc, arith::AddFOp::create(nb, loc, args[2], prod).getResult());
-      });
-  carry.outs[0] =
-      lb.insert(yt.getResult(0), y, {batch, t, head, zero}, {one, one, one, p});
+  Value acc = lb.fill(tokensOf(lb, y, t, 1, {in.P}), 0.0);
+  Value yt = lb.sumInto({ct, newSt}, {lb.dims(2, {1}), lb.dims(2, {1, 0})}, acc,
+                        lb.dims(2, {0}), {1}, productOf);
+  carry.outs[0] = insertTokens(lb, yt, y, t, 1);
 }
 
 void mlir::mixer::populateSsdToLinalgPatterns(RewritePatternSet &patterns,

@@ -26,6 +26,7 @@
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Dialect/Mixer/Transforms/Passes.h"
 #include "mixer/Dialect/Mixer/Transforms/Transforms.h"
+#include "mixer/Utils/BuildReplacement.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -64,111 +65,103 @@ Value map1d(ImplicitLocOpBuilder &b, ValueRange inputs, Value init,
       .getResult(0);
 }
 
-struct DecomposeSinkhorn : public OpRewritePattern<SinkhornOp> {
-  using OpRewritePattern::OpRewritePattern;
+static SmallVector<Value> decomposeSinkhorn(SinkhornOp op,
+                                            ImplicitLocOpBuilder &b) {
+  Type f32 = b.getF32Type();
+  KernelKind kind = op.getCost();
+  Value x = op.getX(), y = op.getY(), logA = op.getLogA(), logB = op.getLogB(),
+        epsT = op.getEps();
+  Value fOut = op.getOuts()[0], gOut = op.getOuts()[1],
+        costOut = op.getOuts()[2];
 
-  LogicalResult matchAndRewrite(SinkhornOp op,
-                                PatternRewriter &rewriter) const override {
-    ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    Type f32 = b.getF32Type();
-    KernelKind kind = op.getCost();
-    Value x = op.getX(), y = op.getY(), logA = op.getLogA(),
-          logB = op.getLogB(), epsT = op.getEps();
-    Value fOut = op.getOuts()[0], gOut = op.getOuts()[1],
-          costOut = op.getOuts()[2];
+  Value eps = tensor::ExtractOp::create(b, epsT, ValueRange{});
+  Value negEps = arith::NegFOp::create(b, eps);
+  Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
+  Value c0 = arith::ConstantIndexOp::create(b, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, 1);
 
-    Value eps = tensor::ExtractOp::create(b, epsT, ValueRange{});
-    Value negEps = arith::NegFOp::create(b, eps);
-    Value zero = arith::ConstantOp::create(b, b.getF32FloatAttr(0.0));
-    Value c0 = arith::ConstantIndexOp::create(b, 0);
-    Value c1 = arith::ConstantIndexOp::create(b, 1);
-
-    // The loop carries the log-sums L (f = -eps L_f, g = -eps L_g), each
-    // written in place by its kernel_lse into the `outs` tensor of f or g:
-    // the weights of the next half step are then w = -L + log_w (= p / eps
-    // + log_w) and no elementwise update of the loop-carried state is left
-    // for canonicalization to move out of place.
-    auto weights = [&](ImplicitLocOpBuilder &ib, Value lse, Value logW) {
-      Value empty = tensor::EmptyOp::create(
-          ib, tensor::getMixedSizes(ib, ib.getLoc(), lse), f32);
-      return map1d(
-          ib, {lse, logW}, empty,
-          [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-            return arith::SubFOp::create(mb, args[1], args[0]).getResult();
-          });
-    };
-    auto potential = [&](ImplicitLocOpBuilder &ib, Value lse) {
-      return map1d(ib, {}, lse, [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-        return arith::MulFOp::create(mb, negEps, args[0]).getResult();
-      });
-    };
-
-    // g = 0 at the start: L_g = 0.
-    Value lg0 = linalg::FillOp::create(b, zero, gOut).getResult(0);
-    Value iterations = arith::ConstantIndexOp::create(b, op.getIterations());
-    auto loop = scf::ForOp::create(
-        b, c0, iterations, c1, ValueRange{fOut, lg0},
-        [&](OpBuilder &nb, Location loc, Value, ValueRange lfg) {
-          ImplicitLocOpBuilder ib(loc, nb);
-          Value lf = KernelLseOp::create(ib, kind, x, y, epsT,
-                                         weights(ib, lfg[1], logB), lfg[0])
-                         .getResult();
-          Value lg = KernelLseOp::create(ib, kind, y, x, epsT,
-                                         weights(ib, lf, logA), lfg[1])
-                         .getResult();
-          scf::YieldOp::create(ib, ValueRange{lf, lg});
+  // The loop carries the log-sums L (f = -eps L_f, g = -eps L_g), each
+  // written in place by its kernel_lse into the `outs` tensor of f or g:
+  // the weights of the next half step are then w = -L + log_w (= p / eps
+  // + log_w) and no elementwise update of the loop-carried state is left
+  // for canonicalization to move out of place.
+  auto weights = [&](ImplicitLocOpBuilder &ib, Value lse, Value logW) {
+    Value empty = tensor::EmptyOp::create(
+        ib, tensor::getMixedSizes(ib, ib.getLoc(), lse), f32);
+    return map1d(
+        ib, {lse, logW}, empty, [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+          return arith::SubFOp::create(mb, args[1], args[0]).getResult();
         });
-    Value f = potential(b, loop.getResult(0));
-    Value g = potential(b, loop.getResult(1));
+  };
+  auto potential = [&](ImplicitLocOpBuilder &ib, Value lse) {
+    return map1d(ib, {}, lse, [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+      return arith::MulFOp::create(mb, negEps, args[0]).getResult();
+    });
+  };
 
-    // Per-row transport costs of the plan P = exp(log_u + log_v - C / eps)
-    // with log_u = f / eps + log_a and log_v = g / eps + log_b.
-    Value invEps = arith::DivFOp::create(
-        b, arith::ConstantOp::create(b, b.getF32FloatAttr(1.0)), eps);
-    auto logScaling = [&](Value p, Value logW) {
-      Value empty = tensor::EmptyOp::create(
-          b, tensor::getMixedSizes(b, b.getLoc(), p), f32);
-      return map1d(b, {p, logW}, empty,
-                   [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-                     return arith::AddFOp::create(
-                                mb, arith::MulFOp::create(mb, args[0], invEps),
-                                args[1])
-                         .getResult();
-                   });
-    };
-    Value rowCostInit = tensor::EmptyOp::create(
-        b, tensor::getMixedSizes(b, b.getLoc(), logA), f32);
-    Value rowCostValues =
-        TransportCostOp::create(b, kind, x, y, logScaling(f, logA),
-                                logScaling(g, logB), epsT, rowCostInit)
-            .getResult();
+  // g = 0 at the start: L_g = 0.
+  Value lg0 = linalg::FillOp::create(b, zero, gOut).getResult(0);
+  Value iterations = arith::ConstantIndexOp::create(b, op.getIterations());
+  auto loop = scf::ForOp::create(
+      b, c0, iterations, c1, ValueRange{fOut, lg0},
+      [&](OpBuilder &nb, Location loc, Value, ValueRange lfg) {
+        ImplicitLocOpBuilder ib(loc, nb);
+        Value lf = KernelLseOp::create(ib, kind, x, y, epsT,
+                                       weights(ib, lfg[1], logB), lfg[0])
+                       .getResult();
+        Value lg = KernelLseOp::create(ib, kind, y, x, epsT,
+                                       weights(ib, lf, logA), lfg[1])
+                       .getResult();
+        scf::YieldOp::create(ib, ValueRange{lf, lg});
+      });
+  Value f = potential(b, loop.getResult(0));
+  Value g = potential(b, loop.getResult(1));
 
-    // cost = sum_i rowCosts[i].
-    Value costInit = linalg::FillOp::create(b, zero, costOut).getResult(0);
-    MLIRContext *ctx = b.getContext();
-    Value cost =
-        linalg::GenericOp::create(
-            b, costInit.getType(), ValueRange{rowCostValues},
-            ValueRange{costInit},
-            ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, ctx),
-                                AffineMap::get(1, 0, {}, ctx)},
-            ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
-            [](OpBuilder &nb, Location loc, ValueRange args) {
-              linalg::YieldOp::create(
-                  nb, loc,
-                  arith::AddFOp::create(nb, loc, args[1], args[0]).getResult());
-            })
-            .getResult(0);
-    rewriter.replaceOp(op, ValueRange{f, g, cost});
-    return success();
-  }
-};
+  // Per-row transport costs of the plan P = exp(log_u + log_v - C / eps)
+  // with log_u = f / eps + log_a and log_v = g / eps + log_b.
+  Value invEps = arith::DivFOp::create(
+      b, arith::ConstantOp::create(b, b.getF32FloatAttr(1.0)), eps);
+  auto logScaling = [&](Value p, Value logW) {
+    Value empty = tensor::EmptyOp::create(
+        b, tensor::getMixedSizes(b, b.getLoc(), p), f32);
+    return map1d(
+        b, {p, logW}, empty, [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+          return arith::AddFOp::create(
+                     mb, arith::MulFOp::create(mb, args[0], invEps), args[1])
+              .getResult();
+        });
+  };
+  Value rowCostInit = tensor::EmptyOp::create(
+      b, tensor::getMixedSizes(b, b.getLoc(), logA), f32);
+  Value rowCostValues =
+      TransportCostOp::create(b, kind, x, y, logScaling(f, logA),
+                              logScaling(g, logB), epsT, rowCostInit)
+          .getResult();
+
+  // cost = sum_i rowCosts[i].
+  Value costInit = linalg::FillOp::create(b, zero, costOut).getResult(0);
+  MLIRContext *ctx = b.getContext();
+  Value cost =
+      linalg::GenericOp::create(
+          b, costInit.getType(), ValueRange{rowCostValues},
+          ValueRange{costInit},
+          ArrayRef<AffineMap>{AffineMap::getMultiDimIdentityMap(1, ctx),
+                              AffineMap::get(1, 0, {}, ctx)},
+          ArrayRef<utils::IteratorType>{utils::IteratorType::reduction},
+          [](OpBuilder &nb, Location loc, ValueRange args) {
+            linalg::YieldOp::create(
+                nb, loc,
+                arith::AddFOp::create(nb, loc, args[1], args[0]).getResult());
+          })
+          .getResult(0);
+  return {f, g, cost};
+}
 
 } // namespace
 
 void mlir::mixer::populateDecomposeCompositesPatterns(
     RewritePatternSet &patterns, bool ssdBackwardToScans) {
-  patterns.add<DecomposeSinkhorn>(patterns.getContext());
+  addReplacementPatterns<decomposeSinkhorn>(patterns);
   populateDecomposeScanBackwardPatterns(patterns, ssdBackwardToScans);
   populateDecomposeKernelBackwardPatterns(patterns);
   populateDecomposeSinkhornBackwardPatterns(patterns);
