@@ -43,6 +43,23 @@ void CodeTarget::addTo(llvm::json::Object &machine) const {
   machine["openblas_coretype"] = torch.openblasCoreType;
 }
 
+static CodeTarget &current() {
+  static CodeTarget target = [] {
+    llvm::Expected<CodeTarget> host = resolveCodeTarget("");
+    if (host)
+      return *host;
+    llvm::consumeError(host.takeError());
+    return CodeTarget{};
+  }();
+  return target;
+}
+
+const CodeTarget &mixer::bench::currentCodeTarget() { return current(); }
+
+void mixer::bench::setCurrentCodeTarget(const CodeTarget &target) {
+  current() = target;
+}
+
 llvm::Expected<CodeTarget> mixer::bench::resolveCodeTarget(
     const std::string &mcpu) {
   CodeTarget target;

@@ -43,6 +43,12 @@ struct CodeTarget {
   void addTo(llvm::json::Object &machine) const;
 };
 
+/// The target of this run's cases: this machine's CPU until main sets the
+/// one --mcpu names (the families that shape a case for the target, such as
+/// packed weights in the micro-kernel's panels, read it).
+const CodeTarget &currentCodeTarget();
+void setCurrentCodeTarget(const CodeTarget &target);
+
 /// This machine's CPU for an empty `mcpu` or "host"; else the CPU it names
 /// (LLVM's names: haswell, znver3, skylake-avx512, ...). Fails when LLVM
 /// does not know it or when its code could not run here.

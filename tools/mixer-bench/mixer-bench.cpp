@@ -405,6 +405,7 @@ int main(int argc, char **argv) {
                  << llvm::toString(target.takeError()) << "\n";
     return 1;
   }
+  setCurrentCodeTarget(*target);
   llvm::outs() << target->summary() << "\n";
 
   RunSettings run;
