@@ -264,7 +264,22 @@ def machine_words(m, cfg):
         words += f", {m['fma_isa']}"
     if m.get("fma_peak_gflops") is not None:
         words += f"; FMA peak {fmt(m.get('fma_peak_gflops'), '.1f')} GFLOP/s"
+    if m.get("target_cpu", "host") != "host":
+        words += f"; code for {m['target_cpu']}"
     return words
+
+
+def code_target_words(m):
+    """The CPU the code was compiled for (mixer-bench --mcpu), when it is
+    not the machine's own; None otherwise and in files without it."""
+    if m.get("target_cpu", "host") == "host":
+        return None
+    return (f"- Code: compiled for {m['target_cpu']} "
+            f"({m.get('target_isa')}, {m.get('target_vector_registers')} "
+            f"registers of {m.get('target_vector_width')} f32 lanes; PyTorch "
+            f"with ATEN_CPU_CAPABILITY={m.get('aten_cpu_capability')}), run "
+            f"on this machine ({m.get('host_cpu_name')}); the FMA peak is of "
+            "that vector ISA")
 
 
 def write_training(w, train_rows, train_paths):
@@ -337,6 +352,8 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("")
     w(f"- CPU: {m.get('cpu')}, {m.get('cores')} cores; "
       f"{cfg.get('threads')} threads used")
+    if code_target_words(m):
+        w(code_target_words(m))
     fma = f"- fp32 FMA peak (measured): {fmt(m.get('fma_peak_gflops'), '.1f')} GFLOP/s"
     if m.get("fma_isa"):
         fma += (f" ({m['fma_isa']}, {m.get('fma_accumulators')} accumulators; "
@@ -435,8 +452,9 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
       "every implementation (the naive loops may do less or more). `% peak` "
       "is a fraction of the ceiling the op's work calls for, named after the "
       "number (the row's `peak` in the JSON): `fma`, the measured fp32 FMA "
-      "peak, for contractions (a loop of the widest vector ISA the CPU has, "
-      "picked at run time, with the accumulators its register file holds: "
+      "peak, for contractions (a loop of the vector ISA of the code run: "
+      "the CPU's widest, or that of the CPU `--mcpu` names, whose code then "
+      "runs on this machine, with the accumulators its register file holds: "
       "24 of 32 zmm with AVX-512, 12 of 16 ymm with AVX2; the better of the "
       "compiled loop and a hand-written assembly one, both reported); "
       "`exp-aware` for ops that evaluate exps among their flops (kernel sums, "

@@ -2,14 +2,17 @@
 
 #include "mixer/Execution/JitModule.h"
 #include "mixer/Runtime/RuntimeChecks.h"
+#include "mixer/Target/CpuTarget.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
 
@@ -53,6 +56,38 @@ static llvm::CodeGenOptLevel getCodeGenOptLevel(unsigned optLevel) {
   }
 }
 
+/// The host CPU with all its features (detectHost fills in both), or the
+/// CPU the options name, provided its code runs here.
+static llvm::Expected<llvm::orc::JITTargetMachineBuilder>
+createTargetMachineBuilder(const JitOptions &options) {
+  if (options.cpu.empty()) {
+    if (!options.features.empty())
+      return makeError("JIT features '" + options.features +
+                       "' given without a CPU");
+    return llvm::orc::JITTargetMachineBuilder::detectHost();
+  }
+  std::string error;
+  FailureOr<SmallVector<std::string>> missing =
+      getFeaturesMissingHere(options.cpu, options.features, error);
+  if (failed(missing))
+    return makeError(error);
+  if (!missing->empty())
+    return makeError("cannot run code for CPU '" + options.cpu + "'" +
+                     (options.features.empty() ? ""
+                                               : " (" + options.features + ")") +
+                     " here: this machine lacks " + llvm::join(*missing, ", "));
+  llvm::Triple triple(llvm::sys::getProcessTriple());
+  llvm::orc::JITTargetMachineBuilder builder(triple);
+  builder.setCPU(options.cpu);
+  if (!options.features.empty()) {
+    SmallVector<StringRef> features;
+    StringRef(options.features).split(features, ',', -1, false);
+    builder.addFeatures(
+        std::vector<std::string>(features.begin(), features.end()));
+  }
+  return builder;
+}
+
 JitModule::~JitModule() = default;
 
 llvm::Expected<std::unique_ptr<JitModule>>
@@ -81,8 +116,7 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   SmallVector<StringRef> libs(options.sharedLibPaths.begin(),
                               options.sharedLibPaths.end());
 
-  // The host CPU with all its features: detectHost fills in both.
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  auto builder = createTargetMachineBuilder(options);
   if (!builder)
     return builder.takeError();
   // ExecutionEngine compiles with the target machine it is given, so the

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Calibrate.h"
+#include "CodeTarget.h"
 #include "OpBench.h"
 #include "Timing.h"
 
@@ -155,10 +156,15 @@ template <typename F> double runOnThreads(int threads, F body) {
 }
 } // namespace
 
-FmaPeak mixer::bench::measureFmaPeak(int threads) {
+FmaPeak mixer::bench::measureFmaPeak(int threads, int64_t vectorWidth,
+                                     int64_t vectorRegisters) {
   FmaPeak peak;
-  bool avx512 = __builtin_cpu_supports("avx512f");
-  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  // The loop of the code's ISA, if this machine runs it: AVX-512's 32
+  // registers of 16 lanes, or AVX2's 16 of 8.
+  bool avx512 = vectorWidth == 16 && vectorRegisters == 32 &&
+                __builtin_cpu_supports("avx512f");
+  bool avx2 = vectorWidth == 8 && vectorRegisters == 16 &&
+              __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   if (!avx512 && !avx2) {
     peak.isa = "none";
     return peak;
@@ -231,7 +237,8 @@ double mixer::bench::measureTriadBandwidth(int threads) {
   return best;
 }
 
-llvm::Expected<double> mixer::bench::measureExpThroughput(int threads) {
+llvm::Expected<double>
+mixer::bench::measureExpThroughput(int threads, const CodeTarget &target) {
   constexpr int64_t n = 32768;
   const std::string type = "tensor<" + std::to_string(n) + "xf32>";
   const std::string source =
@@ -266,10 +273,15 @@ llvm::Expected<double> mixer::bench::measureExpThroughput(int threads) {
                                    diagnostics);
   mc::CpuPipelineOptions options;
   options.numThreads = 1;
+  options.targetCpu = target.cpu;
+  options.targetFeatures = target.features;
   if (failed(mc::compileToLLVM(*module, options)))
     return llvm::createStringError("cannot compile the exp kernel: " +
                                    diagnostics);
-  auto jit = mc::JitModule::create(*module);
+  mc::JitOptions jitOptions;
+  jitOptions.cpu = target.cpu;
+  jitOptions.features = target.features;
+  auto jit = mc::JitModule::create(*module, jitOptions);
   if (!jit)
     return jit.takeError();
 
@@ -332,13 +344,15 @@ Ceiling mixer::bench::chooseCeiling(const Work &work,
   return c;
 }
 
-Ceilings mixer::bench::calibrate(int threads, llvm::json::Object &machine,
+Ceilings mixer::bench::calibrate(int threads, const CodeTarget &target,
+                                 llvm::json::Object &machine,
                                  llvm::raw_ostream &os) {
   Ceilings ceilings;
-  FmaPeak fma = measureFmaPeak(threads);
+  FmaPeak fma = measureFmaPeak(threads, target.description.vectorWidth,
+                               target.description.vectorRegisters);
   ceilings.fmaGflops = fma.gflops();
   ceilings.triadGbps = measureTriadBandwidth(threads);
-  llvm::Expected<double> exps = measureExpThroughput(threads);
+  llvm::Expected<double> exps = measureExpThroughput(threads, target);
   std::string expError;
   if (exps)
     ceilings.expGps = *exps;

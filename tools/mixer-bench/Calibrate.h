@@ -15,18 +15,22 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <string>
 
 namespace mixer::bench {
 
+struct CodeTarget;
 struct Work;
 
 /// The fp32 FMA peak in GFLOP/s (an FMA counts as two flops) on `threads`
 /// threads, measured twice: a compiled loop and a hand-written assembly
-/// loop, both of the widest vector ISA this CPU has (picked at run time
-/// from cpuid), with as many independent accumulators as the register file
-/// holds beside the two operands (24 of AVX-512's 32 zmm, 12 of AVX2's 16
-/// ymm): enough to cover the FMA latency on two FMA ports without a spill.
+/// loop, both of the vector ISA of the code measured (`vectorWidth` f32
+/// lanes and `vectorRegisters` registers: AVX-512 or AVX2), with as many
+/// independent accumulators as that register file holds beside the two
+/// operands (24 of AVX-512's 32 zmm, 12 of AVX2's 16 ymm): enough to cover
+/// the FMA latency on two FMA ports without a spill. "none" when this
+/// machine cannot run that ISA's loop.
 struct FmaPeak {
   std::string isa; ///< "avx512", "avx2" or "none"
   int accumulators = 0;
@@ -37,7 +41,8 @@ struct FmaPeak {
                                               : handWrittenGflops;
   }
 };
-FmaPeak measureFmaPeak(int threads);
+FmaPeak measureFmaPeak(int threads, int64_t vectorWidth,
+                       int64_t vectorRegisters);
 
 /// STREAM triad a = b + s*c over three 64 MiB float arrays on `threads`
 /// threads, in GB/s counting 12 bytes per element; the best of five trials.
@@ -45,9 +50,10 @@ double measureTriadBandwidth(int threads);
 
 /// The exps per second (in G/s) of the CPU pipeline's vectorized exp: a
 /// linalg.generic of math.exp over 32768 floats (in the L2), compiled
-/// through the same pipeline and JIT as the ops, called on `threads` threads
-/// at once.
-llvm::Expected<double> measureExpThroughput(int threads);
+/// through the same pipeline and JIT as the ops (for the CPU `target` names),
+/// called on `threads` threads at once.
+llvm::Expected<double> measureExpThroughput(int threads,
+                                            const CodeTarget &target);
 
 /// The measured ceilings (0: not measured).
 struct Ceilings {
@@ -68,10 +74,11 @@ struct Ceiling {
 };
 Ceiling chooseCeiling(const Work &work, const Ceilings &ceilings);
 
-/// Measures the three ceilings on `threads` threads, records them (and both
-/// FMA loops) in `machine` and prints them on one line to `os`.
-Ceilings calibrate(int threads, llvm::json::Object &machine,
-                   llvm::raw_ostream &os);
+/// Measures the three ceilings of code for `target` on `threads` threads,
+/// records them (and both FMA loops) in `machine` and prints them on one
+/// line to `os`.
+Ceilings calibrate(int threads, const CodeTarget &target,
+                   llvm::json::Object &machine, llvm::raw_ostream &os);
 
 } // namespace mixer::bench
 

@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CodeTarget.h"
 #include "OpBench.h"
 
 #include "mixer/Reference/KernelMoEGradients.h"
-#include "mixer/Target/CpuTarget.h"
 
 #include <cmath>
 
@@ -47,13 +47,13 @@ public:
   }
 
   /// The weights as the call takes them: [E, K, N], or with the "packed"
-  /// flag [E, P, K, W] in panels of W = the host's micro-kernel width.
+  /// flag [E, P, K, W] in panels of W = the micro-kernel width of the CPU
+  /// the code is for.
   static std::vector<int64_t> weightsShape(const Shape &s) {
     int64_t K = s["K"], N = s["N"], E = s["E"];
     if (!s.has("packed"))
       return {E, K, N};
-    int64_t W =
-        mlir::mixer::getHostCpuTargetDescription().registerTileColumns();
+    int64_t W = s["W"];
     return {E, (N + W - 1) / W, K, W};
   }
 
@@ -137,8 +137,13 @@ public:
 private:
   static Case make(const std::string &name, int64_t T, int64_t K, int64_t N,
                    int64_t E, bool packed = false) {
-    return makeCase(name, {{"T", T}, {"K", K}, {"N", N}, {"E", E}},
-                    {{"packed", packed}});
+    // Packed weights come in panels of W columns (the "W" dim, printed).
+    std::vector<std::pair<std::string, int64_t>> dims = {
+        {"T", T}, {"K", K}, {"N", N}, {"E", E}};
+    if (packed)
+      dims.push_back(
+          {"W", currentCodeTarget().description.registerTileColumns()});
+    return makeCase(name, dims, {{"packed", packed}});
   }
 
   /// Weights [E, K, N] uniform in [-w, w), passed packed as `packed`

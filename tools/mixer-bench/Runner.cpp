@@ -81,12 +81,21 @@ llvm::Expected<CompiledCase> compileCase(const Job &job,
   options.naive = job.impl == "mixer-naive";
   options.numThreads = settings.threads;
   options.runtimeChecks = settings.runtimeChecks;
+  options.targetCpu = settings.targetCpu;
+  options.targetFeatures = settings.targetFeatures;
   if (failed(mc::compileToLLVM(*out.module, options)))
     return fail("compilation failed");
-  auto jit = mc::JitModule::create(*out.module);
+  mc::JitOptions jitOptions;
+  jitOptions.cpu = settings.targetCpu;
+  jitOptions.features = settings.targetFeatures;
+  jitOptions.enableObjectDump = !settings.objectDir.empty();
+  auto jit = mc::JitModule::create(*out.module, jitOptions);
   if (!jit)
     return fail("JIT failed: " + llvm::toString(jit.takeError()));
   out.jit = std::move(*jit);
+  if (!settings.objectDir.empty())
+    out.jit->dumpToObjectFile(settings.objectDir + "/" + job.c.name + "." +
+                              job.impl + ".o");
   out.compileS = secondsSince(compileStart);
   return out;
 }

@@ -47,6 +47,12 @@ struct RunSettings {
   /// Check fwd+bwd gradients by a finite difference even where the family
   /// has reference gradients (--grad-check=fd).
   bool finiteDifferenceOnly = false;
+  /// The CPU to compile for (LLVM name and feature changes, CodeTarget);
+  /// empty: this machine's.
+  std::string targetCpu, targetFeatures;
+  /// Where each compiled case's machine code goes as CASE.IMPL.o, to read
+  /// its assembly; empty: nowhere.
+  std::string objectDir;
   /// The calibration (0: not measured); the denominators of peak_fraction.
   Ceilings ceilings;
 };

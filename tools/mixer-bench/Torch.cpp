@@ -42,8 +42,9 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
   if (llvm::sys::fs::exists(jemalloc))
     cmd += std::string(" LD_PRELOAD=") + jemalloc +
            " MALLOC_CONF=dirty_decay_ms:-1,muzzy_decay_ms:-1";
-  // The kernels this CPU can run (AVX-512 ones would SIGILL on AVX2 only).
-  TorchCpuSettings cpu = hostTorchCpuSettings();
+  // Kernels this CPU can run (AVX-512 ones would SIGILL on AVX2 only), of
+  // the vector ISA of mixer's code.
+  const TorchCpuSettings &cpu = settings.cpu;
   if (!cpu.openblasCoreType.empty())
     cmd += " OPENBLAS_CORETYPE=" + cpu.openblasCoreType;
   cmd += " ATEN_CPU_CAPABILITY=" + cpu.atenCapability +

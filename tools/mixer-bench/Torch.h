@@ -5,6 +5,7 @@
 
 #include "OpBench.h"
 #include "Row.h"
+#include "TorchCpuSettings.h"
 
 #include <string>
 #include <vector>
@@ -19,13 +20,16 @@ struct TorchSettings {
   std::string scriptOverride;
   int threads = 1;
   int repeat = 10;
+  /// The kernels ATen and OpenBLAS run: this machine's widest by default,
+  /// those of the CPU mixer's code is for with --mcpu.
+  TorchCpuSettings cpu = hostTorchCpuSettings();
 };
 
 /// Whether settings.python can import torch.
 bool torchAvailable(const TorchSettings &settings);
 
 /// Runs the family's baseline script on `cases` (with jemalloc, OpenBLAS
-/// and ATen told about this CPU) and returns its rows; merges its version
+/// and ATen told which kernels to run) and returns its rows; merges its version
 /// line into `versions`. An error row when the script fails without rows.
 /// With `fwdBwd`, the script's --mode fwd+bwd: forward and backward under
 /// autograd.

@@ -5,6 +5,7 @@
 //               [--filter SUBSTR,...] [--threads N] [--repeat N] [--json FILE]
 //               [--isolate] [--fwd-bwd] [--calibrate] [--no-calibrate]
 //               [--no-compare] [--no-alternatives] [--bench-python PATH]
+//               [--mcpu CPU] [--object-dir DIR]
 //
 // The driver: options, suite selection, progress, and the order of the
 // work. Each op family (OpBench.h, one file per op) gives its cases; for
@@ -25,6 +26,7 @@
 
 #include "Alternatives.h"
 #include "Calibrate.h"
+#include "CodeTarget.h"
 #include "ComparisonNotes.h"
 #include "GpuRunner.h"
 #include "OpBench.h"
@@ -72,6 +74,10 @@ struct Options {
   /// Largest naive work (OpBench::naiveWork) run through the naive pipeline.
   double naiveMaxWork = 7.0e7;
   std::string torchScript;
+  /// The CPU to compile for (an LLVM name); empty: this machine's.
+  std::string mcpu;
+  /// Where the compiled cases' objects go (empty: nowhere).
+  std::string objectDir;
   std::string python = "/usr/bin/python3";
   /// The bench venv's Python (default: .venv-bench/ of the source tree).
   std::string benchPython;
@@ -106,6 +112,13 @@ const char *kUsage =
     "                       --bench)\n"
     "  --grad-check fd      check fwd+bwd gradients by finite differences\n"
     "                       only (default: the fp64 reference's, if any)\n"
+    "  --mcpu CPU           compile for CPU (LLVM's names: haswell, znver3,\n"
+    "                       skylake-avx512, ...; default: this machine's),\n"
+    "                       whose code must run on this machine; the\n"
+    "                       FMA ceiling and PyTorch's kernels follow its\n"
+    "                       vector ISA (CPU suites)\n"
+    "  --object-dir DIR     write each case's machine code, as JIT-compiled,\n"
+    "                       to DIR/CASE.IMPL.o (CPU suites)\n"
     "  --no-runtime-checks  compile without the run-time checks\n"
     "                       (runtime-checks=false), to measure their cost\n"
     "  --naive-max-work W   largest naive work (inner-loop iterations, e.g.\n"
@@ -177,6 +190,10 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       opts.noCublas = true;
     } else if (arg == "--compile-only") {
       opts.compileOnly = true;
+    } else if (arg == "--mcpu") {
+      ok = next(opts.mcpu) && !opts.mcpu.empty();
+    } else if (arg == "--object-dir") {
+      ok = next(opts.objectDir) && !opts.objectDir.empty();
     } else if (arg == "--chip") {
       ok = next(opts.chip);
     } else if (arg == "--isolate") {
@@ -374,8 +391,22 @@ int main(int argc, char **argv) {
   // Read by the OpenMP runtime when the JIT loads it, hence before any case.
   setenv("OMP_NUM_THREADS", std::to_string(numThreads).c_str(), 1);
 
-  if (isGpuSuite(opts.suite) && !opts.calibrateOnly)
+  if (isGpuSuite(opts.suite) && !opts.calibrateOnly) {
+    if (!opts.mcpu.empty()) {
+      llvm::errs() << "mixer-bench: --mcpu is an option of the CPU suites\n";
+      return 1;
+    }
     return runGpuSuite(opts, allFamilies());
+  }
+
+  llvm::Expected<CodeTarget> target = resolveCodeTarget(opts.mcpu);
+  if (!target) {
+    llvm::errs() << "mixer-bench: --mcpu " << opts.mcpu << ": "
+                 << llvm::toString(target.takeError()) << "\n";
+    return 1;
+  }
+  setCurrentCodeTarget(*target);
+  llvm::outs() << target->summary() << "\n";
 
   RunSettings run;
   run.threads = opts.threads;
@@ -383,13 +414,17 @@ int main(int argc, char **argv) {
   run.naiveMaxWork = opts.naiveMaxWork;
   run.runtimeChecks = !opts.noRuntimeChecks;
   run.finiteDifferenceOnly = opts.gradFd;
+  run.targetCpu = target->cpu;
+  run.targetFeatures = target->features;
+  run.objectDir = opts.objectDir;
 
   json::Object machine{{"cpu", cpuModel()},
                        {"cores", int64_t(std::thread::hardware_concurrency())}};
+  target->addTo(machine);
   if (opts.calibrateOnly || !opts.noCalibrate) {
     if (isatty(2))
       llvm::errs() << "calibrating on " << numThreads << " threads...\n";
-    run.ceilings = calibrate(numThreads, machine, llvm::outs());
+    run.ceilings = calibrate(numThreads, *target, machine, llvm::outs());
     if (opts.calibrateOnly)
       return 0;
   } else {
@@ -450,6 +485,7 @@ int main(int argc, char **argv) {
     torch.scriptOverride = opts.torchScript;
     torch.threads = numThreads;
     torch.repeat = opts.repeat;
+    torch.cpu = target->torch;
     if (torchAvailable(torch)) {
       for (auto &[family, cases] : perFamily) {
         if (isatty(2))
@@ -531,6 +567,7 @@ int main(int argc, char **argv) {
                         {"filter", opts.caseFilter},
                         {"threads", numThreads},
                         {"repeat", opts.repeat},
+                        {"mcpu", opts.mcpu.empty() ? "host" : opts.mcpu},
                         {"isolate", opts.isolate},
                         {"fwd_bwd", fwdBwd},
                         {"alternatives", alternatives},

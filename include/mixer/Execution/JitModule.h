@@ -2,7 +2,8 @@
 //
 // A JIT over mlir::ExecutionEngine for modules lowered by compileToLLVM:
 // optimized at -O3 for the host CPU with all its features (AVX-512 where
-// present), with the OpenMP runtime loaded for the parallel loops.
+// present), or for another CPU whose code runs here, with the OpenMP
+// runtime loaded for the parallel loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +30,12 @@ struct JitOptions {
   std::vector<std::string> sharedLibPaths = getDefaultSharedLibraries();
   /// Keep the compiled object for dumpToObjectFile (to inspect the code).
   bool enableObjectDump = false;
+  /// The CPU to generate code for (an LLVM name such as "haswell") and LLVM
+  /// features changed from its own ("-sse4a"); empty: this machine's CPU
+  /// with all its features. The module should have been lowered for the
+  /// same CPU (CpuPipelineOptions::targetCpu, targetFeatures).
+  std::string cpu;
+  std::string features;
 
   /// The default libraries that exist on this machine. MIXER_OMP_LIBRARY in
   /// the environment replaces the OpenMP runtime found at build time.
@@ -40,7 +47,8 @@ class JitModule {
 public:
   /// Translates `module` (LLVM dialect, with `_mlir_ciface_` wrappers) to
   /// LLVM IR, optimizes and compiles it for the host, and looks up every
-  /// wrapper. The module can be discarded afterwards.
+  /// wrapper. The module can be discarded afterwards. Fails, naming them,
+  /// when this machine lacks instruction sets of options.cpu.
   static llvm::Expected<std::unique_ptr<JitModule>>
   create(ModuleOp module, const JitOptions &options = {});
 

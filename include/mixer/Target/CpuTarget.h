@@ -12,6 +12,9 @@
 
 #include "mixer/Target/TargetDescription.h"
 
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
 #include <string>
 
 namespace llvm {
@@ -34,6 +37,40 @@ TargetDescription getHostCpuTargetDescription();
 /// know the CPU.
 FailureOr<TargetDescription>
 getCpuTargetDescription(StringRef cpu, StringRef features, std::string &error);
+
+/// The LLVM features (instruction sets and tunings, by LLVM's names) of the
+/// CPU named `cpu` with `features` applied; for "host" or empty, this
+/// machine's instruction sets (llvm::sys::getHostCPUFeatures). Fails with a
+/// message in `error` when LLVM does not know the CPU.
+FailureOr<llvm::StringMap<bool>>
+getCpuFeatures(StringRef cpu, StringRef features, std::string &error);
+
+/// The instruction sets of the CPU named `cpu` with `features` applied that
+/// this machine lacks (its code could die here of SIGILL), sorted.
+FailureOr<llvm::SmallVector<std::string>>
+getFeaturesMissingHere(StringRef cpu, StringRef features, std::string &error);
+
+/// A CPU to compile for whose code runs on this machine.
+struct CpuForThisMachine {
+  /// The LLVM name of the CPU, as given.
+  std::string cpu;
+  /// The LLVM feature string that turns off what this machine lacks of it
+  /// ("-clzero,-sse4a"); empty when it lacks nothing.
+  std::string features;
+  /// Those features, without the '-'.
+  llvm::SmallVector<std::string> dropped;
+};
+
+/// Code for the CPU named `cpu` that runs here: the CPU with the features
+/// this machine lacks turned off, provided none of them changes the code of
+/// mixer's ops (system instructions that only their intrinsics produce, such
+/// as AMD's clzero, mwaitx and rdpru, protection keys, shadow stacks; and
+/// SSE4a, whose EXTRQ/INSERTQ LLVM picks only for some i8 and i16
+/// shuffles). Fails naming the CPU and the missing instruction sets
+/// otherwise (an AVX-512 CPU on an AVX2 machine), or when LLVM does not
+/// know the CPU.
+FailureOr<CpuForThisMachine> getCpuForThisMachine(StringRef cpu,
+                                                  std::string &error);
 
 } // namespace mlir::mixer
 
