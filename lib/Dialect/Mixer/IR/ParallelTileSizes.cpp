@@ -1,8 +1,9 @@
 //===- ParallelTileSizes.cpp - one unit of independent work per tile ------===//
 //
 // ParallelTilingOpInterface: the tiles of mixer-tile-parallel-dims, each one
-// (batch, head) of a scan, one (batch, row block) of a kernel sum or one
-// column block of a grouped GEMM, sized by the target.
+// (batch, head) of a scan (a block of a group's heads for ssd), one (batch,
+// row block) of a kernel sum or one column block of a grouped GEMM, sized by
+// the target.
 //
 //===----------------------------------------------------------------------===//
 
