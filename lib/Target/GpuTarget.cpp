@@ -49,6 +49,8 @@ mlir::mixer::getGpuTargetDescription(MLIRContext *context, StringRef chip,
   // One block per 64 rows of the kernel sums and the router; the other
   // tiles are the CPU's (one block per head or channel block).
   target.parallelRowBlock = 64;
+  // One block per head of mixer.ssd: its threads share nothing across heads.
+  target.scanHeadBlockLimit = 1;
   target.tempMemorySpace =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   return target;

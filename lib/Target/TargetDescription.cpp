@@ -18,7 +18,7 @@ static auto fieldsOf(const TargetDescription &t) {
   return std::tie(t.vectorWidth, t.vectorRegisters, t.l1CacheBytes,
                   t.l2CacheBytes, t.registerTileRows, t.kernelColumnBlock,
                   t.moeSlabRows, t.scanTimeBlock, t.scanChannelBlockLimit,
-                  t.parallelRowBlock, t.tempMemorySpace, t.transposedStates,
+                  t.scanHeadBlockLimit, t.parallelRowBlock, t.tempMemorySpace, t.transposedStates,
                   t.warpSize, t.sharedMemoryBytes, t.threadsPerBlock);
 }
 
@@ -69,6 +69,7 @@ static constexpr Entry kIntEntries[] = {
     {"scan_time_block", &TargetDescription::scanTimeBlock, false},
     {"scan_channel_block_limit", &TargetDescription::scanChannelBlockLimit,
      true},
+    {"scan_head_block_limit", &TargetDescription::scanHeadBlockLimit, true},
     {"parallel_row_block", &TargetDescription::parallelRowBlock, false},
 };
 

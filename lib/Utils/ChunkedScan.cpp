@@ -136,6 +136,14 @@ private:
   void buildChunks(LinalgBuilder &lb, unsigned segment, ScanCarry &carry,
                    MutableArrayRef<Value> boundaries);
   void buildTail(LinalgBuilder &lb, unsigned segment, ScanCarry &carry);
+  /// The scan of every head of one batch entry with the heads inside the
+  /// chunk loop (ChunkedScanSpec::headsInner): returns its outs.
+  SmallVector<Value> buildHeadsInner(LinalgBuilder &lb, Value batch,
+                                     ValueRange outs);
+  /// Runs `step` on head `headIv`'s states, sliced from and put back into
+  /// the stacked `carry.states`.
+  void onHead(LinalgBuilder &lb, Value headIv, ScanCarry &carry,
+              function_ref<void(ScanCarry &)> step);
   /// Inserts the states into row `row` of the boundary tensors.
   void record(LinalgBuilder &lb, Value row, ArrayRef<Value> states,
               MutableArrayRef<Value> boundaries);
@@ -385,8 +393,131 @@ SmallVector<Value> ChunkedScanBuilder::buildHead(LinalgBuilder &lb,
   return allOuts;
 }
 
+void ChunkedScanBuilder::onHead(LinalgBuilder &lb, Value headIv,
+                                ScanCarry &carry,
+                                function_ref<void(ScanCarry &)> step) {
+  OpBuilder &b = lb.builder();
+  head = headIv;
+  hooks.setHead(batch, head);
+  ScanCarry own;
+  own.outs = carry.outs;
+  SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
+  for (Value stacked : carry.states) {
+    ArrayRef<int64_t> shape =
+        cast<RankedTensorType>(stacked.getType()).getShape().drop_front();
+    offsets.push_back({head});
+    sizes.push_back({b.getIndexAttr(1)});
+    for (int64_t size : shape) {
+      offsets.back().push_back(b.getIndexAttr(0));
+      sizes.back().push_back(b.getIndexAttr(size));
+    }
+    own.states.push_back(lb.slice(stacked, offsets.back(), sizes.back(),
+                                  llvm::to_vector(shape)));
+  }
+  step(own);
+  carry.outs = own.outs;
+  for (auto [i, state] : llvm::enumerate(own.states))
+    carry.states[i] = lb.insert(state, carry.states[i], offsets[i], sizes[i]);
+}
+
+SmallVector<Value> ChunkedScanBuilder::buildHeadsInner(LinalgBuilder &lb,
+                                                       Value batchIv,
+                                                       ValueRange outs) {
+  ImplicitLocOpBuilder &hb = lb.builder();
+  batch = batchIv;
+  int64_t heads = *getConstantIntValue(spec.heads);
+  unsigned numOuts = spec.steppedOuts;
+  ScanCarry carry;
+  carry.outs.assign(outs.begin(), outs.begin() + numOuts);
+  // Every head's initial states, stacked.
+  SmallVector<SmallVector<Value>> initial;
+  for (int64_t h = 0; h < heads; ++h) {
+    head = arith::ConstantIndexOp::create(hb, h);
+    hooks.setHead(batch, head);
+    ScanCarry own;
+    own.outs = carry.outs;
+    hooks.init(lb, own);
+    carry.outs = own.outs;
+    initial.push_back(own.states);
+  }
+  for (unsigned i = 0, e = initial.front().size(); i < e; ++i) {
+    auto type = cast<RankedTensorType>(initial.front()[i].getType());
+    SmallVector<int64_t> shape = {heads};
+    llvm::append_range(shape, type.getShape());
+    Value stacked = tensor::EmptyOp::create(hb, shape, type.getElementType());
+    SmallVector<OpFoldResult> offsets(shape.size(), hb.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = {hb.getIndexAttr(1)};
+    for (int64_t size : type.getShape())
+      sizes.push_back(hb.getIndexAttr(size));
+    for (int64_t h = 0; h < heads; ++h) {
+      offsets[0] = hb.getIndexAttr(h);
+      stacked = lb.insert(initial[h][i], stacked, offsets, sizes);
+    }
+    carry.states.push_back(stacked);
+  }
+
+  const SegmentBounds &bounds = segments[0];
+  Value c0 = arith::ConstantIndexOp::create(hb, 0);
+  auto overHeads = [&](LinalgBuilder &olb, ScanCarry &outer,
+                       function_ref<void(LinalgBuilder &, ScanCarry &)> step) {
+    SmallVector<Value> results = buildLoop(
+        olb.builder(), c0, spec.heads, flatten(outer),
+        [&](LinalgBuilder &hlb, Value headIv, MutableArrayRef<Value> carried) {
+          ScanCarry inner = outer;
+          unflatten(carried, inner);
+          onHead(hlb, headIv, inner,
+                 [&](ScanCarry &own) { step(hlb, own); });
+          llvm::copy(flatten(inner), carried.begin());
+        });
+    unflatten(results, outer);
+  };
+  SmallVector<Value> results = buildLoop(
+      hb, c0, bounds.fullChunks, flatten(carry),
+      [&](LinalgBuilder &clb, Value iv, MutableArrayRef<Value> carried) {
+        ImplicitLocOpBuilder &cb = clb.builder();
+        ScanCarry step = carry;
+        unflatten(carried, step);
+        Value t0 = addIndex(
+            cb, bounds.begin,
+            arith::MulIOp::create(
+                cb, iv, arith::ConstantIndexOp::create(cb, spec.chunkSize)));
+        hooks.chunkShared(clb, 0, t0);
+        overHeads(clb, step, [&](LinalgBuilder &slb, ScanCarry &own) {
+          hooks.chunkStep(slb, 0, t0, own);
+        });
+        llvm::copy(flatten(step), carried.begin());
+      });
+  unflatten(results, carry);
+  overHeads(lb, carry, [&](LinalgBuilder &tlb, ScanCarry &own) {
+    buildTail(tlb, 0, own);
+  });
+
+  SmallVector<Value> allOuts(carry.outs);
+  llvm::append_range(allOuts, outs.drop_front(numOuts));
+  for (int64_t h = 0; h < heads; ++h)
+    onHead(lb, arith::ConstantIndexOp::create(hb, h), carry,
+           [&](ScanCarry &own) { hooks.finalize(lb, own.states, allOuts); });
+  return allOuts;
+}
+
 SmallVector<Value> ChunkedScanBuilder::build(ValueRange outs) {
   computeBounds();
+  if (spec.headsInner) {
+    assert(getConstantIntValue(spec.heads) && !spec.reverse &&
+           !spec.paddedTail && segments.size() == 1 &&
+           spec.boundaryStates.empty() &&
+           "heads inside the chunk loop: constant heads, one forward segment");
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    auto batchLoop = scf::ForOp::create(
+        b, c0, spec.batches, c1, outs,
+        [&](OpBuilder &nb, Location bl, Value batchIv, ValueRange outsB) {
+          ImplicitLocOpBuilder ib(bl, nb);
+          LinalgBuilder lb(ib);
+          scf::YieldOp::create(ib, buildHeadsInner(lb, batchIv, outsB));
+        });
+    return llvm::to_vector_of<Value>(batchLoop.getResults());
+  }
   SmallVector<Value> carried(outs);
   llvm::append_range(carried, emptyBoundaries());
   Value c0 = arith::ConstantIndexOp::create(b, 0);

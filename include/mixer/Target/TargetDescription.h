@@ -49,6 +49,11 @@ struct TargetDescription {
   int64_t scanTimeBlock = 16;
   /// Largest channel block of mixer.selective_scan (a power of two).
   int64_t scanChannelBlockLimit = 64;
+  /// Most heads of one group per parallel tile of mixer.ssd (a power of
+  /// two): a tile's heads share each chunk's b, c and their product, which
+  /// the lowering builds once per chunk for all of them, and their states
+  /// (N * P floats per head) stay in L2. 1 on GPUs: a block per head.
+  int64_t scanHeadBlockLimit = 4;
   /// Rows per parallel tile of the kernel sums and the MoE router.
   int64_t parallelRowBlock = 64;
   /// Memory space of the lowerings' temporaries; null: the default memory.
@@ -83,6 +88,16 @@ struct TargetDescription {
   int64_t selectiveScanChannelBlock(int64_t channelsPerGroup) const {
     for (int64_t block = scanChannelBlockLimit; block > 1; block /= 2)
       if (channelsPerGroup % block == 0)
+        return block;
+    return 1;
+  }
+
+  /// Heads per tile of mixer.ssd: the largest power of two up to
+  /// scanHeadBlockLimit that divides the heads of a group into at least two
+  /// tiles (a group is never left to one thread).
+  int64_t scanHeadBlock(int64_t headsPerGroup) const {
+    for (int64_t block = scanHeadBlockLimit; block > 1; block /= 2)
+      if (headsPerGroup % block == 0 && headsPerGroup / block >= 2)
         return block;
     return 1;
   }

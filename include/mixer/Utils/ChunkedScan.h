@@ -46,6 +46,10 @@ public:
   /// segment `segment`.
   virtual void chunkStep(LinalgBuilder &lb, unsigned segment, Value t0,
                          ScanCarry &carry) = 0;
+  /// With ChunkedScanSpec::headsInner: builds, before the heads' steps on
+  /// the full chunk at `t0`, the values they share (kept for chunkStep,
+  /// which is built inside the heads' loop).
+  virtual void chunkShared(LinalgBuilder &lb, unsigned segment, Value t0) {}
   /// The recurrent form on token `t` of segment `segment`.
   virtual void tokenStep(LinalgBuilder &lb, unsigned segment, Value t,
                          ScanCarry &carry) = 0;
@@ -106,6 +110,15 @@ struct ChunkedScanSpec {
   /// and in each the tail tokens (from last to first) before the full
   /// chunks (from last to first). The backward pass needs it.
   bool reverse = false;
+  /// Loops over the heads inside the loop over the full chunks, so that
+  /// what a chunk's heads share (ChunkedScanHooks::chunkShared) is built
+  /// once per chunk and its inputs are read while they are in cache: per
+  /// batch entry, `init` for every head, then per full chunk `chunkShared`
+  /// and the heads' chunk steps, then per head its tail and `finalize`. The
+  /// states of the heads are carried stacked, [heads, state dims...]. Needs
+  /// a constant `heads`; not with `reverse`, `paddedTail`, segments or
+  /// boundary states.
+  bool headsInner = false;
   /// When not empty, the driver also returns the states at the chunk
   /// boundaries, one tensor per carried state whose type is listed here:
   /// [batches, heads, fullChunks + 1, state dims...]. Row c holds the state

@@ -44,9 +44,14 @@ struct SsdChunkDecays {
   /// every row scaling below reuses.
   Value startFactors, endFactors;
   /// With `triangularBlock`, L in row blocks up to the diagonal (the
-  /// blocks above are zeros, not computed).
+  /// blocks above are zeros, not computed). Without `withL`, L is not
+  /// built (null).
   static SsdChunkDecays of(LinalgBuilder &lb, Value A,
-                           int64_t triangularBlock = 0);
+                           int64_t triangularBlock = 0, bool withL = true);
+  /// G * L for a [n, n] G, in one pass without L: the decays are evaluated
+  /// where they are multiplied; in row blocks up to the diagonal as L.
+  Value decayedScores(LinalgBuilder &lb, Value G,
+                      int64_t triangularBlock = 0) const;
   /// rows[t, :] * exp(cum[t]): decayed from the chunk's start to t.
   Value fromStart(LinalgBuilder &lb, Value rows) const;
   /// rows[t, :] * exp(cumLast - cum[t]): decayed from t to the chunk's end.
@@ -54,6 +59,12 @@ struct SsdChunkDecays {
   /// state * exp(cumLast), in place: decayed over the whole chunk.
   Value overChunk(LinalgBuilder &lb, Value state) const;
 };
+
+/// Cc Bc^T of a chunk ([n, n]), the part of the scores that does not depend
+/// on the head's decays; with `triangularBlock`, only in row blocks of that
+/// many rows up to the diagonal (zeros above it).
+Value ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
+                   int64_t triangularBlock = 0);
 
 /// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]); with
 /// `triangularBlock`, Cc Bc^T only in row blocks of that many rows up to
@@ -76,6 +87,9 @@ public:
   static FailureOr<SsdScan> match(SsdOp op, PatternRewriter &rewriter);
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec);
 
+  /// With the heads inside the chunk loop: the chunk's b, c and Cc Bc^T,
+  /// once for all the heads (they read one group).
+  void chunkShared(LinalgBuilder &lb, unsigned, Value t0) override;
   void chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                  ScanCarry &carry) override;
   void tokenStep(LinalgBuilder &lb, unsigned, Value t,
@@ -94,7 +108,14 @@ private:
   void startHead(LinalgBuilder &lb) override {
     group = in.groupOf(lb.builder(), head);
   }
+  /// Whether the heads run inside the chunk loop, sharing chunkShared's
+  /// values: they all read one group.
+  bool headsInner = false;
+  /// The chunk's rows of b and c at t0 (of `group`).
+  std::pair<Value, Value> chunkInputs(LinalgBuilder &lb, Value t0) const;
 
+  /// chunkShared's values, for the chunk steps of its heads.
+  Value sharedBc, sharedCc, sharedGram;
   Value group; // of the current head
 };
 

@@ -56,8 +56,32 @@ StateSlice SsdInputs::stateOf(OpBuilder &b, Value batch, Value head) const {
   return {{batch, head, zero, zero}, P, N, /*transposed=*/true};
 }
 
+/// The causal decay from s to t inside a chunk from the prefix sums at t
+/// and s: exp(cum[t] - cum[s]) for s <= t, else 0.
+static Value causalDecay(ImplicitLocOpBuilder &ib, Value t, Value s,
+                         Value cumT, Value cumS) {
+  Type f32 = ib.getF32Type();
+  Value seg =
+      arith::TruncFOp::create(ib, f32, arith::SubFOp::create(ib, cumT, cumS));
+  Value decay = LinalgBuilder(ib).expOfNonPositive(seg);
+  Value causal = arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
+  Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+  return arith::SelectOp::create(ib, causal, decay, zeroF);
+}
+
+/// A [n, n] tensor for the row blocks of mapLowerBlocks: zeros when the
+/// blocks above the diagonal are skipped, else uninitialized.
+static Value lowerBlocksInit(LinalgBuilder &lb, int64_t n,
+                             int64_t triangularBlock) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  OpFoldResult q = b.getIndexAttr(n);
+  return LinalgBuilder::rowBlocks(n, triangularBlock)
+             ? lb.filled({q, q}, b.getF32Type(), 0.0)
+             : lb.empty({q, q}, b.getF32Type());
+}
+
 SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
-                                  int64_t triangularBlock) {
+                                  int64_t triangularBlock, bool withL) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t n = cast<RankedTensorType>(A.getType()).getDimSize(0);
@@ -66,21 +90,14 @@ SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
   std::tie(d.cumLast, d.cum) = lb.prefixSumF64(A);
   // Decay from s to t inside the chunk, zero above the diagonal (the
   // blocks above it are not computed: filled with zeros).
-  Value init = LinalgBuilder::rowBlocks(n, triangularBlock)
-                   ? lb.filled({q, q}, f32, 0.0)
-                   : lb.empty({q, q}, f32);
   using In = LinalgBuilder::TriangleInput;
-  d.L = lb.mapLowerBlocks(
-      {{d.cum, In::Row}, {d.cum, In::Column}}, init, triangularBlock,
-      [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
-        Value seg = arith::TruncFOp::create(
-            ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
-        Value decay = LinalgBuilder(ib).expOfNonPositive(seg);
-        Value causal =
-            arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
-        Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-        return arith::SelectOp::create(ib, causal, decay, zeroF).getResult();
-      });
+  if (withL)
+    d.L = lb.mapLowerBlocks(
+        {{d.cum, In::Row}, {d.cum, In::Column}},
+        lowerBlocksInit(lb, n, triangularBlock), triangularBlock,
+        [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
+          return causalDecay(ib, t, s, args[0], args[1]);
+        });
   Value cumLast = d.cumLast;
   auto factors = [&](bool toEnd) {
     return lb.map({d.cum}, {lb.dims(1, {0})}, lb.empty({q}, f32),
@@ -125,12 +142,33 @@ Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
   });
 }
 
+Value SsdChunkDecays::decayedScores(LinalgBuilder &lb, Value G,
+                                    int64_t triangularBlock) const {
+  int64_t n = cast<RankedTensorType>(G.getType()).getDimSize(0);
+  using In = LinalgBuilder::TriangleInput;
+  return lb.mapLowerBlocks(
+      {{cum, In::Row}, {cum, In::Column}, {G, In::Both}},
+      lowerBlocksInit(lb, n, triangularBlock), triangularBlock,
+      [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
+        return arith::MulFOp::create(
+                   ib, args[2], causalDecay(ib, t, s, args[0], args[1]))
+            .getResult();
+      });
+}
+
+Value mlir::mixer::ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
+                                int64_t triangularBlock) {
+  Type f32 = lb.builder().getF32Type();
+  OpFoldResult n = lb.sizesOf(Cc)[0];
+  return lb.contractLowerPart(Cc, lb.transpose(Bc), lb.filled({n, n}, f32, 0.0),
+                              triangularBlock);
+}
+
 Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
                                   Value L, int64_t triangularBlock) {
   Type f32 = lb.builder().getF32Type();
   SmallVector<OpFoldResult> qq = lb.sizesOf(L);
-  Value G = lb.contractLowerPart(Cc, lb.transpose(Bc),
-                                 lb.filled(qq, f32, 0.0), triangularBlock);
+  Value G = ssdChunkGram(lb, Cc, Bc, triangularBlock);
   return lb.map({G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
                 lb.empty(qq, f32),
                 [](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -152,13 +190,19 @@ FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
   SsdScan scan(in, withOutput);
   if (op.getChunkStates())
     scan.chunkStatesOut = op.getOuts()[2];
-  scan.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
+  const TargetDescription &target = lookupTargetDescription(op);
+  scan.triangularBlock = target.triangularBlockRows();
+  // A tile's heads of one group run inside the chunk loop (as many as the
+  // target's block: their states stay in cache).
+  scan.headsInner = !op.getChunkStates() && in.G == 1 && in.H > 1 &&
+                    in.H <= target.scanHeadBlockLimit;
   return scan;
 }
 
 void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
   spec.heads = arith::ConstantIndexOp::create(b, in.H);
   spec.chunkSize = in.Q;
+  spec.headsInner = headsInner;
   if (!chunkStatesOut)
     return;
   // Row j is the state before token j * Q whatever the length: no
@@ -168,29 +212,43 @@ void SsdScan::configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
   spec.boundaryDests = {chunkStatesOut};
 }
 
+std::pair<Value, Value> SsdScan::chunkInputs(LinalgBuilder &lb,
+                                             Value t0) const {
+  return {tokensOf(lb, in.b, t0, in.Q, {in.Q, in.N}, group),
+          tokensOf(lb, in.c, t0, in.Q, {in.Q, in.N}, group)};
+}
+
+void SsdScan::chunkShared(LinalgBuilder &lb, unsigned, Value t0) {
+  std::tie(sharedBc, sharedCc) = chunkInputs(lb, t0);
+  sharedGram = withOutput
+                   ? ssdChunkGram(lb, sharedCc, sharedBc, triangularBlock)
+                   : Value();
+}
+
 void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
                         ScanCarry &carry) {
   Value st = carry.states[0];
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
-  int64_t Q = in.Q, P = in.P, N = in.N;
+  int64_t Q = in.Q, P = in.P;
 
   // Packed into a local buffer: three contractions read it, and its rows
   // are strided across the (usually uncached) time-major input.
   Value X = lb.copyToNew(tokensOf(lb, in.x, t0, Q, {Q, P}));
   Value A = tokensOf(lb, in.logA, t0, Q, {Q});
-  Value Bc = tokensOf(lb, in.b, t0, Q, {Q, N}, group);
-  Value Cc = tokensOf(lb, in.c, t0, Q, {Q, N}, group);
-  // L only with an output: the state passing does not read it.
-  SsdChunkDecays decays =
-      SsdChunkDecays::of(lb, A, withOutput ? triangularBlock : 0);
+  auto [Bc, Cc] = headsInner ? std::pair(sharedBc, sharedCc)
+                             : chunkInputs(lb, t0);
+  // The decays of the scores are applied where they are evaluated.
+  SsdChunkDecays decays = SsdChunkDecays::of(lb, A, 0, /*withL=*/false);
 
   Value Y;
   if (withOutput) {
     // Intra-chunk block: ((Cc Bc^T) * L) X. The output block accumulates
     // in a local (cache-resident) buffer and is written to y once: y is
     // strided and usually far larger than the caches.
-    Value M = ssdChunkScores(lb, Cc, Bc, decays.L, triangularBlock);
+    Value M = decays.decayedScores(
+        lb, headsInner ? sharedGram : ssdChunkGram(lb, Cc, Bc, triangularBlock),
+        triangularBlock);
     Y = lb.contractLowerLhs(
         M, X, lb.filled({b.getIndexAttr(Q), b.getIndexAttr(P)}, f32, 0.0),
         triangularBlock);

@@ -49,35 +49,6 @@
 // CHECK-NEXT:            %[[NSUM:.*]] = arith.addf %[[SUM]], %[[A64]] : f64
 // CHECK-NEXT:            %[[NACC:.*]] = tensor.insert %[[NSUM]] into %[[ACC]][%[[I]]] : tensor<32xf64>
 // CHECK-NEXT:            scf.yield %[[NSUM]], %[[NACC]] : f64, tensor<32xf64>
-// The causal decay matrix L[t, s] = s <= t ? exp(min(cum[t] - cum[s], 0)) : 0.
-// L in row blocks of 16 up to the diagonal (the default target's
-// triangular blocks); the block above it keeps the zero fill.
-// CHECK:               %[[LA0:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
-// CHECK:               %[[LZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[LA0]] : tensor<32x32xf32>)
-// CHECK:               %[[CR0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
-// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
-// CHECK:               %[[LZ0:.*]] = tensor.extract_slice %[[LZ]][0, 0] [16, 16] [1, 1]
-// CHECK:               %[[L0:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR0]], %[[CC0]] : tensor<16xf64>, tensor<16xf64>) outs(%[[LZ0]] : tensor<16x16xf32>)
-// CHECK-NEXT:          ^bb0(%[[CT:.*]]: f64, %[[CS:.*]]: f64, %{{.*}}: f32):
-// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
-// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
-// CHECK-NEXT:            %[[SEG:.*]] = arith.subf %[[CT]], %[[CS]] : f64
-// CHECK-NEXT:            %[[SEG32:.*]] = arith.truncf %[[SEG]] : f64 to f32
-// CHECK-NEXT:            %[[CL:.*]] = arith.minimumf %[[SEG32]], %[[ZERO]] : f32
-// CHECK-NEXT:            %[[DECAY:.*]] = math.exp %[[CL]] : f32
-// CHECK-NEXT:            %[[CAUSAL:.*]] = arith.cmpi ule, %[[S]], %[[T]] : index
-// CHECK-NEXT:            %[[LV:.*]] = arith.select %[[CAUSAL]], %[[DECAY]], %[[ZERO]] : f32
-// CHECK-NEXT:            linalg.yield %[[LV]] : f32
-// CHECK:               %[[LI0:.*]] = tensor.insert_slice %[[L0]] into %[[LZ]][0, 0] [16, 16] [1, 1]
-// CHECK:               %[[CR1:.*]] = tensor.extract_slice %[[CUM]]#1[16] [16] [1] : tensor<32xf64> to tensor<16xf64>
-// CHECK:               %[[LZ1:.*]] = tensor.extract_slice %[[LI0]][16, 0] [16, 32] [1, 1]
-// CHECK:               %[[L1:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR1]], %[[CUM]]#1 : tensor<16xf64>, tensor<32xf64>) outs(%[[LZ1]] : tensor<16x32xf32>)
-// CHECK-NEXT:          ^bb0(%{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f32):
-// CHECK-NEXT:            %[[T1:.*]] = linalg.index 0 : index
-// CHECK-NEXT:            %[[S1:.*]] = linalg.index 1 : index
-// CHECK-NEXT:            %[[TG:.*]] = arith.addi %[[T1]], %[[C16:.*]] : index
-// CHECK:                 arith.cmpi ule, %[[S1]], %[[TG]] : index
-// CHECK:               %[[L:.*]] = tensor.insert_slice %[[L1]] into %[[LI0]][16, 0] [16, 32] [1, 1]
 // One exp per token: the factors exp(min(cum, 0)) and
 // exp(min(cum[Q-1] - cum, 0)) that scale the rows below.
 // CHECK:               %[[SF:.*]] = linalg.generic {indexing_maps = [#[[$VEC:.*]], #[[$VEC]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
@@ -112,11 +83,42 @@
 // CHECK:               %[[GZ1:.*]] = tensor.extract_slice %[[GI0]][16, 0] [16, 32] [1, 1]
 // CHECK:               %[[G1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CC1]], %[[BT]] : tensor<16x8xf32>, tensor<8x32xf32>) outs(%[[GZ1]] : tensor<16x32xf32>)
 // CHECK:               %[[G:.*]] = tensor.insert_slice %[[G1]] into %[[GI0]][16, 0] [16, 32] [1, 1]
-// CHECK:               %[[M:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[G]], %[[L]] : tensor<32x32xf32>, tensor<32x32xf32>)
+// M = G * L with L[t, s] = s <= t ? exp(min(cum[t] - cum[s], 0)) : 0, in
+// one pass (L is never stored), in the same row blocks of 16 up to the
+// diagonal; the block above it keeps the zero fill.
+// CHECK:               %[[MA0:.*]] = bufferization.alloc_tensor() : tensor<32x32xf32>
+// CHECK:               %[[MZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[MA0]] : tensor<32x32xf32>)
+// CHECK:               %[[CR0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[GB0:.*]] = tensor.extract_slice %[[G]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[MZ0:.*]] = tensor.extract_slice %[[MZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[MB0:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR0]], %[[CC0]], %[[GB0]] : tensor<16xf64>, tensor<16xf64>, tensor<16x16xf32>) outs(%[[MZ0]] : tensor<16x16xf32>)
+// CHECK-NEXT:          ^bb0(%[[CT:.*]]: f64, %[[CS:.*]]: f64, %[[GV:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:            %[[T:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S:.*]] = linalg.index 1 : index
+// CHECK-NEXT:            %[[SEG:.*]] = arith.subf %[[CT]], %[[CS]] : f64
+// CHECK-NEXT:            %[[SEG32:.*]] = arith.truncf %[[SEG]] : f64 to f32
+// CHECK-NEXT:            %[[CL:.*]] = arith.minimumf %[[SEG32]], %[[ZERO]] : f32
+// CHECK-NEXT:            %[[DECAY:.*]] = math.exp %[[CL]] : f32
+// CHECK-NEXT:            %[[CAUSAL:.*]] = arith.cmpi ule, %[[S]], %[[T]] : index
+// CHECK-NEXT:            %[[LV:.*]] = arith.select %[[CAUSAL]], %[[DECAY]], %[[ZERO]] : f32
+// CHECK-NEXT:            %[[MV:.*]] = arith.mulf %[[GV]], %[[LV]] : f32
+// CHECK-NEXT:            linalg.yield %[[MV]] : f32
+// CHECK:               %[[MI0:.*]] = tensor.insert_slice %[[MB0]] into %[[MZ]][0, 0] [16, 16] [1, 1]
+// CHECK:               %[[CR1:.*]] = tensor.extract_slice %[[CUM]]#1[16] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[MZ1:.*]] = tensor.extract_slice %[[MI0]][16, 0] [16, 32] [1, 1]
+// CHECK:               %[[MB1:.*]] = linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR1]], %[[CUM]]#1, %[[G1]] : tensor<16xf64>, tensor<32xf64>, tensor<16x32xf32>) outs(%[[MZ1]] : tensor<16x32xf32>)
+// CHECK-NEXT:          ^bb0(%{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:            %[[T1:.*]] = linalg.index 0 : index
+// CHECK-NEXT:            %[[S1:.*]] = linalg.index 1 : index
+// CHECK-NEXT:            %[[TG:.*]] = arith.addi %[[T1]], %[[C16:.*]] : index
+// CHECK:                 arith.cmpi ule, %[[S1]], %[[TG]] : index
 // CHECK:                 arith.mulf
+// CHECK:               %[[M:.*]] = tensor.insert_slice %[[MB1]] into %[[MI0]][16, 0] [16, 32] [1, 1]
 // The output block accumulates in a fresh local buffer, M X in row blocks
 // of 16 reading M only up to the diagonal: rows 0-15 take M[0:16, 0:16]
-// and X[0:16], rows 16-31 M[16:32, 0:32] and all of X.
+// and X[0:16], rows 16-31 M[16:32, 0:32] (its second row block as built)
+// and all of X.
 // CHECK:               %[[YT:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
 // CHECK:               %[[YZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YT]] : tensor<32x4xf32>)
 // CHECK:               %[[M0:.*]] = tensor.extract_slice %[[M]][0, 0] [16, 16] [1, 1]
@@ -124,9 +126,8 @@
 // CHECK:               %[[YZ0:.*]] = tensor.extract_slice %[[YZ]][0, 0] [16, 4] [1, 1]
 // CHECK:               %[[Y0:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M0]], %[[X0]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[YZ0]] : tensor<16x4xf32>)
 // CHECK:               %[[YI0:.*]] = tensor.insert_slice %[[Y0]] into %[[YZ]][0, 0] [16, 4] [1, 1]
-// CHECK:               %[[M1:.*]] = tensor.extract_slice %[[M]][16, 0] [16, 32] [1, 1]
 // CHECK:               %[[YZ1:.*]] = tensor.extract_slice %[[YI0]][16, 0] [16, 4] [1, 1]
-// CHECK:               %[[Y1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[M1]], %[[XC]] : tensor<16x32xf32>, tensor<32x4xf32>) outs(%[[YZ1]] : tensor<16x4xf32>)
+// CHECK:               %[[Y1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[MB1]], %[[XC]] : tensor<16x32xf32>, tensor<32x4xf32>) outs(%[[YZ1]] : tensor<16x4xf32>)
 // CHECK:               %[[YIN:.*]] = tensor.insert_slice %[[Y1]] into %[[YI0]][16, 0] [16, 4] [1, 1]
 // Off-diagonal output: (diag(exp(min(cum, 0))) Cc) St added to the block.
 // CHECK:               %[[CSC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CC]], %[[SF]] : tensor<32x8xf32>, tensor<32xf32>)
@@ -174,9 +175,11 @@
 // CHECK-NEXT:        scf.yield %[[TOK]]#0, %[[NS]] : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
 // CHECK-NOT:     mixer.ssd
 // CHECK:         return %[[RES]]#0, %[[RES]]#1
+module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
 func.func @ssd_chunks_and_tail(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf32>, %b: tensor<1x100x1x8xf32>, %c: tensor<1x100x1x8xf32>, %y0: tensor<1x100x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x100x2x4xf32>, tensor<1x100x2xf32>, tensor<1x100x1x8xf32>, tensor<1x100x1x8xf32>) outs(%y0, %s0 : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
   return %y, %s : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
+}
 }
 
 // THRESHOLD0-LABEL: func.func @ssd_chunks_and_tail
@@ -207,9 +210,11 @@ func.func @ssd_chunks_and_tail(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf3
 // CHECK:               math.exp
 // CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
 // CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
 func.func @ssd_short_with_init(%x: tensor<1x4x2x4xf32>, %la: tensor<1x4x2xf32>, %b: tensor<1x4x1x8xf32>, %c: tensor<1x4x1x8xf32>, %h: tensor<1x2x4x8xf32>, %y0: tensor<1x4x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x4x2x4xf32>, tensor<1x4x2xf32>, tensor<1x4x1x8xf32>, tensor<1x4x1x8xf32>) init(%h : tensor<1x2x4x8xf32>) outs(%y0, %s0 : tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>
   return %y, %s : tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>
+}
 }
 
 // With recurrent-threshold=0 even 4 tokens are chunked: 4 / 32 = 0 full
@@ -245,9 +250,11 @@ func.func @ssd_short_with_init(%x: tensor<1x4x2x4xf32>, %la: tensor<1x4x2xf32>, 
 // CHECK:               tensor.extract_slice %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<?x?x2x4xf32> to tensor<32x4xf32>
 // CHECK:             scf.for %{{.*}} = %[[TAIL]] to %[[L]] step %[[C1]]
 // CHECK:               tensor.extract_slice %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<?x?x2x4xf32> to tensor<4xf32>
+module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
 func.func @ssd_dynamic_length(%x: tensor<?x?x2x4xf32>, %la: tensor<?x?x2xf32>, %b: tensor<?x?x1x8xf32>, %c: tensor<?x?x1x8xf32>, %y0: tensor<?x?x2x4xf32>, %s0: tensor<?x2x4x8xf32>) -> (tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<?x?x2x4xf32>, tensor<?x?x2xf32>, tensor<?x?x1x8xf32>, tensor<?x?x1x8xf32>) outs(%y0, %s0 : tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>) -> tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>
   return %y, %s : tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>
+}
 }
 
 // The threshold option reaches the pattern: the comparison is against 0.

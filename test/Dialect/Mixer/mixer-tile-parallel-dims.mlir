@@ -1,25 +1,27 @@
 // RUN: mixer-opt %s --mixer-tile-parallel-dims | FileCheck %s
 
 // mixer.ssd is tiled by its TilingInterface into an scf.forall over
-// (batch, head): each iteration runs the scan of one (b, h) on slices of one
-// batch and one head, the whole sequence and head dimension P. With G < H
-// (here H = 8, G = 2), B and C are read at group h floordiv (H / G).
+// (batch, head block): each iteration runs the scan of one batch entry and a
+// block of the heads of one group (the target's scanHeadBlock: here 2 of a
+// group's 4, two tiles per group), on slices of the whole sequence and head
+// dimension P. With G < H (here H = 8, G = 2), B and C are read at group
+// h floordiv (H / G).
 
 // CHECK-DAG: #[[$GROUP4:.*]] = affine_map<(d0) -> (d0 floordiv 4)>
 // CHECK-LABEL: func.func @ssd_grouped
 // CHECK-SAME: (%[[X:[^:]*]]: tensor<2x100x8x16xf32>, %[[LA:[^:]*]]: tensor<2x100x8xf32>, %[[B:[^:]*]]: tensor<2x100x2x32xf32>, %[[C:[^:]*]]: tensor<2x100x2x32xf32>, %[[Y0:[^:]*]]: tensor<2x100x8x16xf32>, %[[S0:[^:]*]]: tensor<2x8x16x32xf32>)
-// CHECK:       %[[R:.*]]:2 = scf.forall (%[[I:.*]], %[[H:.*]]) in (2, 8) shared_outs(%[[Y:.*]] = %[[Y0]], %[[S:.*]] = %[[S0]])
+// CHECK:       %[[R:.*]]:2 = scf.forall (%[[I:.*]], %[[H:.*]]) = (0, 0) to (2, 8) step (1, 2) shared_outs(%[[Y:.*]] = %[[Y0]], %[[S:.*]] = %[[S0]])
 // CHECK:         %[[G:.*]] = affine.apply #[[$GROUP4]](%[[H]])
-// CHECK-DAG:     %[[XT:.*]] = tensor.extract_slice %[[X]][%[[I]], 0, %[[H]], 0] [1, 100, 1, 16] [1, 1, 1, 1]
-// CHECK-DAG:     %[[LAT:.*]] = tensor.extract_slice %[[LA]][%[[I]], 0, %[[H]]] [1, 100, 1] [1, 1, 1]
+// CHECK-DAG:     %[[XT:.*]] = tensor.extract_slice %[[X]][%[[I]], 0, %[[H]], 0] [1, 100, 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:     %[[LAT:.*]] = tensor.extract_slice %[[LA]][%[[I]], 0, %[[H]]] [1, 100, 2] [1, 1, 1]
 // CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[B]][%[[I]], 0, %[[G]], 0] [1, 100, 1, 32] [1, 1, 1, 1]
 // CHECK-DAG:     %[[CT:.*]] = tensor.extract_slice %[[C]][%[[I]], 0, %[[G]], 0] [1, 100, 1, 32] [1, 1, 1, 1]
-// CHECK-DAG:     %[[YT:.*]] = tensor.extract_slice %[[Y]][%[[I]], 0, %[[H]], 0] [1, 100, 1, 16] [1, 1, 1, 1]
-// CHECK-DAG:     %[[ST:.*]] = tensor.extract_slice %[[S]][%[[I]], %[[H]], 0, 0] [1, 1, 16, 32] [1, 1, 1, 1]
-// CHECK:         %[[TY:.*]], %[[TS:.*]] = mixer.ssd chunk_size(64) ins(%[[XT]], %[[LAT]], %[[BT]], %[[CT]] : tensor<1x100x1x16xf32>, tensor<1x100x1xf32>, tensor<1x100x1x32xf32>, tensor<1x100x1x32xf32>) outs(%[[YT]], %[[ST]] : tensor<1x100x1x16xf32>, tensor<1x1x16x32xf32>)
+// CHECK-DAG:     %[[YT:.*]] = tensor.extract_slice %[[Y]][%[[I]], 0, %[[H]], 0] [1, 100, 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:     %[[ST:.*]] = tensor.extract_slice %[[S]][%[[I]], %[[H]], 0, 0] [1, 2, 16, 32] [1, 1, 1, 1]
+// CHECK:         %[[TY:.*]], %[[TS:.*]] = mixer.ssd chunk_size(64) ins(%[[XT]], %[[LAT]], %[[BT]], %[[CT]] : tensor<1x100x2x16xf32>, tensor<1x100x2xf32>, tensor<1x100x1x32xf32>, tensor<1x100x1x32xf32>) outs(%[[YT]], %[[ST]] : tensor<1x100x2x16xf32>, tensor<1x2x16x32xf32>)
 // CHECK:         scf.forall.in_parallel
-// CHECK-NEXT:      tensor.parallel_insert_slice %[[TY]] into %[[Y]][%[[I]], 0, %[[H]], 0] [1, 100, 1, 16] [1, 1, 1, 1]
-// CHECK-NEXT:      tensor.parallel_insert_slice %[[TS]] into %[[S]][%[[I]], %[[H]], 0, 0] [1, 1, 16, 32] [1, 1, 1, 1]
+// CHECK-NEXT:      tensor.parallel_insert_slice %[[TY]] into %[[Y]][%[[I]], 0, %[[H]], 0] [1, 100, 2, 16] [1, 1, 1, 1]
+// CHECK-NEXT:      tensor.parallel_insert_slice %[[TS]] into %[[S]][%[[I]], %[[H]], 0, 0] [1, 2, 16, 32] [1, 1, 1, 1]
 // CHECK:       return %[[R]]#0, %[[R]]#1
 func.func @ssd_grouped(%x: tensor<2x100x8x16xf32>, %la: tensor<2x100x8xf32>, %b: tensor<2x100x2x32xf32>, %c: tensor<2x100x2x32xf32>, %y0: tensor<2x100x8x16xf32>, %s0: tensor<2x8x16x32xf32>) -> (tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>) {
   %y, %s = mixer.ssd chunk_size(64) ins(%x, %la, %b, %c : tensor<2x100x8x16xf32>, tensor<2x100x8xf32>, tensor<2x100x2x32xf32>, tensor<2x100x2x32xf32>) outs(%y0, %s0 : tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>) -> tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>

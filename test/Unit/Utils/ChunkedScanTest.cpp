@@ -5,7 +5,7 @@
 // unrolls every loop and folds the index arithmetic, and reads back the
 // calls in program order and the rows of the boundary states: which chunks
 // and tokens run, in which order, and which state lands in which row,
-// forward and in reverse.
+// forward and in reverse, and with the heads inside the chunk loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +50,9 @@ public:
   void init(LinalgBuilder &lb, ScanCarry &carry) override {
     carry.states.push_back(call(lb.builder(), "init", state, {batch, head})[0]);
   }
+  void chunkShared(LinalgBuilder &lb, unsigned segment, Value t0) override {
+    call(lb.builder(), "shared" + std::to_string(segment), state, {t0});
+  }
   void chunkStep(LinalgBuilder &lb, unsigned segment, Value t0,
                  ScanCarry &carry) override {
     step(lb, "chunk" + std::to_string(segment), t0, carry);
@@ -64,12 +67,17 @@ public:
   }
 
   RankedTensorType out, state;
+  /// Whether the steps also take the head (heads inside the chunk loop).
+  bool withHead = false;
 
 private:
   void step(LinalgBuilder &lb, const std::string &name, Value t,
             ScanCarry &carry) {
-    ValueRange r = call(lb.builder(), name, {out, state},
-                        {t, carry.outs[0], carry.states[0]});
+    SmallVector<Value> args = {t};
+    if (withHead)
+      args.push_back(head);
+    args.append({carry.outs[0], carry.states[0]});
+    ValueRange r = call(lb.builder(), name, {out, state}, args);
     carry.outs[0] = r[0];
     carry.states[0] = r[1];
   }
@@ -92,6 +100,7 @@ protected:
     Location loc = builder.getUnknownLoc();
     module = ModuleOp::create(loc);
     TracingHooks hooks(&context);
+    hooks.withHead = spec.headsInner;
     ImplicitLocOpBuilder b(loc, builder);
     b.setInsertionPointToEnd(module->getBody());
     // The outputs: the stepped one, the final one.
@@ -100,9 +109,14 @@ protected:
       outTypes.push_back(RankedTensorType::get(
           {1, heads, ShapedType::kDynamic, 2}, b.getF32Type()));
     declare(b, "init", {b.getIndexType(), b.getIndexType()}, {hooks.state});
+    SmallVector<Type> stepArgs = {b.getIndexType()};
+    if (spec.headsInner)
+      stepArgs.push_back(b.getIndexType());
+    stepArgs.append({hooks.out, hooks.state});
     for (StringRef name : {"chunk0", "chunk1", "token0", "token1"})
-      declare(b, name, {b.getIndexType(), hooks.out, hooks.state},
-              {hooks.out, hooks.state});
+      declare(b, name, stepArgs, {hooks.out, hooks.state});
+    for (StringRef name : {"shared0", "shared1"})
+      declare(b, name, {b.getIndexType()}, {hooks.state});
     declare(b, "final", {hooks.state, hooks.out}, {hooks.out});
     auto func = func::FuncOp::create(
         b, "scan", b.getFunctionType({hooks.out, hooks.out}, outTypes));
@@ -171,11 +185,38 @@ protected:
     return text + ")";
   }
 
+  /// The value a slice of stacked states reads: through the inserts into
+  /// the stack, to the one at its offsets.
+  static Value throughSlices(Value value) {
+    auto extract = value.getDefiningOp<tensor::ExtractSliceOp>();
+    if (!extract)
+      return value;
+    auto constants = [](ArrayRef<OpFoldResult> offsets) {
+      return llvm::map_to_vector(offsets, [](OpFoldResult offset) {
+        return getConstantIntValue(offset);
+      });
+    };
+    Value stack = extract.getSource();
+    while (auto insert = stack.getDefiningOp<tensor::InsertSliceOp>()) {
+      if (constants(insert.getMixedOffsets()) ==
+          constants(extract.getMixedOffsets()))
+        return insert.getSource();
+      stack = insert.getDest();
+    }
+    return value;
+  }
+
   void read(func::FuncOp func) {
     calls.clear();
     rows.clear();
+    inputs.clear();
     func.walk([&](func::CallOp op) {
       calls.push_back(describe(op->getResult(op->getNumResults() - 1)));
+      // The state a step or final starts from.
+      for (Value arg : op.getOperands())
+        if (arg.getType() == RankedTensorType::get({2}, Float32Type::get(
+                                                            &context)))
+          inputs.push_back(calls.back() + " <- " + describe(throughSlices(arg)));
     });
     // The boundary rows: inserts into the rank-4 tensor.
     func.walk([&](tensor::InsertSliceOp op) {
@@ -192,7 +233,7 @@ protected:
 
   MLIRContext context;
   OwningOpRef<ModuleOp> module;
-  std::vector<std::string> calls, rows;
+  std::vector<std::string> calls, rows, inputs;
 };
 
 using Strings = std::vector<std::string>;
@@ -287,4 +328,24 @@ TEST_F(ChunkedScanTest, BoundaryStatesOfAShortSequence) {
       RankedTensorType::get({2}, Float32Type::get(&context))};
   run(/*length=*/3, /*heads=*/1, spec);
   EXPECT_EQ(rows, (Strings{"h0 row0 = init(0,0)"}));
+}
+
+TEST_F(ChunkedScanTest, HeadsInsideTheChunkLoop) {
+  ChunkedScanSpec spec = chunksOf(4);
+  spec.headsInner = true;
+  run(/*length=*/10, /*heads=*/2, spec);
+  // Every head's init, then per chunk what its heads share and each head's
+  // step, then per head its tail, then each head's final state.
+  EXPECT_EQ(calls,
+            (Strings{"init(0,0)", "init(0,1)", "shared0(0)", "chunk0(0,0)",
+                     "chunk0(0,1)", "shared0(4)", "chunk0(4,0)", "chunk0(4,1)",
+                     "token0(8,0)", "token0(9,0)", "token0(8,1)", "token0(9,1)",
+                     "final()", "final()"}));
+  // Each head steps its own state.
+  EXPECT_EQ(inputs,
+            (Strings{"chunk0(0,0) <- init(0,0)", "chunk0(0,1) <- init(0,1)",
+                     "chunk0(4,0) <- chunk0(0,0)", "chunk0(4,1) <- chunk0(0,1)",
+                     "token0(8,0) <- chunk0(4,0)", "token0(9,0) <- token0(8,0)",
+                     "token0(8,1) <- chunk0(4,1)", "token0(9,1) <- token0(8,1)",
+                     "final() <- token0(9,0)", "final() <- token0(9,1)"}));
 }

@@ -1,8 +1,9 @@
 //===- ParallelTileSizes.cpp - one unit of independent work per tile ------===//
 //
 // ParallelTilingOpInterface: the tiles of mixer-tile-parallel-dims, each one
-// (batch, head) of a scan, one (batch, row block) of a kernel sum or one
-// column block of a grouped GEMM, sized by the target.
+// (batch, head) of a scan (a block of a group's heads for ssd), one (batch,
+// row block) of a kernel sum or one column block of a grouped GEMM, sized by
+// the target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,10 +70,18 @@ groupTile(Value members, Value b,
   return {1, block(n / G)};
 }
 
-// Scans: one (batch, head) per tile, the whole head (value) dim.
-SmallVector<int64_t> SsdOp::getParallelTileSizes(const TargetDescription &) {
-  return {1, 1, 0};
+// ssd: one batch entry and the target's block of a group's heads per tile
+// (they share each chunk's b and c), the whole head (value) dim.
+SmallVector<int64_t>
+SsdOp::getParallelTileSizes(const TargetDescription &target) {
+  int64_t H = getX().getType().getDimSize(2);
+  int64_t G = getB().getType().getDimSize(2);
+  if (ShapedType::isDynamic(H) || ShapedType::isDynamic(G) || G == 0)
+    return {1, 1, 0};
+  return {1, target.scanHeadBlock(H / G), 0};
 }
+
+// The other scans: one (batch, head) per tile, the whole head (value) dim.
 SmallVector<int64_t>
 LinearAttentionOp::getParallelTileSizes(const TargetDescription &) {
   return {1, 1, 0};
