@@ -20,8 +20,11 @@
 //
 // Routing is memory-bound: the router keeps the scalar loops of
 // convert-mixer-to-loops (per token, E small); dispatch is a scalar counting
-// sort followed by vector row copies of x; combine adds each dispatched row,
-// weighted, into its token's row of the output with a vector row update.
+// sort followed by a parallel gather of the rows of x (an scf.forall over
+// the sorted rows, a vector row copy each); combine inverts the permutation
+// by a parallel scatter, then gathers each token's k expert rows, weighted,
+// in an scf.forall over the tokens. The foralls are the parallel loops of
+// both targets: CPU threads, GPU blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,8 +49,8 @@ using namespace mlir;
 using namespace mlir::mixer;
 
 /// One slab of `rows` rows starting at row `r0`: returns the updated output.
-using SlabStep = function_ref<Value(LinalgBuilder &lb, int64_t rows, Value r0,
-                                    Value out)>;
+using SlabStep =
+    function_ref<Value(LinalgBuilder &lb, int64_t rows, Value r0, Value out)>;
 
 /// Runs `step` over `count` consecutive slabs of `rows` rows from `begin`.
 static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
@@ -61,8 +64,8 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
       [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder lb(ib);
-        Value r0 = arith::AddIOp::create(
-            ib, begin, arith::MulIOp::create(ib, i, height));
+        Value r0 = arith::AddIOp::create(ib, begin,
+                                         arith::MulIOp::create(ib, i, height));
         scf::YieldOp::create(ib, step(lb, rows, r0, acc));
       });
   return SmallVector<Value>(loop.getResults());
@@ -72,9 +75,10 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
 /// full slabs, then one slab of each power of two below slabRows set in the
 /// remainder, so every slab has a static height.
 SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
-                                            int64_t slabRows, Value begin,
-                                            Value count, ValueRange state,
-                                            SlabSteps step) {
+                                                    int64_t slabRows,
+                                                    Value begin, Value count,
+                                                    ValueRange state,
+                                                    SlabSteps step) {
   Value full = arith::ConstantIndexOp::create(b, slabRows);
   Value slabs = arith::DivUIOp::create(b, count, full);
   SmallVector<Value> acc = slabLoop(b, slabRows, begin, slabs, state, step);
@@ -84,10 +88,10 @@ SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
   for (int64_t rows = int64_t(llvm::PowerOf2Ceil(slabRows)) / 2; rows >= 1;
        rows /= 2) {
     // The bit `rows` of the remainder: 0 or 1 slab of that height.
-    Value bit = arith::AndIOp::create(
-        b, rest, arith::ConstantIndexOp::create(b, rows));
-    Value once = arith::DivUIOp::create(
-        b, bit, arith::ConstantIndexOp::create(b, rows));
+    Value bit =
+        arith::AndIOp::create(b, rest, arith::ConstantIndexOp::create(b, rows));
+    Value once =
+        arith::DivUIOp::create(b, bit, arith::ConstantIndexOp::create(b, rows));
     acc = slabLoop(b, rows, pos, once, acc, step);
     pos = arith::AddIOp::create(b, pos, bit);
   }
@@ -95,13 +99,13 @@ SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
 }
 
 /// forEachSlabCarrying with one tensor.
-static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows,
-                         Value begin, Value count, Value out, SlabStep step) {
+static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows, Value begin,
+                         Value count, Value out, SlabStep step) {
   return forEachSlabCarrying(b, slabRows, begin, count, ValueRange{out},
-                     [&](LinalgBuilder &lb, int64_t rows, Value r0,
-                         ValueRange state) -> SmallVector<Value> {
-                       return {step(lb, rows, r0, state[0])};
-                     })[0];
+                             [&](LinalgBuilder &lb, int64_t rows, Value r0,
+                                 ValueRange state) -> SmallVector<Value> {
+                               return {step(lb, rows, r0, state[0])};
+                             })[0];
 }
 
 int64_t mlir::mixer::staticSize(OpFoldResult ofr) {
@@ -130,8 +134,7 @@ static Value groupSize(ImplicitLocOpBuilder &b, Value groupSizes, Value e) {
 
 SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
                                            Value groupSizes, Value rowsTotal,
-                                           ValueRange state,
-                                           GroupSteps group) {
+                                           ValueRange state, GroupSteps group) {
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value experts = tensor::DimOp::create(b, groupSizes, 0);
@@ -149,8 +152,7 @@ SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
         Value size = arith::MinSIOp::create(
             ib, arith::MaxSIOp::create(ib, groupSize(ib, groupSizes, e), c0),
             room);
-        SmallVector<Value> next =
-            group(lb, e, offset, size, acc.drop_back());
+        SmallVector<Value> next = group(lb, e, offset, size, acc.drop_back());
         next.push_back(arith::AddIOp::create(ib, offset, size));
         scf::YieldOp::create(ib, next);
       });
@@ -166,12 +168,12 @@ forEachGroup(ImplicitLocOpBuilder &b, int64_t slabRows, Value groupSizes,
              function_ref<Value(LinalgBuilder &, Value e, Value offset,
                                 Value size, Value out)>
                  group) {
-  SmallVector<Value> walked = walkGroups(
-      b, groupSizes, rowsTotal, ValueRange{out},
-      [&](LinalgBuilder &lb, Value e, Value offset, Value size,
-          ValueRange state) -> SmallVector<Value> {
-        return {group(lb, e, offset, size, state[0])};
-      });
+  SmallVector<Value> walked =
+      walkGroups(b, groupSizes, rowsTotal, ValueRange{out},
+                 [&](LinalgBuilder &lb, Value e, Value offset, Value size,
+                     ValueRange state) -> SmallVector<Value> {
+                   return {group(lb, e, offset, size, state[0])};
+                 });
   Value sum = walked[1];
   Value past = arith::SubIOp::create(b, rowsTotal, sum);
   return zeroRows(b, slabRows, sum, past, cols, walked[0]);
@@ -196,8 +198,8 @@ Value mlir::mixer::groupedMatmulRows(
               Value a =
                   sb.slice(lhs, {r0, zero}, {h, K}, {rows, staticSize(K)});
               // Accumulated in a local slab buffer, written to out once.
-              Value acc = sb.contract(a, w, sb.filled({h, N}, f32, 0.0),
-                                      Lhs::RowMajor);
+              Value acc =
+                  sb.contract(a, w, sb.filled({h, N}, f32, 0.0), Lhs::RowMajor);
               return sb.insert(acc, out, {r0, zero}, {h, N});
             });
       });
@@ -209,16 +211,15 @@ Value mlir::mixer::sigmoidOf(ImplicitLocOpBuilder &b, Value g) {
   Value oneF = arith::ConstantOp::create(b, b.getFloatAttr(f32, 1.0));
   Value negAbs = arith::NegFOp::create(b, math::AbsFOp::create(b, g));
   Value e = math::ExpOp::create(b, negAbs);
-  Value positive =
-      arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
+  Value positive = arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
   Value num = arith::SelectOp::create(b, positive, oneF, e);
   return arith::DivFOp::create(b, num, arith::AddFOp::create(b, oneF, e));
 }
 
 /// silu(g) * u with silu(g) = g * sigmoid(g).
 static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
-  return arith::MulFOp::create(
-      b, arith::MulFOp::create(b, g, sigmoidOf(b, g)), u);
+  return arith::MulFOp::create(b, arith::MulFOp::create(b, g, sigmoidOf(b, g)),
+                               u);
 }
 
 namespace {
@@ -334,15 +335,65 @@ loop(ImplicitLocOpBuilder &b, Value ub, ValueRange init,
   return SmallVector<Value>(forOp.getResults());
 }
 
+/// Row `i` of `value`: [1] of a vector, the rank-reduced [cols] of a matrix.
+static Value rowOf(LinalgBuilder &lb, Value value, Value i,
+                   SmallVectorImpl<OpFoldResult> *offsets = nullptr,
+                   SmallVectorImpl<OpFoldResult> *sizes = nullptr) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> off{i}, size{one};
+  SmallVector<int64_t> shape{1};
+  if (cast<ShapedType>(value.getType()).getRank() == 2) {
+    OpFoldResult cols = lb.sizesOf(value)[1];
+    off.push_back(zero);
+    size.push_back(cols);
+    shape = {staticSize(cols)};
+  }
+  if (offsets)
+    *offsets = off;
+  if (sizes)
+    *sizes = size;
+  return lb.slice(value, off, size, shape);
+}
+
+/// What one iteration of forEachRowInParallel writes: `value` into row
+/// `row` of the shared output.
+struct RowWrite {
+  Value row, value;
+};
+
+/// An scf.forall over i in [0, count) sharing `dest` (a vector or a
+/// matrix): iteration i writes one row of it, `body(lb, i, shared)`. The
+/// iterations are independent, so the CPU runs them on its threads (each a
+/// vector row operation) and the GPU as one block each (the row over the
+/// block's threads).
+static Value forEachRowInParallel(
+    ImplicitLocOpBuilder &b, Value count, Value dest,
+    function_ref<RowWrite(LinalgBuilder &, Value i, Value shared)> body) {
+  auto forall = scf::ForallOp::create(b, ArrayRef<OpFoldResult>{count},
+                                      ValueRange{dest}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  LinalgBuilder lb(b);
+  Value shared = forall.getRegionIterArgs()[0];
+  RowWrite write = body(lb, forall.getInductionVars()[0], shared);
+  SmallVector<OpFoldResult> offsets, sizes;
+  rowOf(lb, shared, write.row, &offsets, &sizes);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  tensor::ParallelInsertSliceOp::create(b, write.value, shared, offsets, sizes,
+                                        strides);
+  return forall.getResult(0);
+}
+
 /// The scalar counting sort (memory-bound, T*k steps), then the rows of x
-/// gathered as vector row copies.
+/// gathered in parallel, a vector row copy each.
 struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(MoeDispatchOp op,
                                 PatternRewriter &rewriter) const override {
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
-    LinalgBuilder lb(b);
     Value x = op.getX(), ids = op.getExpertIds();
     Value sorted = op.getOuts()[0], sizes = op.getOuts()[1],
           perm = op.getOuts()[2];
@@ -353,8 +404,6 @@ struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
     Value experts = arith::ConstantIndexOp::create(b, numExperts);
     Value zero64 = arith::ConstantIntOp::create(b, i64, 0);
     Value one64 = arith::ConstantIntOp::create(b, i64, 1);
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    OpFoldResult width = lb.sizesOf(x)[1];
 
     auto expertOf = [&](ImplicitLocOpBuilder &ib, Value a) {
       Value t = arith::DivUIOp::create(ib, a, k);
@@ -383,39 +432,36 @@ struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
                           arith::AddIOp::create(ib, acc[1], n)};
                 })[0];
     // Slots in order to the next row of their expert: a stable sort.
-    perm = loop(b, slots, {perm, next},
-                [&](ImplicitLocOpBuilder &ib, Value a,
-                    ValueRange acc) -> SmallVector<Value> {
-                  Value e = expertOf(ib, a);
-                  Value row = tensor::ExtractOp::create(ib, acc[1], e);
-                  Value slot = arith::IndexCastOp::create(ib, i32, a);
-                  return {tensor::InsertOp::create(ib, slot, acc[0],
-                                                   toIndex(ib, row)),
-                          tensor::InsertOp::create(
-                              ib, arith::AddIOp::create(ib, row, one64),
-                              acc[1], e)};
-                })[0];
-    // sorted[r, :] = x[permutation[r] / k, :], one row copy each.
-    sorted = loop(b, slots, sorted,
-                  [&](ImplicitLocOpBuilder &ib, Value r,
-                      ValueRange acc) -> SmallVector<Value> {
-                    LinalgBuilder rb(ib);
-                    Value t = arith::DivUIOp::create(
-                        ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)),
-                        k);
-                    int64_t w = staticSize(width);
-                    Value src = rb.slice(x, {t, zero}, {one, width}, {w});
-                    Value dst = rb.slice(acc[0], {r, zero}, {one, width}, {w});
-                    return {rb.insert(rb.copy(src, dst), acc[0], {r, zero},
-                                      {one, width})};
-                  })[0];
+    perm = loop(
+        b, slots, {perm, next},
+        [&](ImplicitLocOpBuilder &ib, Value a,
+            ValueRange acc) -> SmallVector<Value> {
+          Value e = expertOf(ib, a);
+          Value row = tensor::ExtractOp::create(ib, acc[1], e);
+          Value slot = arith::IndexCastOp::create(ib, i32, a);
+          return {tensor::InsertOp::create(ib, slot, acc[0], toIndex(ib, row)),
+                  tensor::InsertOp::create(
+                      ib, arith::AddIOp::create(ib, row, one64), acc[1], e)};
+        })[0];
+    // sorted[r, :] = x[permutation[r] / k, :]: a gather of rows, each row
+    // read from its token's row of x.
+    sorted = forEachRowInParallel(
+        b, slots, sorted,
+        [&](LinalgBuilder &rb, Value r, Value shared) -> RowWrite {
+          ImplicitLocOpBuilder &ib = rb.builder();
+          Value t = arith::DivUIOp::create(
+              ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)), k);
+          return {r, rb.copy(rowOf(rb, x, t), rowOf(rb, shared, r))};
+        });
     rewriter.replaceOp(op, {sorted, sizes, perm});
     return success();
   }
 };
 
-/// The output zeroed in row slabs, then each expert row added into its
-/// token's row, weighted: a vector row update per dispatched row.
+/// A gather per token: the inverse of the permutation (the row of each
+/// slot) by a parallel scatter, then each token's row of the output summed
+/// from its k expert rows, weighted. No two iterations write the same row,
+/// so tokens run in parallel and no row is added to twice.
 struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -425,37 +471,54 @@ struct MoeCombineToLinalg : public OpRewritePattern<MoeCombineOp> {
     LinalgBuilder lb(b);
     Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
           weights = op.getWeights();
+    Type i32 = b.getI32Type();
     Value k = tensor::DimOp::create(b, weights, 1);
-    Value slots = tensor::DimOp::create(b, expertOut, 0);
     Value tokens = tensor::DimOp::create(b, op.getOuts()[0], 0);
-    OpFoldResult cols = lb.sizesOf(expertOut)[1];
-    OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-    int64_t n = staticSize(cols);
+    OpFoldResult slots = lb.sizesOf(perm)[0];
 
-    Value c0 = arith::ConstantIndexOp::create(b, 0);
-    Value out = zeroRows(b, lookupTargetDescription(op).moeSlabRows, c0, tokens,
-                         cols, op.getOuts()[0]);
-    out = loop(b, slots, out,
-               [&](ImplicitLocOpBuilder &ib, Value r,
-                   ValueRange acc) -> SmallVector<Value> {
-                 LinalgBuilder rb(ib);
-                 Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
-                 Value t = arith::DivUIOp::create(ib, a, k);
-                 Value j = arith::RemUIOp::create(ib, a, k);
-                 Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
-                 Value src = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
-                 Value dst = rb.slice(acc[0], {t, zero}, {one, cols}, {n});
-                 // Updated in place: the token's row of out is the init.
-                 Value sum = rb.map(
-                     {src}, {rb.dims(1, {0})}, dst,
-                     [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-                       return arith::AddFOp::create(
-                                  mb, args[1],
-                                  arith::MulFOp::create(mb, w, args[0]))
-                           .getResult();
-                     });
-                 return {rb.insert(sum, acc[0], {t, zero}, {one, cols})};
-               })[0];
+    // rowOfSlot[permutation[r]] = r. Zeroed first: a slot that no row
+    // names (permutation is not checked to be one) reads row 0, in bounds.
+    Value rowOfSlot = linalg::FillOp::create(
+                          b, Value(arith::ConstantIntOp::create(b, i32, 0)),
+                          lb.empty({slots}, i32))
+                          .getResult(0);
+    rowOfSlot = forEachRowInParallel(
+        b, getValueOrCreateConstantIndexOp(b, b.getLoc(), slots), rowOfSlot,
+        [&](LinalgBuilder &rb, Value r, Value shared) -> RowWrite {
+          ImplicitLocOpBuilder &ib = rb.builder();
+          Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
+          Value index = arith::IndexCastOp::create(ib, i32, r);
+          return {a, linalg::FillOp::create(ib, index, rowOf(rb, shared, a))
+                         .getResult(0)};
+        });
+    // out[t, :] = sum_j weights[t, j] * expert_out[rowOfSlot[t * k + j], :].
+    Value out = forEachRowInParallel(
+        b, tokens, op.getOuts()[0],
+        [&](LinalgBuilder &rb, Value t, Value shared) -> RowWrite {
+          ImplicitLocOpBuilder &ib = rb.builder();
+          Value row = rb.fill(rowOf(rb, shared, t), 0.0);
+          Value first = arith::MulIOp::create(ib, t, k);
+          row = loop(
+              ib, k, row,
+              [&](ImplicitLocOpBuilder &jb, Value j,
+                  ValueRange acc) -> SmallVector<Value> {
+                LinalgBuilder jlb(jb);
+                Value slot = arith::AddIOp::create(jb, first, j);
+                Value r =
+                    toIndex(jb, tensor::ExtractOp::create(jb, rowOfSlot, slot));
+                Value w =
+                    tensor::ExtractOp::create(jb, weights, ValueRange{t, j});
+                return {jlb.map(
+                    {rowOf(jlb, expertOut, r)}, {jlb.dims(1, {0})}, acc[0],
+                    [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                      return arith::AddFOp::create(
+                                 mb, args[1],
+                                 arith::MulFOp::create(mb, w, args[0]))
+                          .getResult();
+                    })};
+              })[0];
+          return {t, row};
+        });
     rewriter.replaceOp(op, out);
     return success();
   }
