@@ -49,8 +49,8 @@ using namespace mlir;
 using namespace mlir::mixer;
 
 /// One slab of `rows` rows starting at row `r0`: returns the updated output.
-using SlabStep =
-    function_ref<Value(LinalgBuilder &lb, int64_t rows, Value r0, Value out)>;
+using SlabStep = function_ref<Value(LinalgBuilder &lb, int64_t rows, Value r0,
+                                    Value out)>;
 
 /// Runs `step` over `count` consecutive slabs of `rows` rows from `begin`.
 static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
@@ -64,8 +64,8 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
       [&](OpBuilder &nb, Location loc, Value i, ValueRange acc) {
         ImplicitLocOpBuilder ib(loc, nb);
         LinalgBuilder lb(ib);
-        Value r0 = arith::AddIOp::create(ib, begin,
-                                         arith::MulIOp::create(ib, i, height));
+        Value r0 = arith::AddIOp::create(
+            ib, begin, arith::MulIOp::create(ib, i, height));
         scf::YieldOp::create(ib, step(lb, rows, r0, acc));
       });
   return SmallVector<Value>(loop.getResults());
@@ -75,10 +75,9 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
 /// full slabs, then one slab of each power of two below slabRows set in the
 /// remainder, so every slab has a static height.
 SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
-                                                    int64_t slabRows,
-                                                    Value begin, Value count,
-                                                    ValueRange state,
-                                                    SlabSteps step) {
+                                            int64_t slabRows, Value begin,
+                                            Value count, ValueRange state,
+                                            SlabSteps step) {
   Value full = arith::ConstantIndexOp::create(b, slabRows);
   Value slabs = arith::DivUIOp::create(b, count, full);
   SmallVector<Value> acc = slabLoop(b, slabRows, begin, slabs, state, step);
@@ -88,10 +87,10 @@ SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
   for (int64_t rows = int64_t(llvm::PowerOf2Ceil(slabRows)) / 2; rows >= 1;
        rows /= 2) {
     // The bit `rows` of the remainder: 0 or 1 slab of that height.
-    Value bit =
-        arith::AndIOp::create(b, rest, arith::ConstantIndexOp::create(b, rows));
-    Value once =
-        arith::DivUIOp::create(b, bit, arith::ConstantIndexOp::create(b, rows));
+    Value bit = arith::AndIOp::create(
+        b, rest, arith::ConstantIndexOp::create(b, rows));
+    Value once = arith::DivUIOp::create(
+        b, bit, arith::ConstantIndexOp::create(b, rows));
     acc = slabLoop(b, rows, pos, once, acc, step);
     pos = arith::AddIOp::create(b, pos, bit);
   }
@@ -99,13 +98,13 @@ SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
 }
 
 /// forEachSlabCarrying with one tensor.
-static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows, Value begin,
-                         Value count, Value out, SlabStep step) {
+static Value forEachSlab(ImplicitLocOpBuilder &b, int64_t slabRows,
+                         Value begin, Value count, Value out, SlabStep step) {
   return forEachSlabCarrying(b, slabRows, begin, count, ValueRange{out},
-                             [&](LinalgBuilder &lb, int64_t rows, Value r0,
-                                 ValueRange state) -> SmallVector<Value> {
-                               return {step(lb, rows, r0, state[0])};
-                             })[0];
+                     [&](LinalgBuilder &lb, int64_t rows, Value r0,
+                         ValueRange state) -> SmallVector<Value> {
+                       return {step(lb, rows, r0, state[0])};
+                     })[0];
 }
 
 int64_t mlir::mixer::staticSize(OpFoldResult ofr) {
@@ -134,7 +133,8 @@ static Value groupSize(ImplicitLocOpBuilder &b, Value groupSizes, Value e) {
 
 SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
                                            Value groupSizes, Value rowsTotal,
-                                           ValueRange state, GroupSteps group) {
+                                           ValueRange state,
+                                           GroupSteps group) {
   Value c0 = arith::ConstantIndexOp::create(b, 0);
   Value c1 = arith::ConstantIndexOp::create(b, 1);
   Value experts = tensor::DimOp::create(b, groupSizes, 0);
@@ -152,7 +152,8 @@ SmallVector<Value> mlir::mixer::walkGroups(ImplicitLocOpBuilder &b,
         Value size = arith::MinSIOp::create(
             ib, arith::MaxSIOp::create(ib, groupSize(ib, groupSizes, e), c0),
             room);
-        SmallVector<Value> next = group(lb, e, offset, size, acc.drop_back());
+        SmallVector<Value> next =
+            group(lb, e, offset, size, acc.drop_back());
         next.push_back(arith::AddIOp::create(ib, offset, size));
         scf::YieldOp::create(ib, next);
       });
@@ -168,12 +169,12 @@ forEachGroup(ImplicitLocOpBuilder &b, int64_t slabRows, Value groupSizes,
              function_ref<Value(LinalgBuilder &, Value e, Value offset,
                                 Value size, Value out)>
                  group) {
-  SmallVector<Value> walked =
-      walkGroups(b, groupSizes, rowsTotal, ValueRange{out},
-                 [&](LinalgBuilder &lb, Value e, Value offset, Value size,
-                     ValueRange state) -> SmallVector<Value> {
-                   return {group(lb, e, offset, size, state[0])};
-                 });
+  SmallVector<Value> walked = walkGroups(
+      b, groupSizes, rowsTotal, ValueRange{out},
+      [&](LinalgBuilder &lb, Value e, Value offset, Value size,
+          ValueRange state) -> SmallVector<Value> {
+        return {group(lb, e, offset, size, state[0])};
+      });
   Value sum = walked[1];
   Value past = arith::SubIOp::create(b, rowsTotal, sum);
   return zeroRows(b, slabRows, sum, past, cols, walked[0]);
@@ -198,8 +199,8 @@ Value mlir::mixer::groupedMatmulRows(
               Value a =
                   sb.slice(lhs, {r0, zero}, {h, K}, {rows, staticSize(K)});
               // Accumulated in a local slab buffer, written to out once.
-              Value acc =
-                  sb.contract(a, w, sb.filled({h, N}, f32, 0.0), Lhs::RowMajor);
+              Value acc = sb.contract(a, w, sb.filled({h, N}, f32, 0.0),
+                                      Lhs::RowMajor);
               return sb.insert(acc, out, {r0, zero}, {h, N});
             });
       });
@@ -211,15 +212,16 @@ Value mlir::mixer::sigmoidOf(ImplicitLocOpBuilder &b, Value g) {
   Value oneF = arith::ConstantOp::create(b, b.getFloatAttr(f32, 1.0));
   Value negAbs = arith::NegFOp::create(b, math::AbsFOp::create(b, g));
   Value e = math::ExpOp::create(b, negAbs);
-  Value positive = arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
+  Value positive =
+      arith::CmpFOp::create(b, arith::CmpFPredicate::OGE, g, zero);
   Value num = arith::SelectOp::create(b, positive, oneF, e);
   return arith::DivFOp::create(b, num, arith::AddFOp::create(b, oneF, e));
 }
 
 /// silu(g) * u with silu(g) = g * sigmoid(g).
 static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
-  return arith::MulFOp::create(b, arith::MulFOp::create(b, g, sigmoidOf(b, g)),
-                               u);
+  return arith::MulFOp::create(
+      b, arith::MulFOp::create(b, g, sigmoidOf(b, g)), u);
 }
 
 namespace {
@@ -432,17 +434,18 @@ struct MoeDispatchToLinalg : public OpRewritePattern<MoeDispatchOp> {
                           arith::AddIOp::create(ib, acc[1], n)};
                 })[0];
     // Slots in order to the next row of their expert: a stable sort.
-    perm = loop(
-        b, slots, {perm, next},
-        [&](ImplicitLocOpBuilder &ib, Value a,
-            ValueRange acc) -> SmallVector<Value> {
-          Value e = expertOf(ib, a);
-          Value row = tensor::ExtractOp::create(ib, acc[1], e);
-          Value slot = arith::IndexCastOp::create(ib, i32, a);
-          return {tensor::InsertOp::create(ib, slot, acc[0], toIndex(ib, row)),
-                  tensor::InsertOp::create(
-                      ib, arith::AddIOp::create(ib, row, one64), acc[1], e)};
-        })[0];
+    perm = loop(b, slots, {perm, next},
+                [&](ImplicitLocOpBuilder &ib, Value a,
+                    ValueRange acc) -> SmallVector<Value> {
+                  Value e = expertOf(ib, a);
+                  Value row = tensor::ExtractOp::create(ib, acc[1], e);
+                  Value slot = arith::IndexCastOp::create(ib, i32, a);
+                  return {tensor::InsertOp::create(ib, slot, acc[0],
+                                                   toIndex(ib, row)),
+                          tensor::InsertOp::create(
+                              ib, arith::AddIOp::create(ib, row, one64),
+                              acc[1], e)};
+                })[0];
     // sorted[r, :] = x[permutation[r] / k, :]: a gather of rows, each row
     // read from its token's row of x.
     sorted = forEachRowInParallel(
