@@ -129,16 +129,24 @@
 // NVVM:         llvm.func @topk_router_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>, gpu.known_grid_size = array<i32: 4, 1, 1>, {{.*}}nvvm.kernel
 // NVVM:           nvvm.read.ptx.sreg.ctaid.x
 // NVVM:           nvvm.read.ptx.sreg.tid.x
-// The dispatch: the output fill over all threads, then its counting sort
-// in one thread.
+// The dispatch: the group sizes' fill over all threads, then its counting
+// sort in one thread, then the gather of the 512 sorted rows, one block
+// each.
 // NVVM-LABEL: gpu.module @moe_dispatch_kernel [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
 // NVVM:         llvm.func @moe_dispatch_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>, gpu.known_grid_size = array<i32: 1, 1, 1>
 // NVVM:           nvvm.read.ptx.sreg.tid.x
 // NVVM-LABEL: gpu.module @moe_dispatch_kernel_{{[0-9]+}}
 // NVVM:         llvm.func @moe_dispatch_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 1, 1, 1>, gpu.known_grid_size = array<i32: 1, 1, 1>
 // NVVM-NOT:       nvvm.barrier0
+// NVVM:         llvm.func @moe_dispatch_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>, gpu.known_grid_size = array<i32: 512, 1, 1>
+// NVVM:           nvvm.read.ptx.sreg.ctaid.x
+// NVVM:           nvvm.read.ptx.sreg.tid.x
+// The combine: the inverse permutation zeroed over all threads, scattered
+// by one block per slot (512), then one block per token (256).
 // NVVM-LABEL: gpu.module @moe_combine_kernel [#nvvm.target<O = 3, chip = "sm_80", features = "+ptx80">]
-// NVVM:         llvm.func @moe_combine_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>, {{.*}}nvvm.kernel
+// NVVM:         llvm.func @moe_combine_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>, gpu.known_grid_size = array<i32: 4, 1, 1>, {{.*}}nvvm.kernel
+// NVVM:         llvm.func @moe_combine_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>, gpu.known_grid_size = array<i32: 512, 1, 1>, {{.*}}nvvm.kernel
+// NVVM:         llvm.func @moe_combine_kernel({{.*}}) attributes {gpu.kernel, gpu.known_block_size = array<i32: 128, 1, 1>, gpu.known_grid_size = array<i32: 256, 1, 1>, {{.*}}nvvm.kernel
 // NVVM:           nvvm.read.ptx.sreg.ctaid.x
 // NVVM:           nvvm.read.ptx.sreg.tid.x
 

@@ -20,8 +20,11 @@
 //
 // Routing is memory-bound: the router keeps the scalar loops of
 // convert-mixer-to-loops (per token, E small); dispatch is a scalar counting
-// sort followed by vector row copies of x; combine adds each dispatched row,
-// weighted, into its token's row of the output with a vector row update.
+// sort followed by a parallel gather of the rows of x (an scf.forall over
+// the sorted rows, a vector row copy each); combine inverts the permutation
+// by a parallel scatter, then gathers each token's k expert rows, weighted,
+// in an scf.forall over the tokens. The foralls are the parallel loops of
+// both targets: CPU threads, GPU blocks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +42,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -301,8 +305,59 @@ static SmallVector<Value> loop(ImplicitLocOpBuilder &b, Value ub,
   return LinalgBuilder(b).loop(c0, ub, c1, init, body);
 }
 
+/// Row `i` of `value`: [1] of a vector, the rank-reduced [cols] of a matrix.
+static Value rowOf(LinalgBuilder &lb, Value value, Value i,
+                   SmallVectorImpl<OpFoldResult> *offsets = nullptr,
+                   SmallVectorImpl<OpFoldResult> *sizes = nullptr) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> off{i}, size{one};
+  SmallVector<int64_t> shape{1};
+  if (cast<ShapedType>(value.getType()).getRank() == 2) {
+    OpFoldResult cols = lb.sizesOf(value)[1];
+    off.push_back(zero);
+    size.push_back(cols);
+    shape = {staticSize(cols)};
+  }
+  if (offsets)
+    *offsets = off;
+  if (sizes)
+    *sizes = size;
+  return lb.slice(value, off, size, shape);
+}
+
+/// What one iteration of forEachRowInParallel writes: `value` into row
+/// `row` of the shared output.
+struct RowWrite {
+  Value row, value;
+};
+
+/// An scf.forall over i in [0, count) sharing `dest` (a vector or a
+/// matrix): iteration i writes one row of it, `body(lb, i, shared)`. The
+/// iterations are independent, so the CPU runs them on its threads (each a
+/// vector row operation) and the GPU as one block each (the row over the
+/// block's threads).
+static Value forEachRowInParallel(
+    ImplicitLocOpBuilder &b, Value count, Value dest,
+    function_ref<RowWrite(LinalgBuilder &, Value i, Value shared)> body) {
+  auto forall = scf::ForallOp::create(b, ArrayRef<OpFoldResult>{count},
+                                      ValueRange{dest}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  LinalgBuilder lb(b);
+  Value shared = forall.getRegionIterArgs()[0];
+  RowWrite write = body(lb, forall.getInductionVars()[0], shared);
+  SmallVector<OpFoldResult> offsets, sizes;
+  rowOf(lb, shared, write.row, &offsets, &sizes);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  SmallVector<OpFoldResult> strides(offsets.size(), b.getIndexAttr(1));
+  tensor::ParallelInsertSliceOp::create(b, write.value, shared, offsets, sizes,
+                                        strides);
+  return forall.getResult(0);
+}
+
 /// The scalar counting sort (memory-bound, T*k steps), then the rows of x
-/// gathered as vector row copies.
+/// gathered in parallel, a vector row copy each.
 static SmallVector<Value> lowerMoeDispatch(MoeDispatchOp op,
                                            ImplicitLocOpBuilder &b) {
   LinalgBuilder lb(b);
@@ -316,8 +371,6 @@ static SmallVector<Value> lowerMoeDispatch(MoeDispatchOp op,
   Value experts = arith::ConstantIndexOp::create(b, numExperts);
   Value zero64 = arith::ConstantIntOp::create(b, i64, 0);
   Value one64 = arith::ConstantIntOp::create(b, i64, 1);
-  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-  OpFoldResult width = lb.sizesOf(x)[1];
 
   auto expertOf = [&](ImplicitLocOpBuilder &ib, Value a) {
     Value t = arith::DivUIOp::create(ib, a, k);
@@ -359,58 +412,74 @@ static SmallVector<Value> lowerMoeDispatch(MoeDispatchOp op,
                 tensor::InsertOp::create(
                     ib, arith::AddIOp::create(ib, row, one64), acc[1], e)};
       })[0];
-  // sorted[r, :] = x[permutation[r] / k, :], one row copy each.
-  sorted = loop(
-      b, slots, sorted,
-      [&](LinalgBuilder &rb, Value r, ValueRange acc) -> SmallVector<Value> {
+  // sorted[r, :] = x[permutation[r] / k, :]: a gather of rows, each row
+  // read from its token's row of x.
+  sorted = forEachRowInParallel(
+      b, slots, sorted, [&](LinalgBuilder &rb, Value r, Value shared) -> RowWrite {
         ImplicitLocOpBuilder &ib = rb.builder();
         Value t = arith::DivUIOp::create(
             ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)), k);
-        int64_t w = staticSize(width);
-        Value src = rb.slice(x, {t, zero}, {one, width}, {w});
-        Value dst = rb.slice(acc[0], {r, zero}, {one, width}, {w});
-        return {rb.insert(rb.copy(src, dst), acc[0], {r, zero}, {one, width})};
-      })[0];
+        return {r, rb.copy(rowOf(rb, x, t), rowOf(rb, shared, r))};
+      });
   return {sorted, sizes, perm};
 }
 
-/// The output zeroed in row slabs, then each expert row added into its
-/// token's row, weighted: a vector row update per dispatched row.
+/// A gather per token: the inverse of the permutation (the row of each
+/// slot) by a parallel scatter, then each token's row of the output summed
+/// from its k expert rows, weighted. No two iterations write the same row,
+/// so tokens run in parallel and no row is added to twice.
 static SmallVector<Value> lowerMoeCombine(MoeCombineOp op,
                                           ImplicitLocOpBuilder &b) {
   LinalgBuilder lb(b);
   Value expertOut = op.getExpertOut(), perm = op.getPermutation(),
         weights = op.getWeights();
+  Type i32 = b.getI32Type();
   Value k = tensor::DimOp::create(b, weights, 1);
-  Value slots = tensor::DimOp::create(b, expertOut, 0);
   Value tokens = tensor::DimOp::create(b, op.getOuts()[0], 0);
-  OpFoldResult cols = lb.sizesOf(expertOut)[1];
-  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-  int64_t n = staticSize(cols);
+  OpFoldResult slots = lb.sizesOf(perm)[0];
 
-  Value c0 = arith::ConstantIndexOp::create(b, 0);
-  Value out = zeroRows(b, lookupTargetDescription(op).moeSlabRows, c0, tokens,
-                       cols, op.getOuts()[0]);
-  out = loop(
-      b, slots, out,
-      [&](LinalgBuilder &rb, Value r, ValueRange acc) -> SmallVector<Value> {
+  // rowOfSlot[permutation[r]] = r. Zeroed first: a slot that no row
+  // names (permutation is not checked to be one) reads row 0, in bounds.
+  Value rowOfSlot = linalg::FillOp::create(
+                        b, Value(arith::ConstantIntOp::create(b, i32, 0)),
+                        lb.empty({slots}, i32))
+                        .getResult(0);
+  rowOfSlot = forEachRowInParallel(
+      b, getValueOrCreateConstantIndexOp(b, b.getLoc(), slots), rowOfSlot,
+      [&](LinalgBuilder &rb, Value r, Value shared) -> RowWrite {
         ImplicitLocOpBuilder &ib = rb.builder();
         Value a = toIndex(ib, tensor::ExtractOp::create(ib, perm, r));
-        Value t = arith::DivUIOp::create(ib, a, k);
-        Value j = arith::RemUIOp::create(ib, a, k);
-        Value w = tensor::ExtractOp::create(ib, weights, ValueRange{t, j});
-        Value src = rb.slice(expertOut, {r, zero}, {one, cols}, {n});
-        Value dst = rb.slice(acc[0], {t, zero}, {one, cols}, {n});
-        // Updated in place: the token's row of out is the init.
-        Value sum = rb.map({src}, {rb.dims(1, {0})}, dst,
-                           [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-                             return arith::AddFOp::create(
-                                        mb, args[1],
-                                        arith::MulFOp::create(mb, w, args[0]))
-                                 .getResult();
-                           });
-        return {rb.insert(sum, acc[0], {t, zero}, {one, cols})};
-      })[0];
+        Value index = arith::IndexCastOp::create(ib, i32, r);
+        return {a, linalg::FillOp::create(ib, index, rowOf(rb, shared, a))
+                       .getResult(0)};
+      });
+  // out[t, :] = sum_j weights[t, j] * expert_out[rowOfSlot[t * k + j], :].
+  Value out = forEachRowInParallel(
+      b, tokens, op.getOuts()[0],
+      [&](LinalgBuilder &rb, Value t, Value shared) -> RowWrite {
+        ImplicitLocOpBuilder &ib = rb.builder();
+        Value row = rb.fill(rowOf(rb, shared, t), 0.0);
+        Value first = arith::MulIOp::create(ib, t, k);
+        row = loop(
+            ib, k, row,
+            [&](LinalgBuilder &jlb, Value j,
+                ValueRange acc) -> SmallVector<Value> {
+              ImplicitLocOpBuilder &jb = jlb.builder();
+              Value slot = arith::AddIOp::create(jb, first, j);
+              Value r =
+                  toIndex(jb, tensor::ExtractOp::create(jb, rowOfSlot, slot));
+              Value w = tensor::ExtractOp::create(jb, weights, ValueRange{t, j});
+              return {jlb.map({rowOf(jlb, expertOut, r)}, {jlb.dims(1, {0})},
+                              acc[0],
+                              [&](ImplicitLocOpBuilder &mb, ValueRange args) {
+                                return arith::AddFOp::create(
+                                           mb, args[1],
+                                           arith::MulFOp::create(mb, w, args[0]))
+                                    .getResult();
+                              })};
+            })[0];
+        return {t, row};
+      });
   return {out};
 }
 

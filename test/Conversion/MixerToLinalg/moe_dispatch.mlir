@@ -1,9 +1,10 @@
 // RUN: mixer-opt %s --convert-mixer-to-linalg | FileCheck %s
 
 // The counting sort in scalar loops (the group sizes zero-filled by
-// linalg.fill, the next-row counters in a fresh local buffer), then each
-// sorted row copied from its token's row of x by a linalg.copy of one row
-// (vectorized by rows on the CPU).
+// linalg.fill, the next-row counters in a fresh local buffer), then the
+// sorted rows gathered in parallel: an scf.forall over the rows r, each
+// copied from its token's row of x by a linalg.copy of one row (vectorized
+// by rows on the CPU, over a block's threads on the GPU).
 
 // CHECK-LABEL: func.func @moe_dispatch
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<6x16xf32>, %[[IDS:[^:]*]]: tensor<6x2xi32>, %[[S0:[^:]*]]: tensor<12x16xf32>, %[[G0:[^:]*]]: tensor<4xi64>, %[[P0:[^:]*]]: tensor<12xi32>)
@@ -33,14 +34,15 @@
 // CHECK:         %[[RI:.+]] = arith.index_cast %[[ROW]] : i64 to index
 // CHECK:         tensor.insert %[[SLOT]] into %[[PA]][%[[RI]]]
 // CHECK:         arith.addi %[[ROW]], %[[O64]] : i64
-// CHECK:       %[[SORTED:.+]] = scf.for %[[R:.+]] = %[[C0]] to %[[C12]] step %[[C1]] iter_args(%[[SA:.+]] = %[[S0]])
+// CHECK:       %[[SORTED:.+]] = scf.forall (%[[R:.+]]) in (%[[C12]]) shared_outs(%[[SA:.+]] = %[[S0]])
 // CHECK:         %[[PV:.+]] = tensor.extract %[[PERM]]#0[%[[R]]]
 // CHECK:         %[[PI:.+]] = arith.index_cast %[[PV]] : i32 to index
 // CHECK:         %[[TOK:.+]] = arith.divui %[[PI]], %[[C2]] : index
 // CHECK:         %[[SRC:.+]] = tensor.extract_slice %[[X]][%[[TOK]], 0] [1, 16] [1, 1] : tensor<6x16xf32> to tensor<16xf32>
 // CHECK:         %[[DST:.+]] = tensor.extract_slice %[[SA]][%[[R]], 0] [1, 16] [1, 1] : tensor<12x16xf32> to tensor<16xf32>
 // CHECK:         %[[CP:.+]] = linalg.copy ins(%[[SRC]] : tensor<16xf32>) outs(%[[DST]] : tensor<16xf32>)
-// CHECK:         tensor.insert_slice %[[CP]] into %[[SA]][%[[R]], 0] [1, 16] [1, 1]
+// CHECK:         scf.forall.in_parallel
+// CHECK-NEXT:      tensor.parallel_insert_slice %[[CP]] into %[[SA]][%[[R]], 0] [1, 16] [1, 1]
 // CHECK:       return %[[SORTED]], %[[SIZES]], %[[PERM]]#0
 func.func @moe_dispatch(%x: tensor<6x16xf32>, %ids: tensor<6x2xi32>, %s0: tensor<12x16xf32>, %g0: tensor<4xi64>, %p0: tensor<12xi32>) -> (tensor<12x16xf32>, tensor<4xi64>, tensor<12xi32>) {
   %s, %g, %p = mixer.moe_dispatch num_experts(4) ins(%x, %ids : tensor<6x16xf32>, tensor<6x2xi32>) outs(%s0, %g0, %p0 : tensor<12x16xf32>, tensor<4xi64>, tensor<12xi32>) -> tensor<12x16xf32>, tensor<4xi64>, tensor<12xi32>

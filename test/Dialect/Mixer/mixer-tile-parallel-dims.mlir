@@ -173,8 +173,9 @@ func.func @selective_scan_tiles(%u: tensor<2x30x96xf32>, %dt: tensor<2x30x96xf32
 
 // -----
 
-// The router is tiled over blocks of row-block (64) tokens; the combine
-// over column blocks of its output; dispatch (a global sort) stays whole.
+// The router is tiled over blocks of row-block (64) tokens; dispatch (a
+// global sort) and the combine (a gather over tokens through the inverse
+// permutation, parallel in its lowering) stay whole.
 
 // CHECK-LABEL: func.func @routing_tiles
 // CHECK:         scf.forall (%[[T:.*]]) = (0) to (%{{.*}}) step (64)
@@ -182,8 +183,8 @@ func.func @selective_scan_tiles(%u: tensor<2x30x96xf32>, %dt: tensor<2x30x96xf32
 // CHECK:         scf.forall.in_parallel
 // CHECK-NOT:     scf.forall (
 // CHECK:         mixer.moe_dispatch num_experts(8)
-// CHECK:         scf.forall (%[[N:.*]]) = (0) to (512) step (256)
-// CHECK:           mixer.moe_combine ins(%{{.*}} : tensor<256x256xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%{{.*}} : tensor<128x256xf32>)
+// CHECK-NOT:     scf.forall (
+// CHECK:         mixer.moe_combine ins(%{{.*}} : tensor<256x512xf32>, tensor<256xi32>, tensor<128x2xf32>) outs(%{{.*}} : tensor<128x512xf32>)
 func.func @routing_tiles(%l: tensor<?x8xf32>, %w0: tensor<?x2xf32>, %i0: tensor<?x2xi32>, %x: tensor<128x64xf32>, %ids: tensor<128x2xi32>, %s0: tensor<256x64xf32>, %g0: tensor<8xi64>, %p0: tensor<256xi32>, %eo: tensor<256x512xf32>, %w: tensor<128x2xf32>, %o: tensor<128x512xf32>) -> (tensor<?x2xf32>, tensor<?x2xi32>, tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>, tensor<128x512xf32>) {
   %rw, %ri = mixer.topk_router k(2) normalize ins(%l : tensor<?x8xf32>) outs(%w0, %i0 : tensor<?x2xf32>, tensor<?x2xi32>) -> tensor<?x2xf32>, tensor<?x2xi32>
   %s, %g, %p = mixer.moe_dispatch num_experts(8) ins(%x, %ids : tensor<128x64xf32>, tensor<128x2xi32>) outs(%s0, %g0, %p0 : tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>) -> tensor<256x64xf32>, tensor<8xi64>, tensor<256xi32>

@@ -137,8 +137,8 @@ KernelLsePointGradOp::getParallelTileSizes(const TargetDescription &target) {
   return rowBlockTile(isBatched(), target.parallelRowBlock);
 }
 
-// Grouped GEMMs and the combine: column blocks of the output (rows are tied
-// to groups and tokens by run-time values).
+// Grouped GEMMs: column blocks of the output (rows are tied to groups by
+// run-time values).
 SmallVector<int64_t>
 GroupedMatmulOp::getParallelTileSizes(const TargetDescription &) {
   return columnBlockTile(getOuts()[0], panelWidthOf(getRhs()));
@@ -147,9 +147,11 @@ SmallVector<int64_t>
 GroupedSwigluOp::getParallelTileSizes(const TargetDescription &) {
   return columnBlockTile(getOuts()[0], panelWidthOf(getWGate()));
 }
+// The combine is not tiled here: its lowering is a parallel gather over the
+// tokens (after inverting the permutation, which every tile would repeat).
 SmallVector<int64_t>
 MoeCombineOp::getParallelTileSizes(const TargetDescription &) {
-  return columnBlockTile(getOuts()[0]);
+  return {};
 }
 
 // The grouped GEMM's backward: column blocks of dlhs (K, the rows of every
