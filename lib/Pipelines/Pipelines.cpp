@@ -63,9 +63,12 @@ getNamedTarget(const TensorPipelineOptions &options) {
 
 /// `gpuTarget`, when given, is attached instead of any CPU and the run-time
 /// checks are left out (they would read device buffers on the host).
+/// `numThreads`, when positive, is the number of threads the CPU code will
+/// run on.
 static void
 buildTensorPipeline(OpPassManager &pm, const TensorPipelineOptions &options,
-                    const MixerSetTargetPassOptions *gpuTarget = nullptr) {
+                    const MixerSetTargetPassOptions *gpuTarget = nullptr,
+                    int64_t numThreads = 0) {
   // Every pass that depends on the target reads the module's `mixer.target`
   // (the default target when there is none). A target named by the options
   // replaces it.
@@ -77,6 +80,12 @@ buildTensorPipeline(OpPassManager &pm, const TensorPipelineOptions &options,
         options.targetCpu.empty() ? "host" : options.targetCpu.getValue();
     setTarget.features = options.targetFeatures;
     pm.addPass(createMixerSetTargetPass(setTarget));
+  }
+  // The tiles keep that many threads busy (else the compiling machine's).
+  if (numThreads > 0) {
+    MixerSetThreadsPassOptions setThreads;
+    setThreads.threads = numThreads;
+    pm.addPass(createMixerSetThreadsPass(setThreads));
   }
 
   // Step 0. On request, the vector-Jacobian product @f_vjp of every public
@@ -204,7 +213,7 @@ static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads) {
 
 void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
                                           const CpuPipelineOptions &options) {
-  buildTensorPipeline(pm, options);
+  buildTensorPipeline(pm, options, /*gpuTarget=*/nullptr, options.numThreads);
 
   // Step 5. Register-tile every linalg op and vectorize it: contractions
   // become outer-product FMAs on vector registers.

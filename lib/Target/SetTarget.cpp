@@ -9,6 +9,7 @@
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERSETTARGETPASS
+#define GEN_PASS_DEF_MIXERSETTHREADSPASS
 #include "mixer/Target/Passes.h.inc"
 } // namespace mlir::mixer
 
@@ -29,6 +30,24 @@ struct MixerSetTargetPass
       getOperation().emitError() << "mixer-set-target: " << error;
       return signalPassFailure();
     }
+    setTargetDescription(getOperation(), *target);
+  }
+};
+
+struct MixerSetThreadsPass
+    : public mixer::impl::MixerSetThreadsPassBase<MixerSetThreadsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (threads <= 0) {
+      getOperation().emitError()
+          << "mixer-set-threads: 'threads' must be positive, got "
+          << threads.getValue();
+      return signalPassFailure();
+    }
+    FailureOr<TargetDescription> target = getTargetDescription(getOperation());
+    if (failed(target))
+      return signalPassFailure();
+    target->threads = threads;
     setTargetDescription(getOperation(), *target);
   }
 };

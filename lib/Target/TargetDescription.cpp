@@ -18,8 +18,9 @@ static auto fieldsOf(const TargetDescription &t) {
   return std::tie(t.vectorWidth, t.vectorRegisters, t.l1CacheBytes,
                   t.l2CacheBytes, t.registerTileRows, t.kernelColumnBlock,
                   t.moeSlabRows, t.scanTimeBlock, t.scanChannelBlockLimit,
-                  t.scanHeadBlockLimit, t.parallelRowBlock, t.tempMemorySpace, t.transposedStates,
-                  t.warpSize, t.sharedMemoryBytes, t.threadsPerBlock);
+                  t.scanHeadBlockLimit, t.threads, t.parallelRowBlock,
+                  t.tempMemorySpace, t.transposedStates, t.warpSize,
+                  t.sharedMemoryBytes, t.threadsPerBlock);
 }
 
 bool TargetDescription::operator==(const TargetDescription &other) const {
@@ -80,6 +81,10 @@ DictionaryAttr mlir::mixer::getTargetAttr(MLIRContext *context,
   for (const Entry &entry : kIntEntries)
     entries.push_back(
         b.getNamedAttr(entry.name, b.getI64IntegerAttr(target.*entry.field)));
+  // Unknown threads stay out: the attribute does not depend on the machine.
+  if (target.threads > 0)
+    entries.push_back(
+        b.getNamedAttr("threads", b.getI64IntegerAttr(target.threads)));
   if (target.tempMemorySpace)
     entries.push_back(
         b.getNamedAttr("temp_memory_space", target.tempMemorySpace));
@@ -126,6 +131,11 @@ mlir::mixer::parseTargetAttr(DictionaryAttr attr,
       if (failed(v))
         return failure();
       target.*entry->field = *v;
+    } else if (name == "threads") {
+      FailureOr<int64_t> v = readInt(name, named.getValue(), false);
+      if (failed(v))
+        return failure();
+      target.threads = *v;
     } else if (name == "temp_memory_space") {
       target.tempMemorySpace = named.getValue();
     } else if (name == "transposed_states") {

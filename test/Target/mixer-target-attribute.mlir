@@ -106,3 +106,12 @@ module attributes {mixer.target = "znver3"} {
     return
   }
 }
+
+// -----
+
+// expected-error @+1 {{'mixer.target' entry 'threads' must be a positive integer, got 0}}
+module attributes {mixer.target = {threads = 0 : i64}} {
+  func.func @f() {
+    return
+  }
+}

@@ -25,6 +25,9 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
     48 KiB of static shared memory per block for the per-block temporaries
     (temp_memory_space = #gpu.address_space<workgroup>).
 
+    The description has no `threads` entry: the passes assume the
+    compiling machine's threads unless mixer-set-threads states them.
+
     Example (`cpu=znver3`, AVX2):
 
     ```mlir
@@ -51,6 +54,22 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
            "Threads per block of the GPU (0: 128)">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def MixerSetThreadsPass : Pass<"mixer-set-threads", "ModuleOp"> {
+  let summary = "Set the threads of the module's target description";
+  let description = [{
+    Sets the `threads` entry of the module's `mixer.target` (attaching the
+    default target's description when it has none), keeping the rest: the
+    number of threads that will run the parallel loops, which the tiles of
+    mixer-tile-parallel-dims keep busy. The CPU pipeline runs it with its
+    `num-threads` when that is set. Without the entry the passes assume
+    the compiling machine's hardware threads.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "Threads that will run the parallel loops (positive)">
+  ];
 }
 
 #endif // MIXER_TARGET_PASSES_TD

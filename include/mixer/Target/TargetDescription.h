@@ -13,7 +13,9 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/Threading.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace mlir {
@@ -54,6 +56,11 @@ struct TargetDescription {
   /// the lowering builds once per chunk for all of them, and their states
   /// (N * P floats per head) stay in L2. 1 on GPUs: a block per head.
   int64_t scanHeadBlockLimit = 4;
+  /// Threads that will run the parallel loops (mixer-set-threads; the CPU
+  /// pipeline's num-threads); 0: unknown, then the compiling machine's
+  /// (parallelThreads). In the attribute only when set, so that printed IR
+  /// does not depend on the machine.
+  int64_t threads = 0;
   /// Rows per parallel tile of the kernel sums and the MoE router.
   int64_t parallelRowBlock = 64;
   /// Memory space of the lowerings' temporaries; null: the default memory.
@@ -92,12 +99,30 @@ struct TargetDescription {
     return 1;
   }
 
+  /// `threads`, or when unknown the threads of this machine: the code runs
+  /// where it is compiled (the JIT; mixer-compile assumes so), with
+  /// OpenMP's default team of one thread per logical CPU the process may
+  /// use. LLVM's count honours the affinity mask as OpenMP does
+  /// (std::thread::hardware_concurrency counts every CPU of the machine);
+  /// physical cores would leave the SMT threads without tiles.
+  int64_t parallelThreads() const {
+    if (threads > 0)
+      return threads;
+    return std::max<int64_t>(
+        1, llvm::hardware_concurrency().compute_thread_count());
+  }
+
   /// Heads per tile of mixer.ssd: the largest power of two up to
   /// scanHeadBlockLimit that divides the heads of a group into at least two
-  /// tiles (a group is never left to one thread).
-  int64_t scanHeadBlock(int64_t headsPerGroup) const {
+  /// tiles (a group is never left to one thread) and leaves at least one
+  /// tile per thread: `groupTiles` (batch x groups) x headsPerGroup / block
+  /// >= parallelThreads(). A larger block shares more of each chunk's work
+  /// but only helps while no thread is left idle; down to 1 head otherwise.
+  int64_t scanHeadBlock(int64_t headsPerGroup, int64_t groupTiles) const {
+    int64_t threadCount = parallelThreads();
     for (int64_t block = scanHeadBlockLimit; block > 1; block /= 2)
-      if (headsPerGroup % block == 0 && headsPerGroup / block >= 2)
+      if (headsPerGroup % block == 0 && headsPerGroup / block >= 2 &&
+          groupTiles * (headsPerGroup / block) >= threadCount)
         return block;
     return 1;
   }

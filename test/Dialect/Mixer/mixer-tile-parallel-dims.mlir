@@ -1,10 +1,11 @@
-// RUN: mixer-opt %s --mixer-tile-parallel-dims | FileCheck %s
+// RUN: mixer-opt %s --mixer-set-threads=threads=2 --mixer-tile-parallel-dims | FileCheck %s
 
 // mixer.ssd is tiled by its TilingInterface into an scf.forall over
 // (batch, head block): each iteration runs the scan of one batch entry and a
 // block of the heads of one group (the target's scanHeadBlock: here 2 of a
 // group's 4, two tiles per group), on slices of the whole sequence and head
-// dimension P. With G < H (here H = 8, G = 2), B and C are read at group
+// dimension P. The threads are stated (2) so that the blocks do not depend
+// on the machine (mixer-tile-parallel-dims-threads.mlir). With G < H (here H = 8, G = 2), B and C are read at group
 // h floordiv (H / G).
 
 // CHECK-DAG: #[[$GROUP4:.*]] = affine_map<(d0) -> (d0 floordiv 4)>

@@ -71,14 +71,17 @@ groupTile(Value members, Value b,
 }
 
 // ssd: one batch entry and the target's block of a group's heads per tile
-// (they share each chunk's b and c), the whole head (value) dim.
+// (they share each chunk's b and c), the whole head (value) dim. A dynamic
+// batch counts as one entry: the block then never leaves a thread idle.
 SmallVector<int64_t>
 SsdOp::getParallelTileSizes(const TargetDescription &target) {
   int64_t H = getX().getType().getDimSize(2);
   int64_t G = getB().getType().getDimSize(2);
   if (ShapedType::isDynamic(H) || ShapedType::isDynamic(G) || G == 0)
     return {1, 1, 0};
-  return {1, target.scanHeadBlock(H / G), 0};
+  int64_t batch = getX().getType().getDimSize(0);
+  int64_t groupTiles = (ShapedType::isDynamic(batch) ? 1 : batch) * G;
+  return {1, target.scanHeadBlock(H / G, groupTiles), 0};
 }
 
 // The other scans: one (batch, head) per tile, the whole head (value) dim.
