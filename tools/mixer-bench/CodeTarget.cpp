@@ -41,6 +41,7 @@ void CodeTarget::addTo(llvm::json::Object &machine) const {
   machine["target_vector_registers"] = description.vectorRegisters;
   machine["aten_cpu_capability"] = torch.atenCapability;
   machine["openblas_coretype"] = torch.openblasCoreType;
+  machine["mkl_enable_instructions"] = torch.mklInstructions;
 }
 
 static CodeTarget &current() {

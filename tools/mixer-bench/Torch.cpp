@@ -47,6 +47,8 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
   const TorchCpuSettings &cpu = settings.cpu;
   if (!cpu.openblasCoreType.empty())
     cmd += " OPENBLAS_CORETYPE=" + cpu.openblasCoreType;
+  if (!cpu.mklInstructions.empty())
+    cmd += " MKL_ENABLE_INSTRUCTIONS=" + cpu.mklInstructions;
   cmd += " ATEN_CPU_CAPABILITY=" + cpu.atenCapability +
          " OPENBLAS_NUM_THREADS=" +
          std::to_string(baseline.blasThreads ? settings.threads : 1) +

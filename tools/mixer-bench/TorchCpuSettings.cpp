@@ -19,13 +19,17 @@ TorchCpuSettings mixer::bench::chooseTorchCpuSettings(
     // and 5, Ice Lake, Sapphire Rapids); the newer core types need
     // versions of OpenBLAS that older installations lack.
     settings.openblasCoreType = "SkylakeX";
+    settings.mklInstructions = "AVX512";
   } else if (avx2) {
     settings.atenCapability = "avx2";
     settings.openblasCoreType = "Haswell";
+    settings.mklInstructions = "AVX2";
   } else {
     settings.atenCapability = "default";
-    if (has("avx"))
+    if (has("avx")) {
       settings.openblasCoreType = "Sandybridge";
+      settings.mklInstructions = "AVX";
+    }
   }
   return settings;
 }

@@ -23,6 +23,11 @@ struct TorchCpuSettings {
   /// OPENBLAS_CORETYPE ("SkylakeX", "Haswell", "Sandybridge"), empty where
   /// OpenBLAS is left to detect the CPU itself.
   std::string openblasCoreType;
+  /// MKL_ENABLE_INSTRUCTIONS ("AVX512", "AVX2", "AVX"): the widest ISA
+  /// MKL's kernels (the BLAS of PyTorch's wheels) may use; left alone, MKL
+  /// picks the machine's widest even when mixer's code is for a narrower
+  /// one.
+  std::string mklInstructions;
 };
 
 /// The settings for a CPU with the features `has` says it has (LLVM's

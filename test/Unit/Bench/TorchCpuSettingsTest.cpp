@@ -38,6 +38,7 @@ TEST(TorchCpuSettings, Znver3IsAvx2WithHaswellKernels) {
   TorchCpuSettings s = settingsOf(with(kAvx2, {"vaes", "vpclmulqdq"}));
   EXPECT_EQ(s.atenCapability, "avx2");
   EXPECT_EQ(s.openblasCoreType, "Haswell");
+  EXPECT_EQ(s.mklInstructions, "AVX2");
 }
 
 TEST(TorchCpuSettings, Znver5IsAvx512) {
@@ -51,6 +52,7 @@ TEST(TorchCpuSettings, SkylakeAvx512IsAvx512) {
   TorchCpuSettings s = settingsOf(kAvx512);
   EXPECT_EQ(s.atenCapability, "avx512");
   EXPECT_EQ(s.openblasCoreType, "SkylakeX");
+  EXPECT_EQ(s.mklInstructions, "AVX512");
 }
 
 TEST(TorchCpuSettings, SapphireRapidsIsAvx512) {
@@ -71,10 +73,12 @@ TEST(TorchCpuSettings, NoAvxLeavesOpenBlasToDetect) {
   TorchCpuSettings s = settingsOf({"sse4.2", "popcnt"});
   EXPECT_EQ(s.atenCapability, "default");
   EXPECT_EQ(s.openblasCoreType, "");
+  EXPECT_EQ(s.mklInstructions, "");
 }
 
 TEST(TorchCpuSettings, AvxWithoutAvx2IsSandybridge) {
   TorchCpuSettings s = settingsOf({"sse4.2", "avx"});
   EXPECT_EQ(s.atenCapability, "default");
   EXPECT_EQ(s.openblasCoreType, "Sandybridge");
+  EXPECT_EQ(s.mklInstructions, "AVX");
 }
