@@ -415,7 +415,8 @@ static SmallVector<Value> lowerMoeDispatch(MoeDispatchOp op,
   // sorted[r, :] = x[permutation[r] / k, :]: a gather of rows, each row
   // read from its token's row of x.
   sorted = forEachRowInParallel(
-      b, slots, sorted, [&](LinalgBuilder &rb, Value r, Value shared) -> RowWrite {
+      b, slots, sorted,
+      [&](LinalgBuilder &rb, Value r, Value shared) -> RowWrite {
         ImplicitLocOpBuilder &ib = rb.builder();
         Value t = arith::DivUIOp::create(
             ib, toIndex(ib, tensor::ExtractOp::create(ib, perm, r)), k);
@@ -468,15 +469,16 @@ static SmallVector<Value> lowerMoeCombine(MoeCombineOp op,
               Value slot = arith::AddIOp::create(jb, first, j);
               Value r =
                   toIndex(jb, tensor::ExtractOp::create(jb, rowOfSlot, slot));
-              Value w = tensor::ExtractOp::create(jb, weights, ValueRange{t, j});
+              Value w =
+                  tensor::ExtractOp::create(jb, weights, ValueRange{t, j});
+              // acc += w * expert_out[r, :].
+              auto addWeighted = [&](ImplicitLocOpBuilder &mb,
+                                     ValueRange args) -> Value {
+                return arith::AddFOp::create(
+                    mb, args[1], arith::MulFOp::create(mb, w, args[0]));
+              };
               return {jlb.map({rowOf(jlb, expertOut, r)}, {jlb.dims(1, {0})},
-                              acc[0],
-                              [&](ImplicitLocOpBuilder &mb, ValueRange args) {
-                                return arith::AddFOp::create(
-                                           mb, args[1],
-                                           arith::MulFOp::create(mb, w, args[0]))
-                                    .getResult();
-                              })};
+                              acc[0], addWeighted)};
             })[0];
         return {t, row};
       });
