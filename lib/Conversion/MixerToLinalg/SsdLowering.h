@@ -43,11 +43,9 @@ struct SsdChunkDecays {
   /// [n]: exp(cum[t]) and exp(cumLast - cum[t]), one exp per token that
   /// every row scaling below reuses.
   Value startFactors, endFactors;
-  /// With `triangularBlock`, L in row blocks up to the diagonal (the
-  /// blocks above are zeros, not computed). Without `withL`, L is not
-  /// built (null).
-  static SsdChunkDecays of(LinalgBuilder &lb, Value A,
-                           int64_t triangularBlock = 0, bool withL = true);
+  /// Without `withL`, L is not built (null): the forward applies the
+  /// decays where it evaluates the scores (decayedScores).
+  static SsdChunkDecays of(LinalgBuilder &lb, Value A, bool withL = true);
   /// G * L for a [n, n] G, in one pass without L: the decays are evaluated
   /// where they are multiplied; in row blocks up to the diagonal as L.
   Value decayedScores(LinalgBuilder &lb, Value G,
@@ -66,11 +64,8 @@ struct SsdChunkDecays {
 Value ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
                    int64_t triangularBlock = 0);
 
-/// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]); with
-/// `triangularBlock`, Cc Bc^T only in row blocks of that many rows up to
-/// the diagonal (L is 0 above it).
-Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L,
-                     int64_t triangularBlock = 0);
+/// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]).
+Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L);
 
 /// The math of mixer.ssd for the chunked-scan driver. Outs: y (stepped) and
 /// the final state; with `withOutput` false the steps pass the state only

@@ -80,21 +80,19 @@ static Value lowerBlocksInit(LinalgBuilder &lb, int64_t n,
              : lb.empty({q, q}, b.getF32Type());
 }
 
-SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A,
-                                  int64_t triangularBlock, bool withL) {
+SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A, bool withL) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t n = cast<RankedTensorType>(A.getType()).getDimSize(0);
   OpFoldResult q = b.getIndexAttr(n);
   SsdChunkDecays d;
   std::tie(d.cumLast, d.cum) = lb.prefixSumF64(A);
-  // Decay from s to t inside the chunk, zero above the diagonal (the
-  // blocks above it are not computed: filled with zeros).
+  // Decay from s to t inside the chunk, zero above the diagonal.
   using In = LinalgBuilder::TriangleInput;
   if (withL)
     d.L = lb.mapLowerBlocks(
         {{d.cum, In::Row}, {d.cum, In::Column}},
-        lowerBlocksInit(lb, n, triangularBlock), triangularBlock,
+        lowerBlocksInit(lb, n, /*triangularBlock=*/0), /*triangularBlock=*/0,
         [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
           return causalDecay(ib, t, s, args[0], args[1]);
         });
@@ -165,10 +163,10 @@ Value mlir::mixer::ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
 }
 
 Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
-                                  Value L, int64_t triangularBlock) {
+                                  Value L) {
   Type f32 = lb.builder().getF32Type();
   SmallVector<OpFoldResult> qq = lb.sizesOf(L);
-  Value G = ssdChunkGram(lb, Cc, Bc, triangularBlock);
+  Value G = ssdChunkGram(lb, Cc, Bc);
   return lb.map({G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
                 lb.empty(qq, f32),
                 [](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -239,7 +237,7 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   auto [Bc, Cc] = headsInner ? std::pair(sharedBc, sharedCc)
                              : chunkInputs(lb, t0);
   // The decays of the scores are applied where they are evaluated.
-  SsdChunkDecays decays = SsdChunkDecays::of(lb, A, 0, /*withL=*/false);
+  SsdChunkDecays decays = SsdChunkDecays::of(lb, A, /*withL=*/false);
 
   Value Y;
   if (withOutput) {
