@@ -318,8 +318,40 @@ def write_training(w, train_rows, train_paths):
           f"{status} |")
 
 
+def mixer_share(r):
+    """A mixer row's median and share of its ceiling, in one cell."""
+    pf = r.get("peak_fraction")
+    share = (f", {pf * 100:.1f}%" + (f" {r['peak']}" if r.get("peak") else "")
+             if pf is not None else "")
+    return f"{fmt(r.get('median_ms'), '.3f')} ms{share}"
+
+
+def write_code_targets(w, data, json_path, target_runs):
+    """mixer's rows of the main file beside those of runs compiled for other
+    CPUs (`mixer-bench --mcpu`) or measured on other machines: one column per
+    file, each named by its machine, so every number says where it is from."""
+    runs = [(json_path, data)] + [(p, load(p)) for p in target_runs]
+    w("")
+    w("## Per machine and code target")
+    w("")
+    w("mixer's median time and share of the ceiling, one column per run:")
+    w("")
+    for i, (path, run) in enumerate(runs):
+        w(f"- run {i + 1}: `{os.path.relpath(path)}`, "
+          f"{machine_words(run['machine'], run['config'])}")
+    w("")
+    w("| case | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) + " |")
+    w("|---|" + "---:|" * len(runs))
+    cells = [{r["case"]: mixer_share(r) for r in run["rows"]
+              if r["impl"] == "mixer" and ok(r) and not is_fwd_bwd(r)}
+             for _, run in runs]
+    for case in dict.fromkeys(c for run in cells for c in run):
+        w(f"| {case} | " + " | ".join(run.get(case, "-") for run in cells)
+          + " |")
+
+
 def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
-              train_paths=(), decode=None):
+              train_paths=(), decode=None, target_runs=()):
     m, cfg = data["machine"], data["config"]
     rows = [r for r in data["rows"] if not is_fwd_bwd(r)]
     rel_fig = os.path.relpath(fig_dir, os.path.dirname(doc))
@@ -337,16 +369,20 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("# or step by step:")
     w("build/bin/mixer-bench --suite cpu --isolate --json bench/results/cpu.json")
     w("build/bin/mixer-bench --suite train --isolate --json bench/results/train.json")
+    w("# code for another CPU that this one can run, as a column of its own:")
+    w("build/bin/mixer-bench --suite cpu --isolate --mcpu znver3 --no-alternatives "
+      "--json bench/results/cpu-znver3.json")
     w(".venv-bench/bin/python bench/decode.py --json bench/results/decode.json")
     w("/usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \\")
-    w("    --train bench/results/train.json --decode bench/results/decode.json")
+    w("    --train bench/results/train.json --decode bench/results/decode.json \\")
+    w("    --target-run bench/results/cpu-znver3.json")
     w("```")
     w("")
     w("## Machine")
     w("")
     w("Every number in the Summary and Results sections was measured on this "
-      f"machine, in one run (`{os.path.relpath(json_path)}`); the training "
-      "section names the machine of each of its files. The machines this "
+      f"machine, in one run (`{os.path.relpath(json_path)}`); the per-machine "
+      "and training sections name the machine of each of their files. The machines this "
       "project is measured on change (AVX2-only AMD Zen 3, AVX-512 AMD Zen 5, "
       "AVX-512 Intel with AMX): compare numbers only within one file.")
     w("")
@@ -416,6 +452,8 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("|---|---|---:|")
     for case, impl, v in ratios(rows):
         w(f"| {case} | {impl} | {v:.2f} |")
+    if target_runs:
+        write_code_targets(w, data, json_path, target_runs)
     if train_rows:
         write_training(w, train_rows, train_paths)
     w("")
@@ -550,6 +588,11 @@ def main():
     parser.add_argument("--train", action="append", default=[],
                         help="mixer-bench JSON of the train suite (repeatable)")
     parser.add_argument("--decode", help="bench/decode.py's JSON")
+    parser.add_argument("--target-run", action="append", default=[],
+                        help="mixer-bench JSON of the cpu suite compiled for "
+                        "another CPU (--mcpu) or run on another machine "
+                        "(repeatable): its mixer rows become a column of "
+                        "the per-machine table")
     args = parser.parse_args()
     data = load(args.json)
     train_rows = [r for r in data["rows"] if is_fwd_bwd(r)]
@@ -563,7 +606,8 @@ def main():
         plot_time_vs_size(rows, op, os.path.join(args.figures, figures[op]))
     plot_ratio(rows, os.path.join(args.figures, "ratio.svg"))
     write_doc(data, args.json, args.figures, args.doc, figures, train_rows,
-              args.train, load_decode(args.decode) if args.decode else None)
+              args.train, load_decode(args.decode) if args.decode else None,
+              args.target_run)
     print(f"wrote {len(figures)} time figures and ratio.svg in {args.figures}, "
           f"and {args.doc}")
 

@@ -18,6 +18,10 @@ MIXER_LIBRARY="$BUILD_DIR"/lib/libMixerCAPI.so "$python" bench/decode.py \
 # The fwd+bwd rows of the train suite, when it has been run.
 train=()
 for f in bench/results/train*.json; do [[ -f $f ]] && train+=(--train "$f"); done
+# Runs of the cpu suite compiled for other CPUs (--mcpu) or taken on other
+# machines, kept as bench/results/cpu-NAME.json: a column each.
+targets=()
+for f in bench/results/cpu-*.json; do [[ -f $f ]] && targets+=(--target-run "$f"); done
 /usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \
-  "${train[@]}" --decode bench/results/decode.json \
+  "${train[@]}" "${targets[@]}" --decode bench/results/decode.json \
   --figures bench/figures --doc docs/Benchmarks.md
