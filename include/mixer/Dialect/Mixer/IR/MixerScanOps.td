@@ -190,6 +190,9 @@ def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state,
                       Optional<AnyRankedTensor>:$chunk_states);
+  // Tiles: one (batch, head) per tile, the whole value dim.
+  let parallelTilePolicy = "return {1, 1, 0};";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`window` `(` $window^ `)`)?
@@ -252,6 +255,9 @@ def Mixer_GatedDeltaRuleOp : Mixer_StructuredOp<"gated_delta_rule"> {
                        I64Attr:$chunk_size,
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state);
+  // Tiles: one (batch, head) per tile, the whole value dim.
+  let parallelTilePolicy = "return {1, 1, 0};";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`scale` `(` $scale^ `)`)?
