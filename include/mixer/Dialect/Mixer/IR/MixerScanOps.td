@@ -138,7 +138,8 @@ def Mixer_SelectiveScanOp : Mixer_StructuredOp<"selective_scan", [], ["checkTile
   ];
 }
 
-def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
+def Mixer_LinearAttentionOp
+    : Mixer_StructuredOp<"linear_attention", [], ["checkTile"]> {
   let summary = "causal linear attention with optional decay and window";
   let description = [{
     Causal (optionally decayed) linear attention with a matrix state per
@@ -214,7 +215,8 @@ def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
   ];
 }
 
-def Mixer_GatedDeltaRuleOp : Mixer_StructuredOp<"gated_delta_rule"> {
+def Mixer_GatedDeltaRuleOp
+    : Mixer_StructuredOp<"gated_delta_rule", [], ["checkTile"]> {
   let summary = "Gated DeltaNet scan (gated delta rule)";
   let description = [{
     The gated delta rule of Gated DeltaNet: a matrix state per head, decayed
