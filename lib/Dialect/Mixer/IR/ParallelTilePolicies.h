@@ -1,4 +1,4 @@
-//===- ParallelTilePolicies.h - tile sizes the ops' policies share -*- C++ -*-===//
+//===- ParallelTilePolicies.h - helpers of the tile policies ---*- C++ -*-===//
 //
 // The building blocks of the tile policies that the ops state in ODS
 // (`parallelTilePolicy`, generated into getParallelTileSizes) and of the
