@@ -189,9 +189,9 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   Value Cc = rows(lb, in.c, t0, count, group);
   Value dY = dy ? rows(lb, dy, t0, count, head) : lb.filled({q, p}, f32, 0.0);
 
-  // The forward's decays and scores of the chunk.
+  // The forward's decays and scores of the chunk, M = (Cc Bc^T) * L.
   SsdChunkDecays decays = SsdChunkDecays::of(lb, A);
-  Value M = ssdChunkScores(lb, Cc, Bc, decays.L);
+  Value M = decays.decayedScores(lb, ssdChunkGram(lb, Cc, Bc));
   Value S0 = lb.transpose(s0t); // [P, N]
   Value dS = lb.transpose(dSt); // [P, N]
 
@@ -199,10 +199,7 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   Value dM = lb.contract(dY, lb.transpose(X), lb.filled({q, q}, f32, 0.0),
                          Lhs::RowMajor);
   AffineMap id2 = lb.dims(2, {0, 1});
-  auto times = [](ImplicitLocOpBuilder &ib, ValueRange args) {
-    return arith::MulFOp::create(ib, args[0], args[1]).getResult();
-  };
-  Value dG = lb.map({dM, decays.L}, {id2, id2}, lb.empty({q, q}, f32), times);
+  Value dG = decays.decayedScores(lb, dM);
   // R without its diagonal (and zero above it, as M): every term of r.
   Value R = lb.map({dM, M}, {id2, id2}, lb.empty({q, q}, f32),
                    [](ImplicitLocOpBuilder &ib, ValueRange args) {

@@ -37,17 +37,18 @@ struct SsdInputs {
 
 /// The decays of a chunk of n tokens from its log-decays A [n]: the
 /// inclusive prefix sums (f64: segment sums keep f32 accuracy) and their
-/// total, and L[t, s] = exp(cum[t] - cum[s]) for s <= t, else 0.
+/// total, from which L[t, s] = exp(cum[t] - cum[s]) for s <= t, else 0,
+/// is evaluated where it multiplies (decayedScores), never stored.
 struct SsdChunkDecays {
-  Value cumLast, cum, L;
+  Value cumLast, cum;
   /// [n]: exp(cum[t]) and exp(cumLast - cum[t]), one exp per token that
   /// every row scaling below reuses.
   Value startFactors, endFactors;
-  /// Without `withL`, L is not built (null): the forward applies the
-  /// decays where it evaluates the scores (decayedScores).
-  static SsdChunkDecays of(LinalgBuilder &lb, Value A, bool withL = true);
-  /// G * L for a [n, n] G, in one pass without L: the decays are evaluated
-  /// where they are multiplied; in row blocks up to the diagonal as L.
+  static SsdChunkDecays of(LinalgBuilder &lb, Value A);
+  /// G * L for a [n, n] G (the scores from Cc Bc^T, the gradient of Cc Bc^T
+  /// from that of the scores), in one pass without L: the decays are
+  /// evaluated where they are multiplied; in row blocks up to the diagonal
+  /// as L.
   Value decayedScores(LinalgBuilder &lb, Value G,
                       int64_t triangularBlock = 0) const;
   /// rows[t, :] * exp(cum[t]): decayed from the chunk's start to t.
@@ -63,9 +64,6 @@ struct SsdChunkDecays {
 /// many rows up to the diagonal (zeros above it).
 Value ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
                    int64_t triangularBlock = 0);
-
-/// The intra-chunk scores (Cc Bc^T) * L of a chunk ([n, n]).
-Value ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc, Value L);
 
 /// The math of mixer.ssd for the chunked-scan driver. Outs: y (stepped) and
 /// the final state; with `withOutput` false the steps pass the state only

@@ -80,22 +80,12 @@ static Value lowerBlocksInit(LinalgBuilder &lb, int64_t n,
              : lb.empty({q, q}, b.getF32Type());
 }
 
-SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A, bool withL) {
+SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
-  int64_t n = cast<RankedTensorType>(A.getType()).getDimSize(0);
-  OpFoldResult q = b.getIndexAttr(n);
+  OpFoldResult q = lb.sizesOf(A)[0];
   SsdChunkDecays d;
   std::tie(d.cumLast, d.cum) = lb.prefixSumF64(A);
-  // Decay from s to t inside the chunk, zero above the diagonal.
-  using In = LinalgBuilder::TriangleInput;
-  if (withL)
-    d.L = lb.mapLowerBlocks(
-        {{d.cum, In::Row}, {d.cum, In::Column}},
-        lowerBlocksInit(lb, n, /*triangularBlock=*/0), /*triangularBlock=*/0,
-        [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
-          return causalDecay(ib, t, s, args[0], args[1]);
-        });
   Value cumLast = d.cumLast;
   auto factors = [&](bool toEnd) {
     return lb.map({d.cum}, {lb.dims(1, {0})}, lb.empty({q}, f32),
@@ -162,19 +152,6 @@ Value mlir::mixer::ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
                               triangularBlock);
 }
 
-Value mlir::mixer::ssdChunkScores(LinalgBuilder &lb, Value Cc, Value Bc,
-                                  Value L) {
-  Type f32 = lb.builder().getF32Type();
-  SmallVector<OpFoldResult> qq = lb.sizesOf(L);
-  Value G = ssdChunkGram(lb, Cc, Bc);
-  return lb.map({G, L}, {lb.dims(2, {0, 1}), lb.dims(2, {0, 1})},
-                lb.empty(qq, f32),
-                [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::MulFOp::create(ib, args[0], args[1])
-                      .getResult();
-                });
-}
-
 //===----------------------------------------------------------------------===//
 // The forward scan
 //===----------------------------------------------------------------------===//
@@ -237,7 +214,7 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   auto [Bc, Cc] = headsInner ? std::pair(sharedBc, sharedCc)
                              : chunkInputs(lb, t0);
   // The decays of the scores are applied where they are evaluated.
-  SsdChunkDecays decays = SsdChunkDecays::of(lb, A, /*withL=*/false);
+  SsdChunkDecays decays = SsdChunkDecays::of(lb, A);
 
   Value Y;
   if (withOutput) {

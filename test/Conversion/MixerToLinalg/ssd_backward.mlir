@@ -1,4 +1,5 @@
 // RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s --implicit-check-not='tensor<37x8x4xf32>' --implicit-check-not='tensor<2x37x4x8x4xf32>'
+// RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s --check-prefix=SCORES
 
 // H = 4 heads in G = 2 groups, chunks of Q = 16 tokens (37 = 2 * 16 + 5).
 // Without chunk_states, first the boundary states [B, H, 3, N, P] from the
@@ -8,6 +9,17 @@
 // chunk padded to 16 tokens, from boundary row 2, writing 5 rows; then
 // chunks 1 and 0, each from its boundary row, with the nine contractions of
 // the chunked backward. No per-token state of the sequence.
+
+// Per chunk, the scores M = (Cc Bc^T) * L and the gradient dG = dM * L of
+// Cc Bc^T are each one pass that evaluates the decays L[t, s] from the
+// prefix sums where it multiplies (the forward's decayedScores): L itself,
+// a [16, 16] map of the prefix sums alone, is never built. Two such passes
+// for the padded tail chunk, two in the loop over the full chunks.
+// SCORES-LABEL: func.func @ssd_backward_recomputed_states
+// SCORES-NOT:     ins({{[^)]*}} : tensor<16xf64>, tensor<16xf64>) outs({{[^)]*}} : tensor<16x16xf32>)
+// SCORES-COUNT-4: ins({{[^)]*}} : tensor<16xf64>, tensor<16xf64>, tensor<16x16xf32>) outs({{[^)]*}} : tensor<16x16xf32>)
+// SCORES-NOT:     ins({{[^)]*}} : tensor<16xf64>, tensor<16xf64>{{.*}}) outs({{[^)]*}} : tensor<16x16xf32>)
+// SCORES-LABEL: func.func @ssd_backward_saved_states
 
 // CHECK-LABEL: func.func @ssd_backward_recomputed_states
 // CHECK-SAME:    %[[DB0:[^:]*]]: tensor<2x37x2x8xf32>, %[[DC0:[^:]*]]: tensor<2x37x2x8xf32>, %{{[^:]*}}: tensor<2x4x4x8xf32>)

@@ -150,7 +150,7 @@ module attributes {transform.with_named_sequence} {
 func.func @ssd_split_group(%x: tensor<2x100x8x16xf32>, %la: tensor<2x100x8xf32>, %b: tensor<2x100x2x32xf32>, %c: tensor<2x100x2x32xf32>) -> tensor<2x100x8x16xf32> {
   %y0 = tensor.empty() : tensor<2x100x8x16xf32>
   %s0 = tensor.empty() : tensor<2x8x16x32xf32>
-  // expected-error @+1 {{cannot tile heads by a size that does not divide them (4 heads per group)}}
+  // expected-error @+1 {{cannot tile heads by a size that does not divide them: the lowering needs a static number of heads in every tile}}
   %y, %s = mixer.ssd chunk_size(64) ins(%x, %la, %b, %c : tensor<2x100x8x16xf32>, tensor<2x100x8xf32>, tensor<2x100x2x32xf32>, tensor<2x100x2x32xf32>) outs(%y0, %s0 : tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>) -> tensor<2x100x8x16xf32>, tensor<2x8x16x32xf32>
   %r0 = tensor.empty() : tensor<2x100x8x16xf32>
   %r = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%y : tensor<2x100x8x16xf32>) outs(%r0 : tensor<2x100x8x16xf32>) {

@@ -6,7 +6,9 @@
 // op that is already inside a forall as it is): the value dim P or Dv split,
 // head tiles that span several groups (G < H), selective-scan channel blocks
 // across groups, small row and column blocks of the kernel sums and column
-// blocks of the MoE ops. Checks the tiled op's result type, then compares
+// blocks of the MoE ops. The tiles of the scans divide their heads,
+// channels and value dims: a partial tile there is refused when tiling
+// (scan-tiling-invalid.mlir). Checks the tiled op's result type, then compares
 // with the fp64 reference and prints the relative error of every output.
 //
 // The backward ops run the same way on the gradient cases of

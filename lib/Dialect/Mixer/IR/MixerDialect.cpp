@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ParallelTilePolicies.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 
 #include "mlir/IR/DialectImplementation.h"

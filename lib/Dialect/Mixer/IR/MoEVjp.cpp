@@ -14,44 +14,45 @@
 using namespace mlir;
 using namespace mlir::mixer;
 
-/// Packed weights (mixer.pack_weights) are an inference layout: their
-/// backward would need the unpacked layout back, so the VJP asks for it.
-static LogicalResult rejectPackedWeights(Operation *op, Value weights) {
-  if (!isPackedWeights(weights))
-    return success();
-  return op->emitOpError()
-         << "has no VJP with packed weights: differentiate with the "
-            "[E, K, N] weights (mixer.pack_weights is for inference)";
+/// The VJP of a forward grouped GEMM `op` (grouped_matmul, grouped_swiglu)
+/// whose operands are `inputs`, `groupSizes` and `outs`: its backward op
+/// `BackwardOp`, on the inputs, the group sizes and the cotangent of the
+/// output, with fresh `outs` like the inputs, gives the inputs' gradients;
+/// the group sizes and `outs` get none. Packed `weights`
+/// (mixer.pack_weights) are an inference layout: their backward would need
+/// the unpacked layout back, so the VJP asks for it.
+template <typename BackwardOp>
+static FailureOr<SmallVector<Value>>
+groupedGemmVjp(Operation *op, ValueRange inputs, Value weights,
+               Value groupSizes, OpBuilder &b, ArrayRef<Value> cotangents) {
+  if (isPackedWeights(weights))
+    return op->emitOpError()
+           << "has no VJP with packed weights: differentiate with the "
+              "[E, K, N] weights (mixer.pack_weights is for inference)";
+  Location loc = op->getLoc();
+  SmallVector<Value> operands = llvm::to_vector(inputs);
+  operands.push_back(groupSizes);
+  operands.push_back(cotangentOrZeros(b, loc, cotangents[0], op->getResult(0)));
+  for (Value input : inputs)
+    operands.push_back(emptyLike(b, loc, input));
+  auto grad = BackwardOp::create(b, loc, inputs.getTypes(), operands);
+  SmallVector<Value> grads = llvm::to_vector_of<Value>(grad->getResults());
+  grads.append({Value(), Value()});
+  return grads;
 }
 
 static FailureOr<SmallVector<Value>>
 groupedMatmulVjp(GroupedMatmulOp mm, OpBuilder &b, ArrayRef<Value> cotangents) {
-  if (failed(rejectPackedWeights(mm, mm.getRhs())))
-    return failure();
-  Location loc = mm.getLoc();
-  Value dout = cotangentOrZeros(b, loc, cotangents[0], mm.getOut());
-  auto grad = GroupedMatmulBackwardOp::create(
-      b, loc, mm.getLhs(), mm.getRhs(), mm.getGroupSizes(), dout,
-      emptyLike(b, loc, mm.getLhs()), emptyLike(b, loc, mm.getRhs()));
-  // Operands: lhs, rhs, group_sizes, outs.
-  return SmallVector<Value>{grad.getDlhs(), grad.getDrhs(), Value(), Value()};
+  return groupedGemmVjp<GroupedMatmulBackwardOp>(
+      mm, {mm.getLhs(), mm.getRhs()}, mm.getRhs(), mm.getGroupSizes(), b,
+      cotangents);
 }
 
 static FailureOr<SmallVector<Value>>
 groupedSwigluVjp(GroupedSwigluOp sw, OpBuilder &b, ArrayRef<Value> cotangents) {
-  if (failed(rejectPackedWeights(sw, sw.getWGate())))
-    return failure();
-  Location loc = sw.getLoc();
-  Value dout = cotangentOrZeros(b, loc, cotangents[0], sw.getOut());
-  SmallVector<Value> inits = {emptyLike(b, loc, sw.getX()),
-                              emptyLike(b, loc, sw.getWGate()),
-                              emptyLike(b, loc, sw.getWUp())};
-  auto grad = GroupedSwigluBackwardOp::create(b, loc, sw.getX(), sw.getWGate(),
-                                              sw.getWUp(), sw.getGroupSizes(),
-                                              dout, inits);
-  // Operands: x, w_gate, w_up, group_sizes, outs.
-  return SmallVector<Value>{grad.getDx(), grad.getDwGate(), grad.getDwUp(),
-                            Value(), Value()};
+  return groupedGemmVjp<GroupedSwigluBackwardOp>(
+      sw, {sw.getX(), sw.getWGate(), sw.getWUp()}, sw.getWGate(),
+      sw.getGroupSizes(), b, cotangents);
 }
 
 static FailureOr<SmallVector<Value>>

@@ -3,24 +3,24 @@
 // ParallelTilingOpInterface: the tiles of mixer-tile-parallel-dims, each one
 // (batch, head) of a scan (a block of a group's heads for ssd), one (batch,
 // row block) of a kernel sum or one column block of a grouped GEMM, sized by
-// the target.
+// the target. Most ops state their policy in ODS (`parallelTilePolicy`)
+// over the helpers defined here; the ones that need more are written here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MoEShapes.h"
+#include "ParallelTilePolicies.h"
 #include "mixer/Dialect/Mixer/IR/MixerOps.h"
 #include "mixer/Target/TargetDescription.h"
 
 using namespace mlir;
 using namespace mlir::mixer;
 
-/// Columns per tile of a grouped GEMM's output: the largest block of at
-/// most 256 columns (a multiple of two vector registers) that divides
-/// `cols` into an even number of tiles, so that two threads share the work
-/// evenly; else into at least two tiles; else untiled (a ragged last tile
-/// would leave the contractions without static shapes). With packed
-/// weights, a block is whole panels: a multiple of `panelWidth`.
-static SmallVector<int64_t> columnBlockTile(Value out, int64_t panelWidth = 1) {
+// Columns per tile of a grouped GEMM's output: an even number of tiles
+// lets two threads share the work evenly; a ragged last tile would leave the
+// contractions without static shapes.
+SmallVector<int64_t> mlir::mixer::columnBlockTile(Value out,
+                                                  int64_t panelWidth) {
   int64_t cols = cast<ShapedType>(out.getType()).getDimSize(1);
   if (ShapedType::isDynamic(cols))
     return {};
@@ -38,17 +38,14 @@ static SmallVector<int64_t> columnBlockTile(Value out, int64_t panelWidth = 1) {
   return {};
 }
 
-/// The panel width of a forward grouped op's packed weights, else 1.
-static int64_t panelWidthOf(Value weights) {
+int64_t mlir::mixer::panelWidthOf(Value weights) {
   if (!isPackedWeights(weights))
     return 1;
   return cast<RankedTensorType>(weights.getType()).getDimSize(3);
 }
 
-/// `rowBlock` rows per tile, after a unit batch entry when `batched`, then
-/// `trailing` whole dims.
-static SmallVector<int64_t> rowBlockTile(bool batched, int64_t rowBlock,
-                                         unsigned trailing = 0) {
+SmallVector<int64_t> mlir::mixer::rowBlockTile(bool batched, int64_t rowBlock,
+                                               unsigned trailing) {
   SmallVector<int64_t> sizes;
   if (batched)
     sizes.push_back(1);
@@ -57,12 +54,9 @@ static SmallVector<int64_t> rowBlockTile(bool batched, int64_t rowBlock,
   return sizes;
 }
 
-/// One batch entry and `block(n)` of the n heads or channels (dim 2 of
-/// `members`) of a group of `b` (its dim 2) per tile; the whole dim when
-/// either is dynamic or there are no groups.
-static SmallVector<int64_t>
-groupTile(Value members, Value b,
-          function_ref<int64_t(int64_t)> block = [](int64_t n) { return n; }) {
+SmallVector<int64_t>
+mlir::mixer::groupTile(Value members, Value b,
+                       function_ref<int64_t(int64_t)> block) {
   int64_t n = cast<ShapedType>(members.getType()).getDimSize(2);
   int64_t G = cast<ShapedType>(b.getType()).getDimSize(2);
   if (ShapedType::isDynamic(n) || ShapedType::isDynamic(G) || G == 0)
@@ -84,27 +78,6 @@ SsdOp::getParallelTileSizes(const TargetDescription &target) {
   return {1, target.scanHeadBlock(H / G, groupTiles), 0};
 }
 
-// The other scans: one (batch, head) per tile, the whole head (value) dim.
-SmallVector<int64_t>
-LinearAttentionOp::getParallelTileSizes(const TargetDescription &) {
-  return {1, 1, 0};
-}
-SmallVector<int64_t>
-GatedDeltaRuleOp::getParallelTileSizes(const TargetDescription &) {
-  return {1, 1, 0};
-}
-
-// Backward scans: one batch entry and one group of heads per tile (the
-// gradients of b and c sum over a group's heads).
-SmallVector<int64_t>
-SsdBackwardOp::getParallelTileSizes(const TargetDescription &) {
-  return groupTile(getX(), getB());
-}
-SmallVector<int64_t>
-LinearAttentionBackwardOp::getParallelTileSizes(const TargetDescription &) {
-  return {1, 1};
-}
-
 // Selective scan: one (batch, channel block) per tile, the block that
 // convert-mixer-to-linalg scans as one head.
 SmallVector<int64_t>
@@ -114,71 +87,4 @@ SelectiveScanOp::getParallelTileSizes(const TargetDescription &target) {
   });
 }
 
-// Kernel sums: one (batch, row block) per tile; kernel_mv keeps all C
-// columns of v in the tile (the column loop over y is the lowering's).
-SmallVector<int64_t>
-KernelLseOp::getParallelTileSizes(const TargetDescription &target) {
-  return rowBlockTile(isBatched(), target.parallelRowBlock);
-}
-SmallVector<int64_t>
-TransportCostOp::getParallelTileSizes(const TargetDescription &target) {
-  return rowBlockTile(isBatched(), target.parallelRowBlock);
-}
-SmallVector<int64_t>
-KernelMvOp::getParallelTileSizes(const TargetDescription &target) {
-  return rowBlockTile(isBatched(), target.parallelRowBlock, 1);
-}
-
-// The point gradients of the kernel sums: one (batch, row block) per tile,
-// like the forward sums.
-SmallVector<int64_t>
-KernelMvPointGradOp::getParallelTileSizes(const TargetDescription &target) {
-  return rowBlockTile(isBatched(), target.parallelRowBlock);
-}
-SmallVector<int64_t>
-KernelLsePointGradOp::getParallelTileSizes(const TargetDescription &target) {
-  return rowBlockTile(isBatched(), target.parallelRowBlock);
-}
-
-// Grouped GEMMs: column blocks of the output (rows are tied to groups by
-// run-time values).
-SmallVector<int64_t>
-GroupedMatmulOp::getParallelTileSizes(const TargetDescription &) {
-  return columnBlockTile(getOuts()[0], panelWidthOf(getRhs()));
-}
-SmallVector<int64_t>
-GroupedSwigluOp::getParallelTileSizes(const TargetDescription &) {
-  return columnBlockTile(getOuts()[0], panelWidthOf(getWGate()));
-}
-// The combine is not tiled here: its lowering is a parallel gather over the
-// tokens (after inverting the permutation, which every tile would repeat).
-SmallVector<int64_t>
-MoeCombineOp::getParallelTileSizes(const TargetDescription &) {
-  return {};
-}
-
-// The grouped GEMM's backward: column blocks of dlhs (K, the rows of every
-// drhs[e]).
-SmallVector<int64_t>
-GroupedMatmulBackwardOp::getParallelTileSizes(const TargetDescription &) {
-  return columnBlockTile(getOuts()[0]);
-}
-
-// The router: blocks of tokens.
-SmallVector<int64_t>
-TopkRouterOp::getParallelTileSizes(const TargetDescription &target) {
-  return {target.parallelRowBlock};
-}
-
-// Selective scan backward: one (batch, group) per tile: the gradients of b
-// and c sum over the channels of a group.
-SmallVector<int64_t>
-SelectiveScanBackwardOp::getParallelTileSizes(const TargetDescription &) {
-  return groupTile(getU(), getB());
-}
-
-// Gated delta rule backward: one (batch, head) per tile.
-SmallVector<int64_t>
-GatedDeltaRuleBackwardOp::getParallelTileSizes(const TargetDescription &) {
-  return {1, 1};
-}
+// The tile policies of the other ops are stated in ODS (`parallelTilePolicy`).

@@ -39,9 +39,11 @@ struct ScanSignature {
   SmallVector<StringRef, 2> sequential;
   /// For a grouped scan: the dimension `members` (a loop) of the operand
   /// `membersOf` reads the group member / (members / groups) of the
-  /// dimension `groups` of other operands; `membersWord` names the members
-  /// in messages. Empty for an ungrouped scan.
-  StringRef members, groups, membersWord, membersOf;
+  /// dimension `groups` of other operands. Empty for an ungrouped scan.
+  StringRef members, groups, membersOf;
+  /// What messages call the second loop: the heads, or a grouped scan's
+  /// members.
+  StringRef membersWord = "heads";
 
   void groupBy(StringRef memberDim, StringRef groupDim, StringRef word,
                StringRef of) {
@@ -178,8 +180,40 @@ static OpStructure scanStructure(MLIRContext *context,
   return s;
 }
 
-/// Fails for a member tile that would split groups unevenly, or for any tile
-/// when the members per group are not static.
+/// The size of a grouped scan's member tile: a constant once its members
+/// are static and checkStaticTiles has passed.
+static int64_t memberTile(const ScanSignature &sig,
+                          ArrayRef<OpFoldResult> sizes) {
+  size_t loop = llvm::find(sig.loops, sig.members) - sig.loops.begin();
+  return *getConstantIntValue(sizes[loop]);
+}
+
+/// Fails for a tile of a loop other than the batch (the heads or channels,
+/// the value dim) whose size is not a constant while the loop's is: the
+/// partial last tile of a size that does not divide the loop. The lowering
+/// needs those sizes static in every tile; only the batch may be dynamic.
+static LogicalResult checkStaticTiles(Operation *op, const ScanSignature &sig,
+                                      ArrayRef<OpFoldResult> sizes) {
+  for (auto [i, loop] : llvm::enumerate(sig.loops)) {
+    if (i == 0 || getConstantIntValue(sizes[i]) || !staticSize(sig, loop))
+      continue;
+    if (loop == sig.loops[1])
+      return op->emitOpError()
+             << "cannot tile " << sig.membersWord
+             << " by a size that does not divide them: the lowering needs a "
+                "static number of "
+             << sig.membersWord << " in every tile";
+    return op->emitOpError()
+           << "cannot tile dim " << loop
+           << " by a size that does not divide it: the lowering needs it "
+              "static in every tile";
+  }
+  return success();
+}
+
+/// For a grouped scan, fails for a member tile that would split groups
+/// unevenly, or for any tile when the members per group are not static; an
+/// ungrouped scan has nothing to check.
 static LogicalResult checkScanTile(Operation *op, const ScanSignature &sig,
                                    ArrayRef<OpFoldResult> sizes) {
   if (sig.groups.empty())
@@ -192,23 +226,22 @@ static LogicalResult checkScanTile(Operation *op, const ScanSignature &sig,
   if (!members || !groups)
     return op->emitOpError() << "cannot tile with a dynamic number of "
                              << sig.membersWord << " or groups";
-  size_t memberLoop = llvm::find(sig.loops, sig.members) - sig.loops.begin();
-  return checkHeadTile(op, sizes[memberLoop], *members / *groups,
+  return checkHeadTile(op, memberTile(sig, sizes), *members / *groups,
                        sig.membersWord);
 }
 
-/// The MixerStructuredOpInterface methods of a scan op, over its signature.
-#define MIXER_SCAN_STRUCTURE(OpTy)                                             \
+/// The MixerStructuredOpInterface methods of a scan op, over its signature:
+/// its tiles are static (checkStaticTiles) and pass `checkGroupTile`.
+#define MIXER_SCAN_STRUCTURE(OpTy, checkGroupTile)                             \
   static OpStructure structureOf(OpTy op) {                                    \
     return scanStructure(op.getContext(), signatureOf(op));                    \
   }                                                                            \
-  MIXER_STRUCTURED_OP(OpTy)
-
-/// The same for a grouped scan, with its check of member tiles.
-#define MIXER_GROUPED_SCAN_STRUCTURE(OpTy)                                     \
-  MIXER_SCAN_STRUCTURE(OpTy)                                                   \
+  MIXER_STRUCTURED_OP(OpTy)                                                    \
   LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
-    return checkScanTile(*this, signatureOf(*this), sizes);                    \
+    ScanSignature sig = signatureOf(*this);                                    \
+    if (failed(checkStaticTiles(*this, sig, sizes)))                           \
+      return failure();                                                        \
+    return checkGroupTile(*this, sig, sizes);                                  \
   }
 
 //===----------------------------------------------------------------------===//
@@ -261,7 +294,7 @@ LogicalResult SsdOp::verify() {
   return verifyChunkRows(*this, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
-MIXER_GROUPED_SCAN_STRUCTURE(SsdOp)
+MIXER_SCAN_STRUCTURE(SsdOp, checkScanTile)
 
 //===----------------------------------------------------------------------===//
 // SelectiveScanOp
@@ -305,7 +338,7 @@ LogicalResult SelectiveScanOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_GROUPED_SCAN_STRUCTURE(SelectiveScanOp)
+MIXER_SCAN_STRUCTURE(SelectiveScanOp, checkScanTile)
 
 //===----------------------------------------------------------------------===//
 // LinearAttentionOp
@@ -366,7 +399,7 @@ LogicalResult LinearAttentionOp::verify() {
   return verifyChunkRows(*this, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
-MIXER_SCAN_STRUCTURE(LinearAttentionOp)
+MIXER_SCAN_STRUCTURE(LinearAttentionOp, checkScanTile)
 
 //===----------------------------------------------------------------------===//
 // GatedDeltaRuleOp
@@ -407,7 +440,7 @@ LogicalResult GatedDeltaRuleOp::verify() {
   return verifyScan(*this, signatureOf(*this), v);
 }
 
-MIXER_SCAN_STRUCTURE(GatedDeltaRuleOp)
+MIXER_SCAN_STRUCTURE(GatedDeltaRuleOp, checkScanTile)
 
 //===----------------------------------------------------------------------===//
 // The backward scans
@@ -467,22 +500,6 @@ static LogicalResult verifyScanBackward(Operation *op, const ScanSignature &sig,
   return verifyChunkRows(op, v, chunkStates, "chunk_states", 2, chunkSize);
 }
 
-/// Fails for a tile of the heads (channels) of a backward scan, its second
-/// loop, whose size is not a constant: the partial last tile of a size that
-/// does not divide them. Its head count would be dynamic, and the lowering
-/// needs it static.
-static LogicalResult checkStaticMemberTile(Operation *op,
-                                           ArrayRef<OpFoldResult> sizes,
-                                           StringRef membersWord) {
-  if (getConstantIntValue(sizes[1]))
-    return success();
-  return op->emitOpError()
-         << "cannot tile " << membersWord
-         << " by a size that does not divide them: the lowering needs a "
-            "static number of "
-         << membersWord << " in every tile";
-}
-
 /// Fails for a member tile of a backward op that does not cover whole
 /// groups: the gradients of b and c sum over the members of a group.
 static LogicalResult checkWholeGroupTile(Operation *op,
@@ -493,11 +510,8 @@ static LogicalResult checkWholeGroupTile(Operation *op,
   if (!members || !groups || *groups == 0)
     return op->emitOpError() << "cannot tile with a dynamic number of "
                              << sig.membersWord << " or groups";
-  assert(sig.loops[1] == sig.members && "the members are the second loop");
-  if (failed(checkStaticMemberTile(op, sizes, sig.membersWord)))
-    return failure();
   int64_t perGroup = *members / *groups;
-  int64_t tile = *getConstantIntValue(sizes[1]);
+  int64_t tile = memberTile(sig, sizes);
   if (tile % perGroup == 0)
     return success();
   return op->emitOpError()
@@ -506,21 +520,6 @@ static LogicalResult checkWholeGroupTile(Operation *op,
             "cover whole groups ("
          << perGroup << " " << sig.membersWord << " each)";
 }
-
-/// The MixerStructuredOpInterface methods of a backward scan, with the
-/// check of member tiles for a grouped one.
-#define MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(OpTy)                            \
-  MIXER_SCAN_STRUCTURE(OpTy)                                                   \
-  LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
-    return checkWholeGroupTile(*this, signatureOf(*this), sizes);              \
-  }
-
-/// The same for an ungrouped one: head tiles of a static size.
-#define MIXER_SCAN_BACKWARD_STRUCTURE(OpTy)                                    \
-  MIXER_SCAN_STRUCTURE(OpTy)                                                   \
-  LogicalResult OpTy::checkTile(ArrayRef<OpFoldResult> sizes) {                \
-    return checkStaticMemberTile(*this, sizes, "heads");                       \
-  }
 
 //===----------------------------------------------------------------------===//
 // SsdBackwardOp
@@ -549,7 +548,7 @@ LogicalResult SsdBackwardOp::verify() {
                             getChunkSizeAttr().getInt(), getChunkStates());
 }
 
-MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(SsdBackwardOp)
+MIXER_SCAN_STRUCTURE(SsdBackwardOp, checkWholeGroupTile)
 
 //===----------------------------------------------------------------------===//
 // LinearAttentionBackwardOp
@@ -587,7 +586,7 @@ LogicalResult LinearAttentionBackwardOp::verify() {
                             getChunkSizeAttr().getInt(), getChunkStates());
 }
 
-MIXER_SCAN_BACKWARD_STRUCTURE(LinearAttentionBackwardOp)
+MIXER_SCAN_STRUCTURE(LinearAttentionBackwardOp, checkScanTile)
 
 //===----------------------------------------------------------------------===//
 // SelectiveScanBackwardOp
@@ -620,7 +619,7 @@ LogicalResult SelectiveScanBackwardOp::verify() {
                             getChunkSizeAttr().getInt(), getChunkStates());
 }
 
-MIXER_GROUPED_SCAN_BACKWARD_STRUCTURE(SelectiveScanBackwardOp)
+MIXER_SCAN_STRUCTURE(SelectiveScanBackwardOp, checkWholeGroupTile)
 
 //===----------------------------------------------------------------------===//
 // GatedDeltaRuleBackwardOp
@@ -653,4 +652,4 @@ LogicalResult GatedDeltaRuleBackwardOp::verify() {
                             getChunkSizeAttr().getInt(), getChunkStates());
 }
 
-MIXER_SCAN_BACKWARD_STRUCTURE(GatedDeltaRuleBackwardOp)
+MIXER_SCAN_STRUCTURE(GatedDeltaRuleBackwardOp, checkScanTile)

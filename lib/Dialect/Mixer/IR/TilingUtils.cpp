@@ -51,21 +51,12 @@ OpStructure &OpStructure::operand(Value value, ArrayRef<StringRef> dims) {
   return *this;
 }
 
-LogicalResult mlir::mixer::checkHeadTile(Operation *op, OpFoldResult headSize,
+LogicalResult mlir::mixer::checkHeadTile(Operation *op, int64_t headSize,
                                          int64_t headsPerGroup,
                                          StringRef members) {
-  if (headsPerGroup == 1)
+  if (headsPerGroup % headSize == 0 || headSize % headsPerGroup == 0)
     return success();
-  // A size that is not a constant is the partial last tile of a tile size
-  // that does not divide the heads: it may split a group.
-  std::optional<int64_t> size = getConstantIntValue(headSize);
-  if (!size)
-    return op->emitOpError()
-           << "cannot tile " << members << " by a size that does not divide "
-           << "them (" << headsPerGroup << " " << members << " per group)";
-  if (headsPerGroup % *size == 0 || *size % headsPerGroup == 0)
-    return success();
-  return op->emitOpError() << "cannot tile " << members << " by " << *size
+  return op->emitOpError() << "cannot tile " << members << " by " << headSize
                            << ": a tile must lie within one group or cover "
                            << "whole groups (" << headsPerGroup << " "
                            << members << " per group)";

@@ -64,10 +64,10 @@ public:
     return structureOf(*this).tileableLoops;                                   \
   }
 
-/// Fails (with a message on `op`) for a head tile that would split a group
-/// across tiles unevenly, or whose size is not a constant (a partial tile).
-/// `members` names the heads in the message.
-LogicalResult checkHeadTile(Operation *op, OpFoldResult headSize,
+/// Fails (with a message on `op`) for a head tile of `headSize` that would
+/// split a group across tiles unevenly. `members` names the heads in the
+/// message.
+LogicalResult checkHeadTile(Operation *op, int64_t headSize,
                             int64_t headsPerGroup, StringRef members = "heads");
 
 } // namespace mlir::mixer

@@ -146,6 +146,9 @@ def Mixer_KernelMvPointGradOp
                        AnyRankedTensor:$bandwidth,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$dx);
+  // Tiles: one (batch entry, row block) per tile, like the forward sums.
+  let parallelTilePolicy = Mixer_RowBlockTiles;
+
   let assemblyFormat = [{
     `kernel` `(` custom<KernelKind>($kernel) `)`
     `ins` `(` $x `,` $y `,` $v `,` $dout `,` $bandwidth `:` type($x) `,` type($y) `,` type($v) `,` type($dout) `,` type($bandwidth) `)`
@@ -263,6 +266,9 @@ def Mixer_KernelLsePointGradOp
                        AnyRankedTensor:$col_shift, AnyRankedTensor:$col_weight,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$grad, AnyRankedTensor:$sums);
+  // Tiles: one (batch entry, row block) per tile, like the forward sums.
+  let parallelTilePolicy = Mixer_RowBlockTiles;
+
   let assemblyFormat = [{
     `kernel` `(` custom<KernelKind>($kernel) `)`
     `ins` `(` $x `,` $y `,` $eps `,` $row_shift `,` $col_shift `,` $col_weight `:` type($x) `,` type($y) `,` type($eps) `,` type($row_shift) `,` type($col_shift) `,` type($col_weight) `)`

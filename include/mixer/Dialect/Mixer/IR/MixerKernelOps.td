@@ -18,7 +18,8 @@
 class Mixer_UnsegmentedStructuredOp<string mnemonic, list<Trait> traits = []>
     : Mixer_Op<mnemonic, !listconcat(traits, [
         Pure, DestinationStyleOpInterface, Mixer_Structured<>,
-        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])> {
+        DeclareOpInterfaceMethods<Mixer_ParallelTilingOpInterface>])>,
+      Mixer_ParallelTiled {
   code extraStructuredClassDeclaration = "";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -72,6 +73,12 @@ def Mixer_KernelMvOp : Mixer_UnsegmentedStructuredOp<"kernel_mv"> {
                        AnyRankedTensor:$v, AnyRankedTensor:$bandwidth,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$out);
+  // Tiles: one (batch entry, row block) per tile, all C columns of v in it (the
+  // column loop over y is the lowering's).
+  let parallelTilePolicy = [{
+    return rowBlockTile(isBatched(), target.parallelRowBlock, /*trailing=*/1);
+  }];
+
   let assemblyFormat = [{
     `kernel` `(` custom<KernelKind>($kernel) `)`
     `ins` `(` $x `,` $y `,` $v `,` $bandwidth `:` type($x) `,` type($y) `,` type($v) `,` type($bandwidth) `)`
@@ -132,6 +139,9 @@ def Mixer_KernelLseOp : Mixer_StructuredOp<"kernel_lse"> {
                        AnyRankedTensor:$eps, Optional<AnyRankedTensor>:$g,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$out);
+  // Tiles: one (batch entry, row block) per tile.
+  let parallelTilePolicy = Mixer_RowBlockTiles;
+
   let assemblyFormat = [{
     `kernel` `(` custom<KernelKind>($kernel) `)`
     `ins` `(` $x `,` $y `,` $eps `:` type($x) `,` type($y) `,` type($eps) `)`
@@ -198,6 +208,9 @@ def Mixer_TransportCostOp : Mixer_UnsegmentedStructuredOp<"transport_cost"> {
                        AnyRankedTensor:$eps,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$out);
+  // Tiles: one (batch entry, row block) per tile.
+  let parallelTilePolicy = Mixer_RowBlockTiles;
+
   let assemblyFormat = [{
     `cost` `(` custom<KernelKind>($cost) `)`
     `ins` `(` $x `,` $y `,` $log_u `,` $log_v `,` $eps `:`

@@ -50,6 +50,9 @@ def Mixer_GroupedMatmulBackwardOp
                        AnyRankedTensor:$group_sizes, AnyRankedTensor:$dout,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$dlhs, AnyRankedTensor:$drhs);
+  // Tiles: column blocks of dlhs (K, the rows of every drhs[e]).
+  let parallelTilePolicy = "return columnBlockTile(getOuts()[0]);";
+
   let assemblyFormat = [{
     `ins` `(` $lhs `,` $rhs `,` $group_sizes `,` $dout `:` type($lhs) `,` type($rhs) `,` type($group_sizes) `,` type($dout) `)`
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)

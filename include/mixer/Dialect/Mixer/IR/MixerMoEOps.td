@@ -52,6 +52,12 @@ def Mixer_GroupedMatmulOp : Mixer_TiledDestinationOp<"grouped_matmul"> {
                        AnyRankedTensor:$group_sizes,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$out);
+  // Tiles: column blocks of the output (rows are tied to groups by run-time
+  // values), whole panels of packed weights.
+  let parallelTilePolicy = [{
+    return columnBlockTile(getOuts()[0], panelWidthOf(getRhs()));
+  }];
+
   let assemblyFormat = [{
     `ins` `(` $lhs `,` $rhs `,` $group_sizes `:` type($lhs) `,` type($rhs) `,` type($group_sizes) `)`
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)
@@ -100,6 +106,12 @@ def Mixer_GroupedSwigluOp : Mixer_TiledDestinationOp<"grouped_swiglu"> {
                        AnyRankedTensor:$w_up, AnyRankedTensor:$group_sizes,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$out);
+  // Tiles: column blocks of the output (rows are tied to groups by run-time
+  // values), whole panels of packed weights.
+  let parallelTilePolicy = [{
+    return columnBlockTile(getOuts()[0], panelWidthOf(getWGate()));
+  }];
+
   let assemblyFormat = [{
     `ins` `(` $x `,` $w_gate `,` $w_up `,` $group_sizes `:` type($x) `,` type($w_gate) `,` type($w_up) `,` type($group_sizes) `)`
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)
@@ -183,6 +195,9 @@ def Mixer_TopkRouterOp : Mixer_TiledDestinationOp<"topk_router"> {
                        Variadic<AnyRankedTensor>:$outs,
                        I64Attr:$k, UnitAttr:$normalize);
   let results = (outs AnyRankedTensor:$weights, AnyRankedTensor:$expert_ids);
+  // Tiles: blocks of tokens.
+  let parallelTilePolicy = "return {target.parallelRowBlock};";
+
   let assemblyFormat = [{
     `k` `(` $k `)` (`normalize` $normalize^)?
     `ins` `(` $logits `:` type($logits) `)`
@@ -277,6 +292,10 @@ def Mixer_MoeCombineOp : Mixer_TiledDestinationOp<"moe_combine"> {
                        AnyRankedTensor:$permutation, AnyRankedTensor:$weights,
                        Variadic<AnyRankedTensor>:$outs);
   let results = (outs AnyRankedTensor:$out);
+  // Tiles: none: the lowering is a parallel gather over the tokens (after
+  // inverting the permutation, which every tile would repeat).
+  let parallelTilePolicy = "return {};";
+
   let assemblyFormat = [{
     `ins` `(` $expert_out `,` $permutation `,` $weights `:` type($expert_out) `,` type($permutation) `,` type($weights) `)`
     `outs` `(` $outs `:` type($outs) `)` attr-dict `->` type(results)

@@ -72,6 +72,10 @@ def Mixer_SsdBackwardOp
                        Variadic<AnyRankedTensor>:$outs,
                        I64Attr:$chunk_size);
   let results = (outs Variadic<AnyRankedTensor>:$grads);
+  // Tiles: one batch entry and one group of heads per tile (the gradients of b
+  // and c sum over a group's heads).
+  let parallelTilePolicy = "return groupTile(getX(), getB());";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     `ins` `(` $x `,` $log_a `,` $b `,` $c `:` type($x) `,` type($log_a) `,` type($b) `,` type($c) `)`
@@ -152,6 +156,9 @@ def Mixer_LinearAttentionBackwardOp
                        DefaultValuedAttr<I64Attr, "0">:$window,
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs Variadic<AnyRankedTensor>:$grads);
+  // Tiles: one (batch, head) per tile.
+  let parallelTilePolicy = "return {1, 1};";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`window` `(` $window^ `)`)?
@@ -264,6 +271,10 @@ def Mixer_SelectiveScanBackwardOp
                        I64Attr:$chunk_size,
                        UnitAttr:$delta_softplus);
   let results = (outs Variadic<AnyRankedTensor>:$grads);
+  // Tiles: one batch entry and one group of channels per tile (the gradients of
+  // b and c sum over a group's channels).
+  let parallelTilePolicy = "return groupTile(getU(), getB());";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`delta_softplus` $delta_softplus^)?
@@ -372,6 +383,9 @@ def Mixer_GatedDeltaRuleBackwardOp
                        I64Attr:$chunk_size,
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs Variadic<AnyRankedTensor>:$grads);
+  // Tiles: one (batch, head) per tile.
+  let parallelTilePolicy = "return {1, 1};";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`scale` `(` $scale^ `)`)?

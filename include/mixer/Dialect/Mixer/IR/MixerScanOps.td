@@ -138,7 +138,8 @@ def Mixer_SelectiveScanOp : Mixer_StructuredOp<"selective_scan", [], ["checkTile
   ];
 }
 
-def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
+def Mixer_LinearAttentionOp
+    : Mixer_StructuredOp<"linear_attention", [], ["checkTile"]> {
   let summary = "causal linear attention with optional decay and window";
   let description = [{
     Causal (optionally decayed) linear attention with a matrix state per
@@ -190,6 +191,9 @@ def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state,
                       Optional<AnyRankedTensor>:$chunk_states);
+  // Tiles: one (batch, head) per tile, the whole value dim.
+  let parallelTilePolicy = "return {1, 1, 0};";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`window` `(` $window^ `)`)?
@@ -211,7 +215,8 @@ def Mixer_LinearAttentionOp : Mixer_StructuredOp<"linear_attention"> {
   ];
 }
 
-def Mixer_GatedDeltaRuleOp : Mixer_StructuredOp<"gated_delta_rule"> {
+def Mixer_GatedDeltaRuleOp
+    : Mixer_StructuredOp<"gated_delta_rule", [], ["checkTile"]> {
   let summary = "Gated DeltaNet scan (gated delta rule)";
   let description = [{
     The gated delta rule of Gated DeltaNet: a matrix state per head, decayed
@@ -252,6 +257,9 @@ def Mixer_GatedDeltaRuleOp : Mixer_StructuredOp<"gated_delta_rule"> {
                        I64Attr:$chunk_size,
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state);
+  // Tiles: one (batch, head) per tile, the whole value dim.
+  let parallelTilePolicy = "return {1, 1, 0};";
+
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
     (`scale` `(` $scale^ `)`)?
