@@ -178,43 +178,31 @@ func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: te
 
 // -----
 
-// Chunks of 32: the forward substitution in blocks of 16 rows. Rows 0-15 by
-// substitution on the first diagonal block of -A, rows 16-31 take their
-// coupling to rows 0-15 in one [16, 16] x [16, Dv] contraction, then the
-// substitution on the second diagonal block.
+// chunk_size(32) on a CPU: chunks of one triangular block (the target's
+// triangularBlockRows, 16 tokens), since chunk_size does not change the
+// result: two chunks of 16, each solving U' by one loop of 16 rows (no
+// blocked substitution, no [32, *] factors), then an empty tail.
 
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
-// CHECK-LABEL: func.func @gdr_blocked_substitution
+// CHECK-LABEL: func.func @gdr_chunk_limit
 // CHECK-DAG:       %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:       %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:       %[[C16:.*]] = arith.constant 16 : index
-// CHECK:           %[[RHS:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<32x4xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<32x4xf32>)
-// CHECK:             arith.subf
-// CHECK:           %[[NEGA:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<32x32xf32>)
+// CHECK-DAG:       %[[C32:.*]] = arith.constant 32 : index
+// CHECK:           scf.for %[[CI:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x32x1x4xf32>, tensor<8x4xf32>)
+// CHECK:             %[[T0:.*]] = arith.muli %[[CI]], %[[C16]] : index
+// CHECK:             tensor.extract_slice %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 8] [1, 1, 1, 1] : tensor<1x32x1x8xf32> to tensor<16x8xf32>
 // CHECK:             arith.negf
-// CHECK:           %[[D0:.*]] = tensor.extract_slice %[[NEGA]][0, 0] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
-// CHECK:           %[[X0S:.*]] = tensor.extract_slice %[[RHS]][0, 0] [16, 4] [1, 1]
-// CHECK:           %[[X0C:.*]] = linalg.copy ins(%[[X0S]] : tensor<16x4xf32>)
-// CHECK:           %[[X0:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[XA:.*]] = %[[X0C]]) -> (tensor<16x4xf32>)
-// CHECK:             %[[AROW:.*]] = tensor.extract_slice %[[D0]][%[[I]], 0] [1, 16] [1, 1]
-// CHECK:             linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[AROW]], %[[XA]] : tensor<1x16xf32>, tensor<16x4xf32>)
-// CHECK:           %[[XI0:.*]] = tensor.insert_slice %[[X0]] into %[[RHS]][0, 0] [16, 4] [1, 1]
-// CHECK:           %[[A10:.*]] = tensor.extract_slice %[[NEGA]][16, 0] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
-// CHECK:           %[[X1S:.*]] = tensor.extract_slice %[[XI0]][16, 0] [16, 4] [1, 1]
-// CHECK:           %[[X1C:.*]] = linalg.copy ins(%[[X1S]] : tensor<16x4xf32>)
-// CHECK:           %[[X1U:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[A10]], %[[X0]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[X1C]] : tensor<16x4xf32>)
-// CHECK:           %[[D1:.*]] = tensor.extract_slice %[[NEGA]][16, 16] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
-// CHECK:           %[[X1C2:.*]] = linalg.copy ins(%[[X1U]] : tensor<16x4xf32>)
-// CHECK:           %[[X1:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%{{.*}} = %[[X1C2]]) -> (tensor<16x4xf32>)
-// CHECK:             tensor.extract_slice %[[D1]]
-// CHECK:           %[[U:.*]] = tensor.insert_slice %[[X1]] into %[[XI0]][16, 0] [16, 4] [1, 1]
-// The outputs' M U' in row blocks of 16 up to the diagonal of M.
-// CHECK:           %[[U0:.*]] = tensor.extract_slice %[[U]][0, 0] [16, 4] [1, 1]
-// CHECK:           linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U0]] : tensor<16x16xf32>, tensor<16x4xf32>)
-// CHECK:           linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U]] : tensor<16x32xf32>, tensor<32x4xf32>)
-func.func @gdr_blocked_substitution(%q: tensor<1x32x1x8xf32>, %k: tensor<1x32x1x8xf32>, %v: tensor<1x32x1x4xf32>,
+// CHECK-NOT:         tensor<32x32xf32>
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x4xf32>)
+// CHECK:               linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CHECK-NOT:         tensor<32x4xf32>
+// CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 4] [1, 1, 1, 1] : tensor<16x4xf32> into tensor<1x32x1x4xf32>
+// CHECK:           scf.for %{{.*}} = %[[C32]] to %[[C32]] step %[[C1]]
+func.func @gdr_chunk_limit(%q: tensor<1x32x1x8xf32>, %k: tensor<1x32x1x8xf32>, %v: tensor<1x32x1x4xf32>,
                       %g: tensor<1x32x1xf32>, %beta: tensor<1x32x1xf32>,
                       %o0: tensor<1x32x1x4xf32>, %s0: tensor<1x1x8x4xf32>)
     -> (tensor<1x32x1x4xf32>, tensor<1x1x8x4xf32>) {
