@@ -233,8 +233,10 @@ def Mixer_GatedDeltaRuleOp
 
     Results: `o` [B, L, H, Dv] and the final state S_{L-1} [B, H, Dk, Dv],
     in the shapes of the two `outs` operands. `chunk_size` (> 0) is the
-    block length of the chunked (WY / UT) algorithm; it does not change the
-    result and L need not be a multiple of it. `scale` defaults to 1.0.
+    longest block of the chunked (WY / UT) algorithm; it does not change the
+    result, a target may take shorter blocks (CPUs take one triangular block
+    of 16 tokens), and L need not be a multiple of it. `scale` defaults to
+    1.0.
 
     Parallel dimensions for tiling: B, H, Dv (the Dv columns of the state
     are independent).
