@@ -254,7 +254,8 @@ Value LinalgBuilder::decayLowerBlocks(Value cum, Value scores, int64_t block,
   auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
   // exp(min(x - y, 0)) (times `factor` when `scaled`) of two f64 sums.
   auto decay = [&](ImplicitLocOpBuilder &ib, Value x, Value y, bool scaled) {
-    Value seg = arith::TruncFOp::create(ib, f32, arith::SubFOp::create(ib, x, y));
+    Value seg =
+        arith::TruncFOp::create(ib, f32, arith::SubFOp::create(ib, x, y));
     Value d = LinalgBuilder(ib).expOfNonPositive(seg);
     if (!scaled || factor == 1.0)
       return d;
@@ -267,26 +268,25 @@ Value LinalgBuilder::decayLowerBlocks(Value cum, Value scores, int64_t block,
     // The diagonal block: an exp per entry, zero above the diagonal.
     Value diagonal =
         slice(scores, {at(r0), at(r0)}, {at(rows), at(rows)}, {rows, rows});
-    diagonal = map({cumRows, cumRows}, {dims(2, {0}), dims(2, {1})}, diagonal,
-                   [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                     Value t = linalg::IndexOp::create(ib, 0);
-                     Value s = linalg::IndexOp::create(ib, 1);
-                     Value decayed = arith::MulFOp::create(
-                         ib, args[2], decay(ib, args[0], args[1], true));
-                     Value causal = arith::CmpIOp::create(
-                         ib, arith::CmpIPredicate::ule, s, t);
-                     Value zero =
-                         arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-                     return arith::SelectOp::create(ib, causal, decayed, zero)
-                         .getResult();
-                   });
+    diagonal = map(
+        {cumRows, cumRows}, {dims(2, {0}), dims(2, {1})}, diagonal,
+        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          Value t = linalg::IndexOp::create(ib, 0);
+          Value s = linalg::IndexOp::create(ib, 1);
+          Value decayed = arith::MulFOp::create(
+              ib, args[2], decay(ib, args[0], args[1], true));
+          Value causal =
+              arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
+          Value zero = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+          return arith::SelectOp::create(ib, causal, decayed, zero).getResult();
+        });
     scores = insert(diagonal, scores, {at(r0), at(r0)}, {at(rows), at(rows)});
     if (r0 == 0)
       continue;
     // Below it: one decay per row (to it from row r0) and per column (from
     // it to row r0).
-    Value pivot =
-        tensor::ExtractOp::create(b, cum, ValueRange{arith::ConstantIndexOp::create(b, r0)});
+    Value pivot = tensor::ExtractOp::create(
+        b, cum, ValueRange{arith::ConstantIndexOp::create(b, r0)});
     auto factors = [&](Value sums, int64_t size, bool toRows) {
       return map({sums}, {dims(1, {0})}, empty({at(size)}, f32),
                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
@@ -297,7 +297,8 @@ Value LinalgBuilder::decayLowerBlocks(Value cum, Value scores, int64_t block,
     Value rowFactors = factors(cumRows, rows, /*toRows=*/true);
     Value columnFactors = factors(slice(cum, {at(0)}, {at(r0)}, {r0}), r0,
                                   /*toRows=*/false);
-    Value below = slice(scores, {at(r0), at(0)}, {at(rows), at(r0)}, {rows, r0});
+    Value below =
+        slice(scores, {at(r0), at(0)}, {at(rows), at(r0)}, {rows, r0});
     below = map({rowFactors, columnFactors}, {dims(2, {0}), dims(2, {1})},
                 below, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                   Value scaled = arith::MulFOp::create(ib, args[2], args[0]);

@@ -85,8 +85,7 @@ public:
   /// row block starting at row p, exp(cum[t] - cum[s]) = exp(cum[t] -
   /// cum[p]) * exp(cum[p] - cum[s]) with s < p <= t, both exponents <= 0,
   /// so one exp per row and one per column.
-  Value decayLowerBlocks(Value cum, Value scores, int64_t block,
-                         double factor);
+  Value decayLowerBlocks(Value cum, Value scores, int64_t block, double factor);
 
   /// A parallel linalg.generic over the iteration space of `init` with one
   /// indexing map per input (and the identity for `init`); `body` maps the
