@@ -245,6 +245,70 @@ Value LinalgBuilder::insert(Value tile, Value dest,
   return tensor::InsertSliceOp::create(b, tile, dest, offsets, sizes, strides);
 }
 
+Value LinalgBuilder::decayLowerBlocks(Value cum, Value scores, int64_t block,
+                                      double factor) {
+  Type f32 = b.getF32Type();
+  int64_t n = cast<RankedTensorType>(scores.getType()).getDimSize(0);
+  int64_t blocks = rowBlocks(n, block);
+  int64_t rows = blocks ? block : n;
+  auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
+  // exp(min(x - y, 0)) (times `factor` when `scaled`) of two f64 sums.
+  auto decay = [&](ImplicitLocOpBuilder &ib, Value x, Value y, bool scaled) {
+    Value seg =
+        arith::TruncFOp::create(ib, f32, arith::SubFOp::create(ib, x, y));
+    Value d = LinalgBuilder(ib).expOfNonPositive(seg);
+    if (!scaled || factor == 1.0)
+      return d;
+    return Value(arith::MulFOp::create(
+        ib, d, arith::ConstantOp::create(ib, ib.getF32FloatAttr(factor))));
+  };
+  for (int64_t r = 0; r < std::max<int64_t>(blocks, 1); ++r) {
+    int64_t r0 = r * rows;
+    Value cumRows = slice(cum, {at(r0)}, {at(rows)}, {rows});
+    // The diagonal block: an exp per entry, zero above the diagonal.
+    Value diagonal =
+        slice(scores, {at(r0), at(r0)}, {at(rows), at(rows)}, {rows, rows});
+    diagonal = map(
+        {cumRows, cumRows}, {dims(2, {0}), dims(2, {1})}, diagonal,
+        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          Value t = linalg::IndexOp::create(ib, 0);
+          Value s = linalg::IndexOp::create(ib, 1);
+          Value decayed = arith::MulFOp::create(
+              ib, args[2], decay(ib, args[0], args[1], true));
+          Value causal =
+              arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
+          Value zero = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+          return arith::SelectOp::create(ib, causal, decayed, zero).getResult();
+        });
+    scores = insert(diagonal, scores, {at(r0), at(r0)}, {at(rows), at(rows)});
+    if (r0 == 0)
+      continue;
+    // Below it: one decay per row (to it from row r0) and per column (from
+    // it to row r0).
+    Value pivot = tensor::ExtractOp::create(
+        b, cum, ValueRange{arith::ConstantIndexOp::create(b, r0)});
+    auto factors = [&](Value sums, int64_t size, bool toRows) {
+      return map({sums}, {dims(1, {0})}, empty({at(size)}, f32),
+                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                   return toRows ? decay(ib, args[0], pivot, true)
+                                 : decay(ib, pivot, args[0], false);
+                 });
+    };
+    Value rowFactors = factors(cumRows, rows, /*toRows=*/true);
+    Value columnFactors = factors(slice(cum, {at(0)}, {at(r0)}, {r0}), r0,
+                                  /*toRows=*/false);
+    Value below =
+        slice(scores, {at(r0), at(0)}, {at(rows), at(r0)}, {rows, r0});
+    below = map({rowFactors, columnFactors}, {dims(2, {0}), dims(2, {1})},
+                below, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                  Value scaled = arith::MulFOp::create(ib, args[2], args[0]);
+                  return arith::MulFOp::create(ib, scaled, args[1]).getResult();
+                });
+    scores = insert(below, scores, {at(r0), at(0)}, {at(rows), at(r0)});
+  }
+  return scores;
+}
+
 Value LinalgBuilder::expOfNonPositive(Value v) {
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(v.getType()));
   return math::ExpOp::create(b, arith::MinimumFOp::create(b, v, zero));

@@ -76,6 +76,17 @@ public:
       function_ref<Value(ImplicitLocOpBuilder &, Value t, Value s, ValueRange)>
           body);
 
+  /// The causal decays of the chunked scans applied in place to the
+  /// scores [n, n] in the row blocks of mapLowerBlocks:
+  ///   scores[t, s] *= factor * exp(min(cum[t] - cum[s], 0))  for s <= t,
+  ///   0 above the diagonal,
+  /// with `cum` [n] the (f64, non-increasing) prefix sums of log decays.
+  /// One exp per entry on the diagonal blocks only: below them, for the
+  /// row block starting at row p, exp(cum[t] - cum[s]) = exp(cum[t] -
+  /// cum[p]) * exp(cum[p] - cum[s]) with s < p <= t, both exponents <= 0,
+  /// so one exp per row and one per column.
+  Value decayLowerBlocks(Value cum, Value scores, int64_t block, double factor);
+
   /// A parallel linalg.generic over the iteration space of `init` with one
   /// indexing map per input (and the identity for `init`); `body` maps the
   /// input scalars (and the init scalar, last) to the result.

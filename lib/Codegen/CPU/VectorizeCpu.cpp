@@ -3,9 +3,10 @@
 // Every static-shape linalg op on tensors is tiled so that one tile fits in
 // vector registers, then vectorized:
 //   - contractions (i, j parallel, k reduction, out[i, j] += lhs * rhs[k, j])
-//     first to cache blocks when large, then to rowTile x 2*vectorWidth blocks over one k at a time, whose
-//     accumulators are hoisted out of the k loop: vector.contract lowered to
-//     outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
+//     first to cache blocks when large, then to rowTile x 2*vectorWidth blocks
+//     (2*rowTile x vectorWidth when one vector wide) over one k at a time,
+//     whose accumulators are hoisted out of the k loop: vector.contract lowered
+//     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
 //     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel);
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, so that they accumulate into a hoisted vector), the innermost
@@ -74,15 +75,17 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
   if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
     return {};
   if (isRowMajorRhsContraction(op)) {
+    int64_t j =
+        pickTile(bounds[1], {2 * vectorWidth, vectorWidth}, 2 * vectorWidth);
+    // A block one vector wide takes twice the rows: as many accumulators,
+    // as many independent FMAs per k to cover their latency.
+    int64_t rows = j == vectorWidth ? 2 * rowTile : rowTile;
     // A lowering that shaped the contraction for a register block of its
     // own (the grouped GEMMs' micro-kernel) names its rows.
-    int64_t rows = rowTile;
     if (auto attr = op->getAttrOfType<IntegerAttr>(
             mixer::kRegisterTileRowsAttrName))
       rows = attr.getInt();
     int64_t i = pickTile(bounds[0], {rows, rowTile, rowTile / 2, 2, 1}, 0);
-    int64_t j = pickTile(bounds[1], {2 * vectorWidth, vectorWidth},
-                         2 * vectorWidth);
     if (!i || !j)
       return {};
     return {i, j, 1};

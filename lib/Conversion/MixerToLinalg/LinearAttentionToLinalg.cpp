@@ -153,29 +153,27 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
                                     lb.filled({q, q}, f32, 0.0),
                                     triangularBlock);
     // In the same row blocks: the scores above them are zeros already.
-    using In = LinalgBuilder::TriangleInput;
-    SmallVector<In> maskIn;
-    if (cum)
-      maskIn = {{cum, In::Row}, {cum, In::Column}};
-    Value M = lb.mapLowerBlocks(
-        maskIn, Sc, triangularBlock,
-        [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
-          LinalgBuilder ilb(ib);
-          Value score = args.back();
-          if (cum) {
-            Value seg = arith::TruncFOp::create(
-                ib, f32, arith::SubFOp::create(ib, args[0], args[1]));
-            score = arith::MulFOp::create(ib, score, ilb.expOfNonPositive(seg));
-          }
-          if (scaleFactor != 1.0)
-            score = arith::MulFOp::create(
-                ib, score,
-                arith::ConstantOp::create(ib, ib.getF32FloatAttr(scaleFactor)));
-          Value causal =
-              arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
-          Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
-          return arith::SelectOp::create(ib, causal, score, zeroF).getResult();
-        });
+    Value M;
+    if (cum) {
+      M = lb.decayLowerBlocks(cum, Sc, triangularBlock, scaleFactor);
+    } else {
+      M = lb.mapLowerBlocks(
+          {}, Sc, triangularBlock,
+          [&](ImplicitLocOpBuilder &ib, Value t, Value s, ValueRange args) {
+            Value score = args.back();
+            if (scaleFactor != 1.0)
+              score = arith::MulFOp::create(
+                  ib, score,
+                  arith::ConstantOp::create(ib,
+                                            ib.getF32FloatAttr(scaleFactor)));
+            Value causal =
+                arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
+            Value zeroF =
+                arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
+            return arith::SelectOp::create(ib, causal, score, zeroF)
+                .getResult();
+          });
+    }
     // The output block accumulates locally and is written once.
     Value O = lb.contractLowerLhs(M, Vc, lb.filled({q, dv}, f32, 0.0),
                                   triangularBlock);

@@ -112,21 +112,40 @@ func.func @la_plain(%q: tensor<2x?x2x16xf32>, %k: tensor<2x?x2x16xf32>, %v: tens
 // CHECK:                 arith.extf
 // CHECK:               %[[Q0:.*]] = arith.addi %[[T0]], %[[C6]] : index
 // CHECK:               tensor.extract_slice %[[Q]][%[[BI]], %[[Q0]], %[[HI]], 0] [1, 32, 1, 16]
-// The decay mask on the scores in row blocks of 16 up to the diagonal:
-// rows 0-15 against keys 0-15, then rows 16-31 (t = 16 + row) against all.
+// The decay mask on the scores in row blocks of 16 up to the diagonal. On
+// the diagonal blocks an exp per entry, exp(min(cum[t] - cum[s], 0)) * 0.5,
+// zero above the diagonal; below them (rows 16-31 against keys 0-15) through
+// row 16: exp(cum[t] - cum[16]) * 0.5 per row times exp(cum[16] - cum[s])
+// per column, no exp per entry.
 // CHECK:               %[[CR0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
-// CHECK:               %[[CC0:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
-// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR0]], %[[CC0]] : tensor<16xf64>, tensor<16xf64>) outs(%{{.*}} : tensor<16x16xf32>)
-// CHECK:               %[[CR1:.*]] = tensor.extract_slice %[[CUM]]#1[16] [16] [1] : tensor<32xf64> to tensor<16xf64>
-// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR1]], %[[CUM]]#1 : tensor<16xf64>, tensor<32xf64>) outs(%{{.*}} : tensor<16x32xf32>)
-// CHECK:                 %[[ROW0:.*]] = linalg.index 0 : index
-// CHECK:                 arith.addi %[[ROW0]], %[[C16:.*]] : index
+// CHECK:               %[[D0:.*]] = tensor.extract_slice %{{.*}}[0, 0] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
+// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR0]], %[[CR0]] : tensor<16xf64>, tensor<16xf64>) outs(%[[D0]] : tensor<16x16xf32>)
 // CHECK:                 arith.subf
 // CHECK:                 arith.minimumf
 // CHECK:                 math.exp
-// CHECK:                 arith.mulf
 // CHECK:                 arith.mulf %{{.*}}, %[[HALF]] : f32
 // CHECK:                 arith.cmpi ule
+// CHECK:                 arith.select
+// CHECK:               %[[CR1:.*]] = tensor.extract_slice %[[CUM]]#1[16] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[D1:.*]] = tensor.extract_slice %{{.*}}[16, 16] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
+// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[CR1]], %[[CR1]] : tensor<16xf64>, tensor<16xf64>) outs(%[[D1]] : tensor<16x16xf32>)
+// CHECK:                 math.exp
+// CHECK:               %[[PIVOT:.*]] = tensor.extract %[[CUM]]#1[%{{.*}}] : tensor<32xf64>
+// CHECK:               %[[RF:.*]] = linalg.generic {{.*}} ins(%[[CR1]] : tensor<16xf64>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK-NEXT:          ^bb0(%[[RC:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            arith.subf %[[RC]], %[[PIVOT]] : f64
+// CHECK:                 math.exp
+// CHECK:                 arith.mulf %{{.*}}, %[[HALF]] : f32
+// CHECK:               %[[CC:.*]] = tensor.extract_slice %[[CUM]]#1[0] [16] [1] : tensor<32xf64> to tensor<16xf64>
+// CHECK:               %[[CF:.*]] = linalg.generic {{.*}} ins(%[[CC]] : tensor<16xf64>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK-NEXT:          ^bb0(%[[CCV:.*]]: f64, %{{.*}}: f32):
+// CHECK-NEXT:            arith.subf %[[PIVOT]], %[[CCV]] : f64
+// CHECK:               %[[B1:.*]] = tensor.extract_slice %{{.*}}[16, 0] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
+// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$COL]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[RF]], %[[CF]] : tensor<16xf32>, tensor<16xf32>) outs(%[[B1]] : tensor<16x16xf32>)
+// CHECK-NEXT:          ^bb0(%[[RV:.*]]: f32, %[[CV:.*]]: f32, %[[SV:.*]]: f32):
+// CHECK-NEXT:            %[[RS:.*]] = arith.mulf %[[SV]], %[[RV]] : f32
+// CHECK-NEXT:            %[[RCS:.*]] = arith.mulf %[[RS]], %[[CV]] : f32
+// CHECK-NEXT:            linalg.yield %[[RCS]] : f32
 // Inter-chunk: one decay per query row, exp(min(cum, 0)) * 0.5, scales Qc.
 // CHECK:               %[[HEAD:.*]] = linalg.generic {indexing_maps = [#[[$V:.*]], #[[$V]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
 // CHECK-NEXT:          ^bb0(%[[HC:.*]]: f64, %{{.*}}: f32):

@@ -135,3 +135,29 @@ func.func @transpose_blocks(%a: tensor<32x64xf32>, %o: tensor<64x32xf32>) -> ten
   %t = linalg.transpose ins(%a : tensor<32x64xf32>) outs(%o : tensor<64x32xf32>) permutation = [1, 0]
   return %t : tensor<64x32xf32>
 }
+
+// A contraction in blocks one vector wide (48 columns: blocks of 16) takes
+// twice the rows, 16 x 16, so that a k step still has 16 independent FMAs.
+// With vector-width=8, row-tile=4 the 48 columns are blocks of two vectors:
+// 4 x 16 as usual.
+
+// CHECK-LABEL: func.func @one_vector_wide
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// CHECK:             scf.for {{.*}} -> ({{.*}}, vector<16x16xf32>)
+// CHECK-COUNT-16:      vector.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:           vector.fma
+// CHECK:               scf.yield
+// SMALL-LABEL: func.func @one_vector_wide
+// SMALL:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4
+// SMALL:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// SMALL:             scf.for {{.*}} -> ({{.*}}, vector<4x16xf32>)
+func.func @one_vector_wide(%a: tensor<16x64xf32>, %b: tensor<64x48xf32>, %c: tensor<16x48xf32>) -> tensor<16x48xf32> {
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf32>, tensor<64x48xf32>) outs(%c : tensor<16x48xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x48xf32>
+  return %0 : tensor<16x48xf32>
+}
