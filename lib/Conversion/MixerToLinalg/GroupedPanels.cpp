@@ -305,8 +305,16 @@ bool mlir::mixer::groupedPanelsPacked(int64_t rows, int64_t experts,
   return rows / experts >= kMinSlabsPerPanel * slabRows;
 }
 
-int64_t mlir::mixer::nextExpertPanelRows(ShapedType weights) {
-  ArrayRef<int64_t> shape = weights.getShape();
+int64_t mlir::mixer::nextExpertPanelRows(Value weights) {
+  // A tile of the weights (mixer-tile-parallel-dims slices their columns,
+  // or panels) lies in the whole tensor: its experts are that far apart.
+  int64_t rank = cast<ShapedType>(weights.getType()).getRank();
+  while (auto slice = weights.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (slice.getSourceType().getRank() != rank)
+      break;
+    weights = slice.getSource();
+  }
+  ArrayRef<int64_t> shape = cast<ShapedType>(weights.getType()).getShape();
   ArrayRef<int64_t> perExpert = shape.drop_front().drop_back();
   if (llvm::any_of(perExpert, ShapedType::isDynamic))
     return 0;

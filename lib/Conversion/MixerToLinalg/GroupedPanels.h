@@ -67,8 +67,10 @@ bool groupedPanelsPacked(int64_t rows, int64_t experts, int64_t slabRows);
 
 /// Rows of a panel's buffer from a row of expert e's panel to the same row
 /// of expert e + 1's: K for weights [E, K, N] read in place, P * K for
-/// weights packed by mixer.pack_weights ([E, P, K, W]); 0 when dynamic.
-int64_t nextExpertPanelRows(ShapedType weights);
+/// weights packed by mixer.pack_weights ([E, P, K, W]), those of the whole
+/// tensor when `weights` is a slice of it (a thread's tile); 0 when
+/// dynamic.
+int64_t nextExpertPanelRows(Value weights);
 
 /// Rows of a block of the grouped GEMMs' left-hand side ([rows, K] f32)
 /// that stays in a quarter of L2: a multiple of `slabRows`, at least one

@@ -248,7 +248,7 @@ struct GroupedGemmTiles {
         groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
                             type.getDimSize(0), slabRows);
     if (!packPanels)
-      prefetchRows = nextExpertPanelRows(type);
+      prefetchRows = nextExpertPanelRows(weights);
   }
 };
 

@@ -69,3 +69,14 @@ func.func @grouped_swiglu_packed(%x: tensor<?x32xf32>, %wg: tensor<4x2x32x32xf32
   %out = mixer.grouped_swiglu ins(%x, %wg, %wu, %gs : tensor<?x32xf32>, tensor<4x2x32x32xf32>, tensor<4x2x32x32xf32>, tensor<4xi64>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %out : tensor<?x64xf32>
 }
+
+// A thread's tile of packed weights (panels 0..2 of 6, as
+// mixer-tile-parallel-dims slices them): the next expert's panel is P * K
+// rows further in the whole tensor, 6 * 32 = 192, not the tile's 3 * 32.
+// CHECK-LABEL: func.func @grouped_matmul_packed_tile
+// CHECK:         linalg.generic {{.*}} attrs = {mixer.prefetch_rhs_rows = 192 : i64, mixer.register_tile_rows = 14 : i64}
+func.func @grouped_matmul_packed_tile(%lhs: tensor<?x32xf32>, %rhs: tensor<4x6x32x32xf32>, %gs: tensor<4xi32>, %o: tensor<?x96xf32>) -> tensor<?x96xf32> {
+  %tile = tensor.extract_slice %rhs[0, 0, 0, 0] [4, 3, 32, 32] [1, 1, 1, 1] : tensor<4x6x32x32xf32> to tensor<4x3x32x32xf32>
+  %out = mixer.grouped_matmul ins(%lhs, %tile, %gs : tensor<?x32xf32>, tensor<4x3x32x32xf32>, tensor<4xi32>) outs(%o : tensor<?x96xf32>) -> tensor<?x96xf32>
+  return %out : tensor<?x96xf32>
+}
