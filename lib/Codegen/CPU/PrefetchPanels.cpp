@@ -81,6 +81,8 @@ static void prefetchAhead(scf::ForOp loop, int64_t ahead, int64_t lineBytes) {
     if (row && (!col || loop.isDefinedOutsideOfLoop(col)))
       rows.push_back(*row);
   });
+  if (rows.empty())
+    return;
   OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
   Location loc = loop.getLoc();
   Value row = arith::AddIOp::create(
