@@ -104,8 +104,10 @@ def rel_error(outs, refs):
 
 
 def row(op, name, impl, shapes, times, rel, tolerance, tolerance_name,
-        flops=None, bytes_=None):
-    """One JSON row, printed; GFLOP/s from `flops`, else GB/s from `bytes_`."""
+        flops=None, bytes_=None, library=None):
+    """One JSON row, printed; GFLOP/s from `flops`, else GB/s from `bytes_`.
+    `library` ({"library", "version"}): a row of another library than
+    PyTorch."""
     t = torch.tensor(sorted(times), dtype=torch.float64)
     median = float(torch.quantile(t, 0.5))
     r = {"op": op, "case": name, "impl": impl, "shapes": shapes,
@@ -121,6 +123,8 @@ def row(op, name, impl, shapes, times, rel, tolerance, tolerance_name,
     if rel == "inf" or not rel <= tolerance:
         r["status"] = "inaccurate"
         r["reason"] = f"rel_error above the {tolerance:g} tolerance of {tolerance_name}"
+    if library:
+        r.update(library)
     # The process's peak so far (cases run in order in one process).
     r["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     print(json.dumps(r), flush=True)

@@ -9,7 +9,10 @@
 
 grouped_matmul and grouped_swiglu (impl torch-loop): a loop over experts,
 one torch.mm per expert on its slab of rows. The group sizes are uneven and
-the same as mixer-bench's (group_sizes below). The routing ops
+the same as mixer-bench's (group_sizes below). Beside it (forward only),
+impl openblas-loop: the same loop of numpy matmuls on numpy's OpenBLAS
+(openblas_loop.py), with its version, core type and threads; a row with
+the reason when numpy or OpenBLAS is missing. The routing ops
 (impl torch): softmax + topk; a stable argsort of the expert ids and a
 gather; a weighted index_add.
 
@@ -24,10 +27,13 @@ measured against an fp64 computation done here. Prints {"versions": ...}
 and one JSON row per case.
 """
 
+import json
 import math
 
 import torch
 import torch.nn.functional as F
+
+import openblas_loop
 
 from torch_common import (fwd_bwd, fwd_bwd_row, measure, rel_error, row,
                           run_benches, shape_string, uniform)
@@ -81,6 +87,30 @@ def grouped_swiglu(x, w_gate, w_up, sizes):
     return out
 
 
+def openblas_row(op, name, shapes, flops, ref, run, repeat):
+    """The openblas-loop row of a case: `run(np)` returns the loop's output
+    (fp32) after setting up its arrays; `ref` the fp64 torch reference."""
+    try:
+        np, info = openblas_loop.openblas()
+    except RuntimeError as e:
+        print(json.dumps({"op": op, "case": name, "impl": "openblas-loop",
+                          "shapes": shapes, "library": "openblas",
+                          "version": "not installed", "status": "error",
+                          "reason": str(e)}), flush=True)
+        return
+    print(json.dumps({"versions": {"openblas": info["version"],
+                                   "openblas_core": info["core"],
+                                   "openblas_threads": info["threads"]}}),
+          flush=True)
+    call = run(np)
+    out, times = measure(call, repeat)
+    row(op, name, "openblas-loop", shapes, times,
+        rel_error((torch.from_numpy(out),), (ref,)), TOL, "grouped GEMM",
+        flops=flops, library={"library": "openblas",
+                              "version": f"{info['version']} ({info['core']}, "
+                                         f"{info['threads']} threads)"})
+
+
 def bench_grouped_matmul(name, d, flags, repeat):
     t, k, n, e = d["T"], d["K"], d["N"], d["E"]
     sizes = group_sizes(t, e)
@@ -93,8 +123,16 @@ def bench_grouped_matmul(name, d, flags, repeat):
         return
     out, times = measure(lambda: grouped_matmul(lhs, rhs, sizes), repeat)
     ref = grouped_matmul(lhs.double(), rhs.double(), sizes)
+    flops = 2 * sum(sizes) * k * n
     row("grouped_matmul", name, "torch-loop", shape_string(d, flags), times,
-        rel_error((out,), (ref,)), TOL, "grouped GEMM", flops=2 * sum(sizes) * k * n)
+        rel_error((out,), (ref,)), TOL, "grouped GEMM", flops=flops)
+
+    def run(np):
+        a, w = lhs.numpy(), rhs.numpy()
+        o = np.empty((t, n), np.float32)
+        return lambda: openblas_loop.grouped_matmul(np, a, w, sizes, o)
+    openblas_row("grouped_matmul", name, shape_string(d, flags), flops, ref,
+                 run, repeat)
 
 
 def bench_grouped_swiglu(name, d, flags, repeat):
@@ -110,8 +148,17 @@ def bench_grouped_swiglu(name, d, flags, repeat):
         return
     out, times = measure(lambda: grouped_swiglu(x, w_gate, w_up, sizes), repeat)
     ref = grouped_swiglu(x.double(), w_gate.double(), w_up.double(), sizes)
+    flops = 4 * sum(sizes) * k * f
     row("grouped_swiglu", name, "torch-loop", shape_string(d, flags), times,
-        rel_error((out,), (ref,)), TOL, "grouped GEMM", flops=4 * sum(sizes) * k * f)
+        rel_error((out,), (ref,)), TOL, "grouped GEMM", flops=flops)
+
+    def run(np):
+        a, wg, wu = x.numpy(), w_gate.numpy(), w_up.numpy()
+        gate, up, o = (np.empty((t, f), np.float32) for _ in range(3))
+        return lambda: openblas_loop.grouped_swiglu(np, a, wg, wu, sizes,
+                                                    gate, up, o)
+    openblas_row("grouped_swiglu", name, shape_string(d, flags), flops, ref,
+                 run, repeat)
 
 
 def topk_router(logits, k, normalize):

@@ -58,6 +58,9 @@
 // PIPE-NEXT:   bufferization-lower-deallocations,
 // PIPE-NEXT:   cse,
 // PIPE-NEXT:   canonicalize{
+// PIPE-NEXT:   func.func(
+// PIPE-NEXT:     mixer-prefetch-panels{line-bytes=64}
+// PIPE-NEXT:   ),
 // PIPE-NEXT:   mixer-approximate-math,
 // PIPE-NEXT:   func.func(
 // PIPE-NEXT:     mixer-lower-memref-copies

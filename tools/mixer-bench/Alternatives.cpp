@@ -228,6 +228,10 @@ static std::vector<Row> runNewestTorch(const OpBench &family,
   std::string short_ =
       parts.size() >= 2 ? (parts[0] + "." + parts[1]).str() : version;
   for (Row &r : rows) {
+    // Rows of another library the script also runs (the grouped GEMMs'
+    // OpenBLAS loop) name it and its version themselves.
+    if (!r.library.empty())
+      continue;
     llvm::StringRef impl(r.impl);
     if (impl.consume_front("torch"))
       r.impl = "torch" + short_ + impl.str();

@@ -145,6 +145,13 @@ inline TargetDescription getDefaultTargetDescription() {
 inline constexpr StringLiteral kRegisterTileRowsAttrName =
     "mixer.register_tile_rows";
 
+/// The name of the attribute by which a lowering asks that each step k of a
+/// contraction's K loop also prefetch row k + R of the buffer its
+/// right-hand side lies in (mixer-vectorize-cpu carries it to that loop,
+/// mixer-prefetch-panels emits the prefetches).
+inline constexpr StringLiteral kPrefetchRhsRowsAttrName =
+    "mixer.prefetch_rhs_rows";
+
 /// The name of the module attribute that carries the description.
 inline constexpr StringLiteral kTargetAttrName = "mixer.target";
 

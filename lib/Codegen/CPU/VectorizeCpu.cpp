@@ -7,7 +7,8 @@
 //     (2*rowTile x vectorWidth when one vector wide) over one k at a time,
 //     whose accumulators are hoisted out of the k loop: vector.contract lowered
 //     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
-//     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel);
+//     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel,
+//     whose `mixer.prefetch_rhs_rows` goes to its K loop);
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, so that they accumulate into a hoisted vector), the innermost
 //     whole, or by 2*vectorWidth when it is long.
@@ -207,10 +208,15 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
     SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
     if (sizes.empty())
       continue;
+    Attribute prefetch = op->getAttr(mixer::kPrefetchRhsRowsAttrName);
     FailureOr<SmallVector<LoopLikeOpInterface>> loops =
         tileAndVectorize(rewriter, op, sizes);
     if (failed(loops))
       return op->emitError("register tiling failed");
+    // The prefetch a lowering asked for goes to the K loop (innermost),
+    // where mixer-prefetch-panels finds it after bufferization.
+    if (prefetch && !loops->empty())
+      loops->back()->setAttr(mixer::kPrefetchRhsRowsAttrName, prefetch);
     tileLoops.append(loops->begin(), loops->end());
   }
 

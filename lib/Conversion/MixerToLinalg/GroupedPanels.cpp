@@ -1,7 +1,7 @@
 //===- GroupedPanels.cpp - grouped GEMMs over packed weight panels --------===//
 //
 //   for e in [0, E):                          rows off .. off + size_e - 1
-//     for each panel p of `panelCols` columns of N:
+//     for each panel p of `panelCols` columns of N (when packing):
 //       packed[p] = W[e][:, p]                [K, width], contiguous
 //     for each block of at most `rowBlock` of the group's rows:
 //       for each panel p:
@@ -10,7 +10,8 @@
 //   out[rows past the groups] = 0
 //
 // The packed buffer ([panels, K, panelCols] per weight) is allocated once
-// and carried through the loops. Weights packed already by
+// and carried through the loops. Without packing, the slabs read W[e][:, p]
+// in place. Weights packed already by
 // mixer.pack_weights ([E, panels, K, panelCols], the same copies over every
 // expert) skip the packing and are read in their panels. A block of rows
 // is reused by every panel, so it is sized to stay in L2 beside the packed
@@ -177,8 +178,9 @@ static PanelLoops panelLoopsOf(ImplicitLocOpBuilder &b, int64_t slabRows,
 }
 
 Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
-                                    int64_t panelCols, int64_t rowBlock,
-                                    Value lhs, Value groupSizes,
+                                    int64_t panelCols, bool packPanels,
+                                    int64_t rowBlock, Value lhs,
+                                    Value groupSizes,
                                     ValueRange weights, Value out,
                                     PanelSlabStep step) {
   LinalgBuilder lb(b);
@@ -190,7 +192,7 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
   if (prepacked)
     panelCols = staticSize(wSizes[3]);
   // Packed here, once per expert, unless packed already or used in place.
-  bool packed = panelCols > 0 && !prepacked;
+  bool packed = packPanels && panelCols > 0 && !prepacked;
   PanelLoops loops =
       panelLoopsOf(b, slabRows, panelCols, lhs, weights, K, N, step);
 
@@ -292,11 +294,46 @@ int64_t mlir::mixer::groupedRowBlock(int64_t l2CacheBytes, int64_t slabRows,
   return std::max(rows, slabRows);
 }
 
+bool mlir::mixer::groupedPanelsPacked(int64_t rows, int64_t experts,
+                                      int64_t slabRows) {
+  // Packing reads the weights once more and writes them; 8 slabs per panel
+  // make that a small part of the panel's traffic.
+  constexpr int64_t kMinSlabsPerPanel = 8;
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(experts) ||
+      experts <= 0)
+    return true;
+  return rows / experts >= kMinSlabsPerPanel * slabRows;
+}
+
+int64_t mlir::mixer::nextExpertPanelRows(Value weights) {
+  // A tile of the weights (mixer-tile-parallel-dims slices their columns,
+  // or panels) lies in the whole tensor: its experts are that far apart.
+  int64_t rank = cast<ShapedType>(weights.getType()).getRank();
+  while (auto slice = weights.getDefiningOp<tensor::ExtractSliceOp>()) {
+    if (slice.getSourceType().getRank() != rank)
+      break;
+    weights = slice.getSource();
+  }
+  ArrayRef<int64_t> shape = cast<ShapedType>(weights.getType()).getShape();
+  ArrayRef<int64_t> perExpert = shape.drop_front().drop_back();
+  if (llvm::any_of(perExpert, ShapedType::isDynamic))
+    return 0;
+  int64_t rows = 1;
+  for (int64_t size : perExpert)
+    rows *= size;
+  return rows;
+}
+
 Value mlir::mixer::contractPanel(LinalgBuilder &lb, Value lhs, Value panel,
-                                 Value acc, int64_t tileRows) {
+                                 Value acc, int64_t tileRows,
+                                 int64_t prefetchRows) {
   Value product = lb.contract(lhs, panel, acc, Lhs::RowMajor);
+  Operation *op = product.getDefiningOp();
   if (tileRows > 0)
-    product.getDefiningOp()->setAttr(kRegisterTileRowsAttrName,
-                                   lb.builder().getI64IntegerAttr(tileRows));
+    op->setAttr(kRegisterTileRowsAttrName,
+                lb.builder().getI64IntegerAttr(tileRows));
+  if (prefetchRows > 0)
+    op->setAttr(kPrefetchRhsRowsAttrName,
+                lb.builder().getI64IntegerAttr(prefetchRows));
   return product;
 }

@@ -8,6 +8,8 @@
 // two apart, fall into the same few L1 sets. An expert's weights are packed
 // once; blocks of its rows small enough to stay in L2 then sweep every
 // panel, each slab of rows holding its register tile across the whole K.
+// Experts with too few rows to repay that pass read their panels in place
+// and prefetch the next expert's from the micro-kernel instead.
 // Defined in GroupedPanels.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -29,14 +31,16 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// out tile) for every group and column panel of `panelCols` columns (the
 /// last one narrower when N is not a multiple; with `panelCols` <= 0, the
 /// weights are used in place, one panel of all N). Each expert's panels are
-/// packed once; its rows go in blocks of at most `rowBlock` (none when <= 0)
+/// packed once when `packPanels`, else read in place from its [K, N]
+/// weight; its rows go in blocks of at most `rowBlock` (none when <= 0)
 /// that every panel reuses, each block in static slabs of at most
 /// `slabRows`. Rows past the groups are zero. Each weight is [E, K, N], or
 /// packed already ([E, P, K, W], mixer.pack_weights: then its panels of W
 /// columns are read as they are and `panelCols` is ignored); `lhs` is
 /// [T, K] and `out` [T, N].
 Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
-                       int64_t panelCols, int64_t rowBlock, Value lhs,
+                       int64_t panelCols, bool packPanels, int64_t rowBlock,
+                       Value lhs,
                        Value groupSizes, ValueRange weights, Value out,
                        PanelSlabStep step);
 
@@ -47,9 +51,26 @@ Value packWeightPanels(ImplicitLocOpBuilder &b, Value weights, Value packed);
 
 /// acc += lhs [rows, K] x panel [K, width], asking mixer-vectorize-cpu for
 /// register blocks of `tileRows` rows (when > 0): the micro-kernel, whose
-/// accumulators stay in registers across the whole K.
+/// accumulators stay in registers across the whole K. With `prefetchRows`
+/// > 0, each step k of its K loop also prefetches row k + prefetchRows of
+/// the panel's buffer (mixer-prefetch-panels): the same columns of the next
+/// expert's weights, which then come from memory while this one computes.
 Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
-                    int64_t tileRows);
+                    int64_t tileRows, int64_t prefetchRows = 0);
+
+/// Whether the grouped GEMMs pack an expert's [K, N] weights into panels
+/// before multiplying: when its panels are reused by enough slabs of rows
+/// (`rows` / `experts` per expert on average, T static) to repay the extra
+/// pass over the weights that packing costs. Fewer rows read the panels in
+/// place, where the next expert's weights can be prefetched instead.
+bool groupedPanelsPacked(int64_t rows, int64_t experts, int64_t slabRows);
+
+/// Rows of a panel's buffer from a row of expert e's panel to the same row
+/// of expert e + 1's: K for weights [E, K, N] read in place, P * K for
+/// weights packed by mixer.pack_weights ([E, P, K, W]), those of the whole
+/// tensor when `weights` is a slice of it (a thread's tile); 0 when
+/// dynamic.
+int64_t nextExpertPanelRows(Value weights);
 
 /// Rows of a block of the grouped GEMMs' left-hand side ([rows, K] f32)
 /// that stays in a quarter of L2: a multiple of `slabRows`, at least one

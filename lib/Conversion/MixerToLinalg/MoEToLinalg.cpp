@@ -223,13 +223,16 @@ static Value siluTimes(ImplicitLocOpBuilder &b, Value g, Value u) {
 namespace {
 
 /// The tiles of the forward grouped GEMMs on `target` with `weights`
-/// ([E, K, N], or packed [E, P, K, W]: K rows either way). The CPU packs
-/// panels as wide as its register tile and multiplies them in slabs of the
-/// micro-kernel's rows; the GPU maps each slab's products to threads and
-/// reads the weights in place.
+/// ([E, K, N], or packed [E, P, K, W]: K rows either way) and `lhs` [T, K].
+/// The CPU multiplies panels as wide as its register tile in slabs of the
+/// micro-kernel's rows: packed once per expert when many slabs reuse them,
+/// else read in place while the next expert's are prefetched (as are those
+/// of weights packed beforehand); the GPU maps each slab's products to
+/// threads and reads the weights in place.
 struct GroupedGemmTiles {
-  int64_t slabRows, panelCols, rowBlock, tileRows;
-  GroupedGemmTiles(const TargetDescription &target, Value weights) {
+  int64_t slabRows, panelCols, rowBlock, tileRows, prefetchRows = 0;
+  bool packPanels = false;
+  GroupedGemmTiles(const TargetDescription &target, Value weights, Value lhs) {
     auto type = cast<ShapedType>(weights.getType());
     int64_t K = type.getDimSize(type.getRank() == 4 ? 2 : 1);
     if (target.isGpu()) {
@@ -240,14 +243,22 @@ struct GroupedGemmTiles {
     slabRows = tileRows = target.gemmTileRows();
     panelCols = target.registerTileColumns();
     rowBlock = groupedRowBlock(target.l2CacheBytes, slabRows, K);
+    packPanels =
+        type.getRank() == 3 &&
+        groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
+                            type.getDimSize(0), slabRows);
+    if (!packPanels)
+      prefetchRows = nextExpertPanelRows(weights);
   }
 };
 
 static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
                                              ImplicitLocOpBuilder &b) {
-  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs());
+  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs(),
+                         op.getLhs());
   Value out = groupedPanelRows(
-      b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getLhs(),
+      b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.rowBlock,
+      op.getLhs(),
       op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
         // Accumulated in place in the output's tile on the CPU; in a
@@ -255,7 +266,8 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
         Value acc = tiles.tileRows
                         ? sb.fill(dest, 0.0)
                         : sb.filled(sb.sizesOf(dest), b.getF32Type(), 0.0);
-        return contractPanel(sb, a, panels[0], acc, tiles.tileRows);
+        return contractPanel(sb, a, panels[0], acc, tiles.tileRows,
+                             tiles.prefetchRows);
       });
   return {out};
 }
@@ -263,10 +275,12 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
 static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
                                              ImplicitLocOpBuilder &b) {
   Type f32 = b.getF32Type();
-  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getWGate());
-  int64_t rows = tiles.tileRows;
+  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getWGate(),
+                         op.getX());
+  int64_t rows = tiles.tileRows, ahead = tiles.prefetchRows;
   Value out = groupedPanelRows(
-      b, tiles.slabRows, tiles.panelCols, tiles.rowBlock, op.getX(),
+      b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.rowBlock,
+      op.getX(),
       op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
       op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
@@ -274,9 +288,11 @@ static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
         // straight into the output's tile.
         SmallVector<OpFoldResult> tile = sb.sizesOf(dest);
         Value gate =
-            contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0), rows);
+            contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0), rows,
+                          ahead);
         Value up =
-            contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0), rows);
+            contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0), rows,
+                          ahead);
         AffineMap id = sb.dims(2, {0, 1});
         return sb.map({gate, up}, {id, id}, dest,
                       [](ImplicitLocOpBuilder &mb, ValueRange args) {

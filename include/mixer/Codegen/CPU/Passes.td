@@ -61,4 +61,23 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
+def MixerPrefetchPanelsPass : Pass<"mixer-prefetch-panels", "func::FuncOp"> {
+  let summary = "Prefetch rows ahead of a micro-kernel's right-hand side";
+  let description = [{
+    In every scf.for that carries `mixer.prefetch_rhs_rows = R` (the K loop
+    of a contraction whose lowering asked for it, marked by
+    mixer-vectorize-cpu), each step k that reads the row [k, c .. c + w) of
+    a rank-2 buffer (directly, or through a one-row memref.subview) also
+    prefetches row k + R of that buffer into L2, one memref.prefetch per
+    cache line of the row. The grouped GEMMs ask for the same columns of the
+    next expert's weights. Runs after bufferization; removes the attribute.
+  }];
+  let options = [
+    Option<"lineBytes", "line-bytes", "int64_t", /*default=*/"64",
+           "Bytes of a cache line: one prefetch per line of a row">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 #endif // MIXER_CODEGEN_CPU_PASSES_TD

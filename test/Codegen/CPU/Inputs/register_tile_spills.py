@@ -7,8 +7,9 @@ pointer counts too. A register-tile loop is an innermost loop with at least
 --min-fmas vector FMAs that broadcasts f32 operands from memory (the outer
 products) and rounds nothing (the polynomial exps round to an integer).
 
-Prints one line per such loop and a total; exits 1 if there is no such loop
-(the check would otherwise pass vacuously)."""
+Prints one line per such loop, with the software prefetches it issues
+into L2 (prefetcht1: mixer-prefetch-panels), and a total; exits 1 if there
+is no such loop (the check would otherwise pass vacuously)."""
 
 import re
 import sys
@@ -23,6 +24,7 @@ STACK = re.compile(r"\(%rsp\)")
 BROADCAST = re.compile(
     r"^\s*(vbroadcastss\s+[-\w]*\(%r(?!ip)|v\w+\s+[-\w]*\(%r(?!ip)[^)]*\)\{1to)")
 ROUND = re.compile(r"^\s*v(rndscale|round)p")
+PREFETCH = re.compile(r"^\s*prefetcht1\s")
 HEADER = re.compile(r"Loop Header: Depth=(\d+)")
 
 
@@ -54,7 +56,8 @@ def main():
                 depth = int((loop or own).group(2 if loop else 1))
                 current = loops.setdefault(
                     key, {"depth": depth, "fmas": 0, "spills": 0,
-                          "broadcasts": 0, "rounds": 0, "lines": []})
+                          "broadcasts": 0, "rounds": 0, "prefetches": 0,
+                          "lines": []})
             continue
         in_header = False
         if current is None:
@@ -66,6 +69,8 @@ def main():
             current["broadcasts"] += 1
         if ROUND.match(line):
             current["rounds"] += 1
+        if PREFETCH.match(line):
+            current["prefetches"] += 1
         if VECTOR.search(line) and (SPILL.search(line) or STACK.search(line)):
             current["spills"] += 1
     tiles = [(k, v) for k, v in loops.items()
@@ -73,7 +78,8 @@ def main():
     total = 0
     for (function, header), v in sorted(tiles):
         print(f"{function} loop {header} depth {v['depth']}: "
-              f"{v['fmas']} FMAs, {v['spills']} vector spills or reloads")
+              f"{v['fmas']} FMAs, {v['spills']} vector spills or reloads, "
+              f"{v['prefetches']} L2 prefetches")
         total += v["spills"]
         if "--dump" in args:
             print("\n".join(v["lines"]))

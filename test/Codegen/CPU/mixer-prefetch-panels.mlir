@@ -1,0 +1,91 @@
+// RUN: mixer-opt %s --split-input-file --mixer-prefetch-panels | FileCheck %s
+// RUN: mixer-opt %s --split-input-file --mixer-prefetch-panels="line-bytes=128" | FileCheck %s --check-prefix=LINE128
+
+// The micro-kernel's K loop after bufferization: each step reads row k of
+// the panel (a one-row subview of the expert's weights, [K, 32] of a
+// [K, N] row-major buffer). Marked with mixer.prefetch_rhs_rows = 256, it
+// also prefetches row k + 256 of that buffer (the next expert's same
+// columns), one prefetch per 64-byte line of the 32 floats: columns 0 and
+// 16 of the panel, into L2 (locality 2). The lhs reads ([0, k] of a column
+// subview) get none, and the attribute is gone.
+
+// CHECK-LABEL: func.func @k_loop_subview
+// CHECK-SAME:    (%[[PANEL:[^:]*]]: memref<256x32xf32, strided<[256, 1], offset: ?>>, %[[LHS:[^:]*]]: memref<14x256xf32, strided<[256, 1], offset: ?>>
+// CHECK:       scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK:         %[[AHEAD:.+]] = arith.constant 256 : index
+// CHECK:         %[[ROW:.+]] = arith.addi %[[K]], %[[AHEAD]] : index
+// CHECK:         %[[COL0:.+]] = arith.constant 0 : index
+// CHECK:         memref.prefetch %[[PANEL]][%[[ROW]], %[[COL0]]], read, locality<2>, data
+// CHECK:         %[[COL16:.+]] = arith.constant 16 : index
+// CHECK:         memref.prefetch %[[PANEL]][%[[ROW]], %[[COL16]]], read, locality<2>, data
+// CHECK-NOT:     memref.prefetch
+// CHECK:         vector.transfer_read
+// CHECK-NOT:   mixer.prefetch_rhs_rows
+// LINE128-LABEL: func.func @k_loop_subview
+// LINE128:       memref.prefetch
+// LINE128-NOT:   memref.prefetch
+// LINE128:       return
+func.func @k_loop_subview(%panel: memref<256x32xf32, strided<[256, 1], offset: ?>>, %lhs: memref<14x256xf32, strided<[256, 1], offset: ?>>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c256 step %c1 iter_args(%a = %acc) -> (vector<32xf32>) {
+    %l = memref.subview %lhs[0, %k] [14, 1] [1, 1] : memref<14x256xf32, strided<[256, 1], offset: ?>> to memref<14x1xf32, strided<[256, 1], offset: ?>>
+    %w = memref.subview %panel[%k, 0] [1, 32] [1, 1] : memref<256x32xf32, strided<[256, 1], offset: ?>> to memref<1x32xf32, strided<[256, 1], offset: ?>>
+    %lv = vector.transfer_read %l[%c0, %c0], %zero {in_bounds = [true, true]} : memref<14x1xf32, strided<[256, 1], offset: ?>>, vector<14x1xf32>
+    %wv = vector.transfer_read %w[%c0, %c0], %zero {in_bounds = [true, true]} : memref<1x32xf32, strided<[256, 1], offset: ?>>, vector<1x32xf32>
+    %x = vector.extract %lv[0, 0] : f32 from vector<14x1xf32>
+    %b = vector.broadcast %x : f32 to vector<32xf32>
+    %y = vector.extract %wv[0] : vector<32xf32> from vector<1x32xf32>
+    %f = vector.fma %b, %y, %a : vector<32xf32>
+    scf.yield %f : vector<32xf32>
+  } {mixer.prefetch_rhs_rows = 256 : i64}
+  return %r : vector<32xf32>
+}
+
+// -----
+
+// A row read from the buffer itself at [k, c]: prefetched at [k + 64, c]
+// and [k + 64, c + 16].
+
+// CHECK-LABEL: func.func @k_loop_direct
+// CHECK-SAME:    (%[[W:[^:]*]]: memref<64x32xf32>, %[[C:[^:]*]]: index
+// CHECK:       scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK:         %[[ROW:.+]] = arith.addi %[[K]], %{{.+}} : index
+// CHECK:         memref.prefetch %[[W]][%[[ROW]], %[[C]]], read, locality<2>, data
+// CHECK:         %[[C16:.+]] = arith.addi %[[C]], %{{.+}} : index
+// CHECK:         memref.prefetch %[[W]][%[[ROW]], %[[C16]]], read, locality<2>, data
+func.func @k_loop_direct(%w: memref<64x32xf32>, %c: index, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%a = %acc) -> (vector<32xf32>) {
+    %wv = vector.transfer_read %w[%k, %c], %zero {in_bounds = [true, true]} : memref<64x32xf32>, vector<1x32xf32>
+    %y = vector.extract %wv[0] : vector<32xf32> from vector<1x32xf32>
+    %f = arith.addf %y, %a : vector<32xf32>
+    scf.yield %f : vector<32xf32>
+  } {mixer.prefetch_rhs_rows = 64 : i64}
+  return %r : vector<32xf32>
+}
+
+// -----
+
+// Without the attribute: no prefetch.
+
+// CHECK-LABEL: func.func @unmarked
+// CHECK-NOT:   memref.prefetch
+func.func @unmarked(%w: memref<64x32xf32>, %acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%a = %acc) -> (vector<32xf32>) {
+    %wv = vector.transfer_read %w[%k, %c0], %zero {in_bounds = [true, true]} : memref<64x32xf32>, vector<1x32xf32>
+    %y = vector.extract %wv[0] : vector<32xf32> from vector<1x32xf32>
+    %f = arith.addf %y, %a : vector<32xf32>
+    scf.yield %f : vector<32xf32>
+  }
+  return %r : vector<32xf32>
+}
