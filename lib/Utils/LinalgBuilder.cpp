@@ -254,13 +254,8 @@ Value LinalgBuilder::decayLowerBlocks(Value cum, Value scores, int64_t block,
   auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
   // exp(min(x - y, 0)) (times `factor` when `scaled`) of two f64 sums.
   auto decay = [&](ImplicitLocOpBuilder &ib, Value x, Value y, bool scaled) {
-    Value seg =
-        arith::TruncFOp::create(ib, f32, arith::SubFOp::create(ib, x, y));
-    Value d = LinalgBuilder(ib).expOfNonPositive(seg);
-    if (!scaled || factor == 1.0)
-      return d;
-    return Value(arith::MulFOp::create(
-        ib, d, arith::ConstantOp::create(ib, ib.getF32FloatAttr(factor))));
+    return LinalgBuilder(ib).decayOfSum(arith::SubFOp::create(ib, x, y),
+                                        scaled ? factor : 1.0);
   };
   for (int64_t r = 0; r < std::max<int64_t>(blocks, 1); ++r) {
     int64_t r0 = r * rows;
@@ -307,6 +302,15 @@ Value LinalgBuilder::decayLowerBlocks(Value cum, Value scores, int64_t block,
     scores = insert(below, scores, {at(r0), at(0)}, {at(rows), at(r0)});
   }
   return scores;
+}
+
+Value LinalgBuilder::decayOfSum(Value sum, double factor) {
+  Value decay =
+      expOfNonPositive(arith::TruncFOp::create(b, b.getF32Type(), sum));
+  if (factor == 1.0)
+    return decay;
+  return arith::MulFOp::create(
+      b, decay, arith::ConstantOp::create(b, b.getF32FloatAttr(factor)));
 }
 
 Value LinalgBuilder::expOfNonPositive(Value v) {

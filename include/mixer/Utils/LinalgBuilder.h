@@ -124,6 +124,11 @@ public:
   /// exp of a value that the math keeps <= 0.
   Value expOfNonPositive(Value v);
 
+  /// factor * exp(min(f32(sum), 0)) for an f64 sum of log decays (one
+  /// prefixSumF64 sum or the difference of two): the decay over that
+  /// segment, at most `factor` however the sums round.
+  Value decayOfSum(Value sum, double factor = 1.0);
+
   /// The inclusive prefix sums of the 1-D f32 tensor `a` (static size), in
   /// f64 so that differences of two sums (segment sums) keep f32 accuracy:
   /// returns (the total, the tensor of sums).

@@ -133,15 +133,9 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
     return lb.map(
         {cum}, {lb.dims(1, {0})}, lb.empty({q}, f32),
         [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-          LinalgBuilder ilb(ib);
           Value seg =
               fromStart ? args[0] : arith::SubFOp::create(ib, cumLast, args[0]);
-          Value d = ilb.expOfNonPositive(arith::TruncFOp::create(ib, f32, seg));
-          if (factor == 1.0)
-            return d;
-          return Value(arith::MulFOp::create(
-              ib, d,
-              arith::ConstantOp::create(ib, ib.getF32FloatAttr(factor))));
+          return LinalgBuilder(ib).decayOfSum(seg, factor);
         });
   };
 
@@ -208,8 +202,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                  return arith::MulFOp::create(ib, args[0], args[1]).getResult();
                });
-    Value chunkDecay =
-        lb.expOfNonPositive(arith::TruncFOp::create(b, f32, cumLast));
+    Value chunkDecay = lb.decayOfSum(cumLast);
     st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
       return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
     });

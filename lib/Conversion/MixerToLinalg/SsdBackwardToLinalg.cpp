@@ -260,8 +260,7 @@ void SsdBackwardScan::backwardBlock(LinalgBuilder &lb, Value t0, Value count,
   };
   Value stateDot = sumOfProductsOverLastDim(
       lb, flat(dSt), flat(s0t), lb.filled({}, f32, 0.0), lanes);
-  Value chunkDecay =
-      lb.expOfNonPositive(arith::TruncFOp::create(b, f32, decays.cumLast));
+  Value chunkDecay = lb.decayOfSum(decays.cumLast);
   Value leaving = arith::MulFOp::create(
       b, chunkDecay, tensor::ExtractOp::create(b, stateDot, ValueRange{}));
   Value base = arith::AddFOp::create(b, arith::ExtFOp::create(b, f64, leaving),

@@ -60,10 +60,8 @@ StateSlice SsdInputs::stateOf(OpBuilder &b, Value batch, Value head) const {
 /// and s: exp(cum[t] - cum[s]) for s <= t, else 0.
 static Value causalDecay(ImplicitLocOpBuilder &ib, Value t, Value s,
                          Value cumT, Value cumS) {
-  Type f32 = ib.getF32Type();
-  Value seg =
-      arith::TruncFOp::create(ib, f32, arith::SubFOp::create(ib, cumT, cumS));
-  Value decay = LinalgBuilder(ib).expOfNonPositive(seg);
+  Value decay =
+      LinalgBuilder(ib).decayOfSum(arith::SubFOp::create(ib, cumT, cumS));
   Value causal = arith::CmpIOp::create(ib, arith::CmpIPredicate::ule, s, t);
   Value zeroF = arith::ConstantOp::create(ib, ib.getF32FloatAttr(0.0));
   return arith::SelectOp::create(ib, causal, decay, zeroF);
@@ -93,8 +91,7 @@ SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
                     Value seg = args[0];
                     if (toEnd)
                       seg = arith::SubFOp::create(ib, cumLast, seg);
-                    return LinalgBuilder(ib).expOfNonPositive(
-                        arith::TruncFOp::create(ib, f32, seg));
+                    return LinalgBuilder(ib).decayOfSum(seg);
                   });
   };
   d.startFactors = factors(false);
@@ -122,9 +119,7 @@ Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
 }
 
 Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
-  ImplicitLocOpBuilder &b = lb.builder();
-  Value chunkDecay = lb.expOfNonPositive(
-      arith::TruncFOp::create(b, b.getF32Type(), cumLast));
+  Value chunkDecay = lb.decayOfSum(cumLast);
   return lb.map({}, {}, state, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
     return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
   });
