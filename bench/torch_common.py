@@ -35,9 +35,14 @@ def arguments(doc, ops, case_help="NAME:K=V,...,FLAG"):
                         help=case_help)
     parser.add_argument("--mode", choices=("fwd", "fwd+bwd"), default="fwd",
                         help="time the forward, or forward and backward")
+    parser.add_argument("--torch-only", action="store_true",
+                        help="PyTorch's rows only, not those of the other "
+                        "libraries a script also runs (a second run under "
+                        "another PyTorch)")
     args = parser.parse_args()
-    global MODE
+    global MODE, TORCH_ONLY
     MODE = args.mode
+    TORCH_ONLY = args.torch_only
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     print(json.dumps({"versions": {
@@ -56,6 +61,16 @@ MODE = "fwd"
 def fwd_bwd():
     """Whether this run times forward + backward (--mode fwd+bwd)."""
     return MODE == "fwd+bwd"
+
+
+# Whether only PyTorch's rows are wanted (--torch-only).
+TORCH_ONLY = False
+
+
+def torch_only():
+    """Whether this run leaves out the rows of libraries other than PyTorch
+    (--torch-only)."""
+    return TORCH_ONLY
 
 
 def run_benches(doc, benches):

@@ -10,7 +10,8 @@
 grouped_matmul and grouped_swiglu (impl torch-loop): a loop over experts,
 one torch.mm per expert on its slab of rows. The group sizes are uneven and
 the same as mixer-bench's (group_sizes below). Beside it (forward only),
-impl openblas-loop: the same loop of numpy matmuls on numpy's OpenBLAS
+impl openblas-loop (not with --torch-only): the same loop of numpy
+matmuls on numpy's OpenBLAS
 (openblas_loop.py), with its version, core type and threads; a row with
 the reason when numpy or OpenBLAS is missing. The routing ops
 (impl torch): softmax + topk; a stable argsort of the expert ids and a
@@ -36,7 +37,7 @@ import torch.nn.functional as F
 import openblas_loop
 
 from torch_common import (fwd_bwd, fwd_bwd_row, measure, rel_error, row,
-                          run_benches, shape_string, uniform)
+                          run_benches, shape_string, torch_only, uniform)
 
 TOL = 1e-5
 
@@ -89,7 +90,10 @@ def grouped_swiglu(x, w_gate, w_up, sizes):
 
 def openblas_row(op, name, shapes, flops, ref, run, repeat):
     """The openblas-loop row of a case: `run(np)` returns the loop's output
-    (fp32) after setting up its arrays; `ref` the fp64 torch reference."""
+    (fp32) after setting up its arrays; `ref` the fp64 torch reference.
+    Nothing with --torch-only."""
+    if torch_only():
+        return
     try:
         np, info = openblas_loop.openblas()
     except RuntimeError as e:

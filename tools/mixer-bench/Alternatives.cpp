@@ -216,6 +216,7 @@ static std::vector<Row> runNewestTorch(const OpBench &family,
   torch.sourceDir = settings.sourceDir;
   torch.threads = settings.threads;
   torch.repeat = settings.repeat;
+  torch.torchOnly = settings.torchScriptsRan;
   json::Object own;
   std::vector<Row> rows = runTorch(family, cases, torch, own);
   std::string version;
@@ -229,7 +230,7 @@ static std::vector<Row> runNewestTorch(const OpBench &family,
       parts.size() >= 2 ? (parts[0] + "." + parts[1]).str() : version;
   for (Row &r : rows) {
     // Rows of another library the script also runs (the grouped GEMMs'
-    // OpenBLAS loop) name it and its version themselves.
+    // OpenBLAS loop, when --python's run did not) name it themselves.
     if (!r.library.empty())
       continue;
     llvm::StringRef impl(r.impl);

@@ -44,6 +44,10 @@ struct AlternativeSettings {
   std::string sourceDir;
   int threads = 1;
   int repeat = 10;
+  /// Whether the PyTorch scripts ran already under --python, with the
+  /// other libraries they measure (the grouped GEMMs' OpenBLAS loop): the
+  /// run under the newest PyTorch then adds PyTorch's rows only.
+  bool torchScriptsRan = false;
 };
 
 /// The Python of the bench venv under `sourceDir`, or "" without a venv.

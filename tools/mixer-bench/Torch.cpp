@@ -60,6 +60,8 @@ std::vector<Row> mixer::bench::runTorch(const OpBench &family,
          std::to_string(std::max(1, settings.repeat));
   if (fwdBwd)
     cmd += " --mode fwd+bwd";
+  if (settings.torchOnly)
+    cmd += " --torch-only";
   for (const Case &c : cases)
     cmd += " --case " + family.torchCase(c);
 

@@ -23,6 +23,9 @@ struct TorchSettings {
   /// The kernels ATen and OpenBLAS run: this machine's widest by default,
   /// those of the CPU mixer's code is for with --mcpu.
   TorchCpuSettings cpu = hostTorchCpuSettings();
+  /// PyTorch's rows only (the script's --torch-only): a second run, under
+  /// another PyTorch, need not repeat the other libraries' rows.
+  bool torchOnly = false;
 };
 
 /// Whether settings.python can import torch.

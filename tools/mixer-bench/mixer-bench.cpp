@@ -478,6 +478,7 @@ int main(int argc, char **argv) {
   json::Object versions{{"llvm", LLVM_VERSION_STRING},
                         {"compiler", __VERSION__}};
   std::string comparisonNotRun = opts.noCompare ? "--no-compare" : "";
+  bool torchScriptsRan = false;
   if (!opts.noCompare && !jobs.empty()) {
     TorchSettings torch;
     torch.python = opts.python;
@@ -486,7 +487,8 @@ int main(int argc, char **argv) {
     torch.threads = numThreads;
     torch.repeat = opts.repeat;
     torch.cpu = target->torch;
-    if (torchAvailable(torch)) {
+    torchScriptsRan = torchAvailable(torch);
+    if (torchScriptsRan) {
       for (auto &[family, cases] : perFamily) {
         if (isatty(2))
           llvm::errs() << "running the PyTorch comparison of " << family->op()
@@ -522,6 +524,7 @@ int main(int argc, char **argv) {
     alt.sourceDir = MIXER_SOURCE_DIR;
     alt.threads = numThreads;
     alt.repeat = opts.repeat;
+    alt.torchScriptsRan = torchScriptsRan;
     if (alt.python.empty()) {
       llvm::errs() << "mixer-bench: no alternatives' rows (no bench venv: "
                       "scripts/setup.sh --bench)\n";
