@@ -217,6 +217,7 @@ static std::vector<Row> runNewestTorch(const OpBench &family,
   torch.threads = settings.threads;
   torch.repeat = settings.repeat;
   torch.torchOnly = settings.torchScriptsRan;
+  torch.cpu = settings.torchCpu;
   json::Object own;
   std::vector<Row> rows = runTorch(family, cases, torch, own);
   std::string version;

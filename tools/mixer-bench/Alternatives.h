@@ -15,6 +15,7 @@
 
 #include "OpBench.h"
 #include "Row.h"
+#include "TorchCpuSettings.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -48,6 +49,9 @@ struct AlternativeSettings {
   /// other libraries they measure (the grouped GEMMs' OpenBLAS loop): the
   /// run under the newest PyTorch then adds PyTorch's rows only.
   bool torchScriptsRan = false;
+  /// The kernels the newest PyTorch runs: those of the ISA of mixer's code
+  /// (--mcpu), as for --python's.
+  TorchCpuSettings torchCpu = hostTorchCpuSettings();
 };
 
 /// The Python of the bench venv under `sourceDir`, or "" without a venv.

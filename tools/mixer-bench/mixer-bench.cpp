@@ -525,6 +525,7 @@ int main(int argc, char **argv) {
     alt.threads = numThreads;
     alt.repeat = opts.repeat;
     alt.torchScriptsRan = torchScriptsRan;
+    alt.torchCpu = target->torch;
     if (alt.python.empty()) {
       llvm::errs() << "mixer-bench: no alternatives' rows (no bench venv: "
                       "scripts/setup.sh --bench)\n";
