@@ -3,10 +3,9 @@
 //   for e in [0, E):                          rows off .. off + size_e - 1
 //     for each panel p of `panelCols` columns of N (when packing):
 //       packed[p] = W[e][:, p]                [K, width], contiguous
-//     for each block of at most `rowBlock` of the group's rows:
+//     for each static slab of the group's rows:
 //       for each panel p:
-//         for each static slab of the block:
-//           out[slab, p] = step(lhs[slab], packed[p], out[slab, p])
+//         out[slab, p] = step(lhs[slab], packed[p], out[slab, p])
 //   out[rows past the groups] = 0
 //
 // The packed buffer ([panels, K, panelCols] per weight) is allocated once
@@ -126,29 +125,32 @@ struct PanelLoops {
   /// slabs.
   Value multiply(ImplicitLocOpBuilder &b, Value e, Value r0, Value rows,
                  ValueRange buffers, Value out) const {
-    return forEachPanel(
-        b, ValueRange{out},
-        [&](ImplicitLocOpBuilder &pb, OpFoldResult panel, OpFoldResult col0,
-            OpFoldResult width, ValueRange state) -> SmallVector<Value> {
-          LinalgBuilder lb(pb);
-          SmallVector<Value> panels;
-          for (Value buffer : buffers)
-            panels.push_back(panelOf(lb, buffer, panel, width));
-          if (buffers.empty())
-            for (Value weight : weights)
-              panels.push_back(columnsOf(lb, weight, e, panel, col0, width));
-          return forEachSlabCarrying(
-              pb, slabRows, r0, rows, state,
-              [&](LinalgBuilder &sb, int64_t h, Value s0,
-                  ValueRange acc) -> SmallVector<Value> {
-                OpFoldResult zero = sb.builder().getIndexAttr(0),
-                             height = sb.builder().getIndexAttr(h);
-                Value a = sb.slice(lhs, {s0, zero}, {height, K},
-                                   {h, staticSize(K)});
-                Value dest = sb.slice(acc[0], {s0, col0}, {height, width},
+    return forEachSlabCarrying(
+        b, slabRows, r0, rows, ValueRange{out},
+        [&](LinalgBuilder &sb, int64_t h, Value s0,
+            ValueRange acc) -> SmallVector<Value> {
+          OpFoldResult zero = sb.builder().getIndexAttr(0),
+                       height = sb.builder().getIndexAttr(h);
+          Value a =
+              sb.slice(lhs, {s0, zero}, {height, K}, {h, staticSize(K)});
+          return forEachPanel(
+              sb.builder(), acc,
+              [&](ImplicitLocOpBuilder &pb, OpFoldResult panel,
+                  OpFoldResult col0, OpFoldResult width,
+                  ValueRange state) -> SmallVector<Value> {
+                LinalgBuilder lb(pb);
+                SmallVector<Value> panels;
+                for (Value buffer : buffers)
+                  panels.push_back(panelOf(lb, buffer, panel, width));
+                if (buffers.empty())
+                  for (Value weight : weights)
+                    panels.push_back(
+                        columnsOf(lb, weight, e, panel, col0, width));
+                Value dest = lb.slice(state[0], {s0, col0}, {height, width},
                                       {h, staticSize(width)});
-                Value tile = step(sb, a, panels, dest);
-                return {sb.insert(tile, acc[0], {s0, col0}, {height, width})};
+                Value tile = step(lb, a, panels, dest);
+                return {lb.insert(tile, state[0], {s0, col0},
+                                  {height, width})};
               });
         })[0];
   }
@@ -179,8 +181,7 @@ static PanelLoops panelLoopsOf(ImplicitLocOpBuilder &b, int64_t slabRows,
 
 Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                                     int64_t panelCols, bool packPanels,
-                                    int64_t rowBlock, Value lhs,
-                                    Value groupSizes,
+                                    Value lhs, Value groupSizes,
                                     ValueRange weights, Value out,
                                     PanelSlabStep step) {
   LinalgBuilder lb(b);
@@ -220,28 +221,7 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
         SmallVector<Value> buffers(acc.drop_front());
         if (packed)
           buffers = loops.pack(ib, e, buffers);
-        Value result = acc[0];
-        if (rowBlock <= 0) {
-          result = loops.multiply(ib, e, offset, size, buffers, result);
-        } else {
-          // Blocks of rowBlock rows, the last one shorter.
-          Value c0 = arith::ConstantIndexOp::create(ib, 0);
-          Value c1 = arith::ConstantIndexOp::create(ib, 1);
-          Value block = arith::ConstantIndexOp::create(ib, rowBlock);
-          Value count = arith::CeilDivUIOp::create(ib, size, block);
-          auto blocks = scf::ForOp::create(
-              ib, c0, count, c1, ValueRange{result},
-              [&](OpBuilder &nb, Location loc, Value i, ValueRange iter) {
-                ImplicitLocOpBuilder bb(loc, nb);
-                Value done = arith::MulIOp::create(bb, i, block);
-                Value r0 = arith::AddIOp::create(bb, offset, done);
-                Value rows = arith::MinUIOp::create(
-                    bb, block, arith::SubIOp::create(bb, size, done));
-                scf::YieldOp::create(
-                    bb, loops.multiply(bb, e, r0, rows, buffers, iter[0]));
-              });
-          result = blocks.getResult(0);
-        }
+        Value result = loops.multiply(ib, e, offset, size, buffers, acc[0]);
         SmallVector<Value> next = {result};
         next.append(buffers);
         return next;

@@ -6,8 +6,8 @@
 // the micro-kernel then reads it row after row from consecutive cache lines
 // instead of one line per row of the [K, N] weight, whose rows, a power of
 // two apart, fall into the same few L1 sets. An expert's weights are packed
-// once; blocks of its rows small enough to stay in L2 then sweep every
-// panel, each slab of rows holding its register tile across the whole K.
+// once; each slab of its rows then sweeps every panel from L1, holding its
+// register tile across the whole K.
 // Experts with too few rows to repay that pass read their panels in place
 // and prefetch the next expert's from the micro-kernel instead.
 // Defined in GroupedPanels.cpp.
@@ -32,15 +32,13 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// last one narrower when N is not a multiple; with `panelCols` <= 0, the
 /// weights are used in place, one panel of all N). Each expert's panels are
 /// packed once when `packPanels`, else read in place from its [K, N]
-/// weight; its rows go in blocks of at most `rowBlock` (none when <= 0)
-/// that every panel reuses, each block in static slabs of at most
-/// `slabRows`. Rows past the groups are zero. Each weight is [E, K, N], or
+/// weight; its rows go in static slabs of at most `slabRows`, each through
+/// every panel. Rows past the groups are zero. Each weight is [E, K, N], or
 /// packed already ([E, P, K, W], mixer.pack_weights: then its panels of W
 /// columns are read as they are and `panelCols` is ignored); `lhs` is
 /// [T, K] and `out` [T, N].
 Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
-                       int64_t panelCols, bool packPanels, int64_t rowBlock,
-                       Value lhs,
+                       int64_t panelCols, bool packPanels, Value lhs,
                        Value groupSizes, ValueRange weights, Value out,
                        PanelSlabStep step);
 

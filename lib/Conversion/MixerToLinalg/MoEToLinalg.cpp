@@ -230,19 +230,17 @@ namespace {
 /// of weights packed beforehand); the GPU maps each slab's products to
 /// threads and reads the weights in place.
 struct GroupedGemmTiles {
-  int64_t slabRows, panelCols, rowBlock, tileRows, prefetchRows = 0;
+  int64_t slabRows, panelCols, tileRows, prefetchRows = 0;
   bool packPanels = false;
   GroupedGemmTiles(const TargetDescription &target, Value weights, Value lhs) {
     auto type = cast<ShapedType>(weights.getType());
-    int64_t K = type.getDimSize(type.getRank() == 4 ? 2 : 1);
     if (target.isGpu()) {
       slabRows = target.moeSlabRows;
-      panelCols = rowBlock = tileRows = 0;
+      panelCols = tileRows = 0;
       return;
     }
     slabRows = tileRows = target.gemmTileRows();
     panelCols = target.registerTileColumns();
-    rowBlock = groupedRowBlock(target.l2CacheBytes, slabRows, K);
     packPanels =
         type.getRank() == 3 &&
         groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
@@ -257,7 +255,7 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
   GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs(),
                          op.getLhs());
   Value out = groupedPanelRows(
-      b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.rowBlock,
+      b, tiles.slabRows, tiles.panelCols, tiles.packPanels,
       op.getLhs(),
       op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
@@ -279,7 +277,7 @@ static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
                          op.getX());
   int64_t rows = tiles.tileRows, ahead = tiles.prefetchRows;
   Value out = groupedPanelRows(
-      b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.rowBlock,
+      b, tiles.slabRows, tiles.panelCols, tiles.packPanels,
       op.getX(),
       op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
       op.getOuts()[0],

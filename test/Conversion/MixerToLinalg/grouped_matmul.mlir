@@ -7,14 +7,13 @@
 // run-time group sizes). Each expert's [K, N] weight is first packed: its
 // columns in panels as wide as the register tile (2 x 16 lanes on the
 // default target, AVX-512), each copied into its contiguous [K, 32] slot of
-// the [panels, K, 32] buffer. Then blocks of the group's rows (at most 2044
-// here: a quarter of L2 of K = 32 rows, in whole slabs) sweep every panel.
-// A block's rows are covered by static slabs of the micro-kernel's 14 rows
-// (14 x 2 accumulators, 2 panel vectors and 2 broadcasts in 32 registers),
-// then one slab each of 8, 4, 2 and 1 rows where that bit of the remainder
-// is set (trip count 0 or 1). Each slab's product accumulates in place in
-// its zeroed tile of the output and asks mixer-vectorize-cpu for register
-// blocks of 14 rows. Rows past the sum are zeroed in the same slabs.
+// the [panels, K, 32] buffer. Then the group's rows are covered by static
+// slabs of the micro-kernel's 14 rows (14 x 2 accumulators, 2 panel vectors
+// and 2 broadcasts in 32 registers), then one slab each of 8, 4, 2 and 1
+// rows where that bit of the remainder is set (trip count 0 or 1); each
+// slab sweeps every panel. Each product accumulates in place in its zeroed
+// tile of the output and asks mixer-vectorize-cpu for register blocks of 14
+// rows. Rows past the sum are zeroed in the same slabs.
 
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -29,7 +28,6 @@
 // CHECK-DAG:   %[[C8:.+]] = arith.constant 8 : index
 // CHECK-DAG:   %[[C14:.+]] = arith.constant 14 : index
 // CHECK-DAG:   %[[C32:.+]] = arith.constant 32 : index
-// CHECK-DAG:   %[[CBLK:.+]] = arith.constant 2044 : index
 // The packed buffer: allocated once, reused by every expert.
 // CHECK:       %[[BUF0:.+]] = bufferization.alloc_tensor() : tensor<2x32x32xf32>
 // CHECK:       %[[T:.+]] = tensor.dim %[[LHS]], %[[C0]] : tensor<?x32xf32>
@@ -47,49 +45,43 @@
 // CHECK:           %[[COPY:.+]] = linalg.copy ins(%[[SRC]] : tensor<32x32xf32>) outs(%[[SLOT]] : tensor<32x32xf32>)
 // CHECK:           %[[BUFN:.+]] = tensor.insert_slice %[[COPY]] into %[[BUF]][%[[J]], 0, 0] [1, 32, 32] [1, 1, 1]
 // CHECK:           scf.yield %[[BUFN]]
-// Blocks of at most 2044 rows.
-// CHECK:         %[[NBLK:.+]] = arith.ceildivui %[[SIZE]], %[[CBLK]] : index
-// CHECK:         %[[OB:.+]] = scf.for %[[B:.+]] = %[[C0]] to %[[NBLK]] step %[[C1]] iter_args(%[[OBI:.+]] = %[[OE]]) -> (tensor<?x64xf32>)
-// CHECK:           %[[BDONE:.+]] = arith.muli %[[B]], %[[CBLK]] : index
-// CHECK:           %[[B0:.+]] = arith.addi %[[OFF]], %[[BDONE]] : index
-// CHECK:           %[[BLEFT:.+]] = arith.subi %[[SIZE]], %[[BDONE]] : index
-// CHECK:           %[[BROWS:.+]] = arith.minui %[[BLEFT]], %[[CBLK]] : index
-// Every panel, in slabs.
-// CHECK:           %[[OP:.+]] = scf.for %[[P:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[OPI:.+]] = %[[OBI]]) -> (tensor<?x64xf32>)
-// CHECK:             %[[PCOL:.+]] = arith.muli %[[P]], %[[C32]] : index
-// CHECK:             %[[PANEL:.+]] = tensor.extract_slice %[[PACKED]][%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
-// CHECK:             %[[NFULL:.+]] = arith.divui %[[BROWS]], %[[C14]] : index
-// CHECK:             %[[O14:.+]] = scf.for %[[I:.+]] = %[[C0]] to %[[NFULL]] step %[[C1]] iter_args(%[[OS:.+]] = %[[OPI]]) -> (tensor<?x64xf32>)
-// CHECK:               %[[D:.+]] = arith.muli %[[I]], %[[C14]] : index
-// CHECK:               %[[R0:.+]] = arith.addi %[[B0]], %[[D]] : index
-// CHECK:               %[[A:.+]] = tensor.extract_slice %[[LHS]][%[[R0]], 0] [14, 32] [1, 1] : tensor<?x32xf32> to tensor<14x32xf32>
-// CHECK:               %[[DEST:.+]] = tensor.extract_slice %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<?x64xf32> to tensor<14x32xf32>
+// Slabs of the group's rows, each through every panel: its rows stay in L1
+// while the panels stream from L2.
+// CHECK:           %[[NFULL:.+]] = arith.divui %[[SIZE]], %[[C14]] : index
+// CHECK:           %[[O14:.+]] = scf.for %[[I:.+]] = %[[C0]] to %[[NFULL]] step %[[C1]] iter_args(%[[OS:.+]] = %[[OE]]) -> (tensor<?x64xf32>)
+// CHECK:             %[[D:.+]] = arith.muli %[[I]], %[[C14]] : index
+// CHECK:             %[[R0:.+]] = arith.addi %[[OFF]], %[[D]] : index
+// CHECK:             %[[A:.+]] = tensor.extract_slice %[[LHS]][%[[R0]], 0] [14, 32] [1, 1] : tensor<?x32xf32> to tensor<14x32xf32>
+// CHECK:             %[[OP:.+]] = scf.for %[[P:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[OPI:.+]] = %[[OS]]) -> (tensor<?x64xf32>)
+// CHECK:               %[[PCOL:.+]] = arith.muli %[[P]], %[[C32]] : index
+// CHECK:               %[[PANEL:.+]] = tensor.extract_slice %[[PACKED]][%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
+// CHECK:               %[[DEST:.+]] = tensor.extract_slice %[[OPI]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<?x64xf32> to tensor<14x32xf32>
 // CHECK:               %[[ACC:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[DEST]] : tensor<14x32xf32>)
 // CHECK:               %[[MM:.+]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) outs(%[[ACC]] : tensor<14x32xf32>) attrs = {mixer.register_tile_rows = 14 : i64}
 // CHECK:                 arith.mulf
 // CHECK:                 arith.addf
-// CHECK:               %[[INS:.+]] = tensor.insert_slice %[[MM]] into %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
+// CHECK:               %[[INS:.+]] = tensor.insert_slice %[[MM]] into %[[OPI]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
 // CHECK:               scf.yield %[[INS]]
+// CHECK:             scf.yield %[[OP]]
 // The remainder (< 14): bit 8 gives 0 or 1 slab of 8 rows, and so on down to 1.
-// CHECK:             %[[DONE:.+]] = arith.muli %[[NFULL]], %[[C14]] : index
-// CHECK:             %[[POS:.+]] = arith.addi %[[B0]], %[[DONE]] : index
-// CHECK:             %[[REST:.+]] = arith.subi %[[BROWS]], %[[DONE]] : index
-// CHECK:             %[[BIT8:.+]] = arith.andi %[[REST]], %[[C8]] : index
-// CHECK:             %[[N8:.+]] = arith.divui %[[BIT8]], %[[C8]] : index
-// CHECK:             %[[O8:.+]] = scf.for %{{.+}} = %[[C0]] to %[[N8]] step %[[C1]] iter_args(%{{.+}} = %[[O14]])
-// CHECK:               tensor.extract_slice %[[LHS]][%{{.+}}, 0] [8, 32] [1, 1] : tensor<?x32xf32> to tensor<8x32xf32>
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %[[PANEL]] : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
-// CHECK:             arith.andi %[[REST]], %[[C4]] : index
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %[[PANEL]] : tensor<4x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<4x32xf32>)
-// CHECK:             arith.andi %[[REST]], %[[C2]] : index
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %[[PANEL]] : tensor<2x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<2x32xf32>)
-// CHECK:             %[[BIT1:.+]] = arith.andi %[[REST]], %[[C1]] : index
-// CHECK:             %[[O1:.+]] = scf.for %{{.+}} = %[[C0]] to %[[BIT1]] step %[[C1]]
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %[[PANEL]] : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
-// CHECK:             scf.yield %[[O1]] : tensor<?x64xf32>
-// CHECK:           scf.yield %[[OP]] : tensor<?x64xf32>
+// CHECK:           %[[DONE:.+]] = arith.muli %[[NFULL]], %[[C14]] : index
+// CHECK:           %[[POS:.+]] = arith.addi %[[OFF]], %[[DONE]] : index
+// CHECK:           %[[REST:.+]] = arith.subi %[[SIZE]], %[[DONE]] : index
+// CHECK:           %[[BIT8:.+]] = arith.andi %[[REST]], %[[C8]] : index
+// CHECK:           %[[N8:.+]] = arith.divui %[[BIT8]], %[[C8]] : index
+// CHECK:           %[[O8:.+]] = scf.for %{{.+}} = %[[C0]] to %[[N8]] step %[[C1]] iter_args(%{{.+}} = %[[O14]])
+// CHECK:             tensor.extract_slice %[[LHS]][%{{.+}}, 0] [8, 32] [1, 1] : tensor<?x32xf32> to tensor<8x32xf32>
+// CHECK:             scf.for
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:           arith.andi %[[REST]], %[[C4]] : index
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<4x32xf32>)
+// CHECK:           arith.andi %[[REST]], %[[C2]] : index
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<2x32xf32>)
+// CHECK:           %[[BIT1:.+]] = arith.andi %[[REST]], %[[C1]] : index
+// CHECK:           %[[O1:.+]] = scf.for %{{.+}} = %[[C0]] to %[[BIT1]] step %[[C1]]
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
 // CHECK:         %[[NEXT:.+]] = arith.addi %[[OFF]], %[[SIZE]] : index
-// CHECK:         scf.yield %[[OB]], %[[PACKED]], %[[NEXT]] : tensor<?x64xf32>, tensor<2x32x32xf32>, index
+// CHECK:         scf.yield %[[O1]], %[[PACKED]], %[[NEXT]] : tensor<?x64xf32>, tensor<2x32x32xf32>, index
 // Rows past the sum: zero-filled in place, in the same slabs.
 // CHECK:       %[[PAST:.+]] = arith.subi %[[T]], %[[G]]#2 : index
 // CHECK:       %[[NZ:.+]] = arith.divui %[[PAST]], %[[C14]] : index
@@ -102,14 +94,13 @@
 
 // The target decides the tiles. Zen 3 (AVX2, 16 registers of 8 lanes):
 // panels of 16 columns, micro-kernels of 6 rows (6 x 2 accumulators, 2
-// panel vectors and 2 broadcasts in 16 registers), blocks of 1020 rows (a
-// quarter of its 512 KiB L2). Skylake-X (AVX-512): panels of 32,
+// panel vectors and 2 broadcasts in 16 registers). Skylake-X (AVX-512):
+// panels of 32,
 // micro-kernels of 14 rows.
 
 // AVX2-LABEL:  func.func @grouped_matmul(
 // AVX2:          bufferization.alloc_tensor() : tensor<4x32x16xf32>
 // AVX2:          linalg.copy ins(%{{.+}} : tensor<32x16xf32>)
-// AVX2:          arith.ceildivui %{{.+}}, %c1020 : index
 // AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<6x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<6x16xf32>) attrs = {mixer.register_tile_rows = 6 : i64}
 // AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<4x16xf32>) attrs = {mixer.register_tile_rows = 6 : i64}
 // AVX2-NOT:      tensor<8x32xf32>
