@@ -175,8 +175,9 @@ static void buildBufferizeToOuts(OpPassManager &pm) {
 /// Polynomial math, then memrefs, loops and OpenMP to the LLVM dialect with
 /// `_mlir_ciface_` wrappers.
 static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads) {
-  // The prefetches the micro-kernels' lowerings asked for.
-  pm.nest<func::FuncOp>().addPass(createMixerPrefetchPanelsPass());
+  // The prefetches the lowerings asked for: the next expert's weights, the
+  // next chunk's rows.
+  pm.nest<func::FuncOp>().addPass(createMixerPrefetchRowsPass());
   // Polynomial exp/log so that they stay vectorized.
   pm.addPass(createMixerApproximateMathPass());
   // Copies between strided tiles as vector code, not runtime calls.

@@ -1,6 +1,7 @@
 //===- ChunkedScan.cpp - the chunk-then-tail driver of the scans ----------===//
 
 #include "mixer/Utils/ChunkedScan.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -78,6 +79,29 @@ Value ChunkedScanHooks::insertTokens(LinalgBuilder &lb, Value tile, Value dest,
   auto [offsets, sizes] = tokenBox(lb.builder(), dest.getType(), batch, t,
                                    index ? index : head, count);
   return lb.insert(tile, dest, offsets, sizes);
+}
+
+Value ChunkedScanHooks::prefetchingRowsAhead(Value rows, int64_t ahead) {
+  Operation *op = rows.getDefiningOp();
+  op->setAttr(kPrefetchRowsAheadAttrName,
+              IntegerAttr::get(IntegerType::get(op->getContext(), 64), ahead));
+  return rows;
+}
+
+Value ChunkedScanHooks::copyChunkTokens(LinalgBuilder &lb, Value x, Value t,
+                                        int64_t count,
+                                        ArrayRef<int64_t> shape) const {
+  return prefetchingRowsAhead(lb.copyToNew(tokensOf(lb, x, t, count, shape)),
+                              count);
+}
+
+Value ChunkedScanHooks::writeChunkTokens(LinalgBuilder &lb, Value tile,
+                                         Value dest, Value t,
+                                         int64_t count) const {
+  SmallVector<int64_t> shape(cast<ShapedType>(tile.getType()).getShape());
+  Value written = prefetchingRowsAhead(
+      lb.copy(tile, tokensOf(lb, dest, t, count, shape)), count);
+  return insertTokens(lb, written, dest, t, count);
 }
 
 void OneStateScanHooks::init(LinalgBuilder &lb, ScanCarry &carry) {

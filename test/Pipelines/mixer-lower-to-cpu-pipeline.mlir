@@ -59,7 +59,7 @@
 // PIPE-NEXT:   cse,
 // PIPE-NEXT:   canonicalize{
 // PIPE-NEXT:   func.func(
-// PIPE-NEXT:     mixer-prefetch-panels{line-bytes=64}
+// PIPE-NEXT:     mixer-prefetch-rows{line-bytes=64}
 // PIPE-NEXT:   ),
 // PIPE-NEXT:   mixer-approximate-math,
 // PIPE-NEXT:   func.func(

@@ -146,11 +146,12 @@ inline constexpr StringLiteral kRegisterTileRowsAttrName =
     "mixer.register_tile_rows";
 
 /// The name of the attribute by which a lowering asks that each step k of a
-/// contraction's K loop also prefetch row k + R of the buffer its
-/// right-hand side lies in (mixer-vectorize-cpu carries it to that loop,
-/// mixer-prefetch-panels emits the prefetches).
-inline constexpr StringLiteral kPrefetchRhsRowsAttrName =
-    "mixer.prefetch_rhs_rows";
+/// contraction's K loop (or of the row loop of a copy or elementwise op)
+/// also prefetch row k + R of the buffers whose row k it reads or copies
+/// into (mixer-vectorize-cpu carries it to that loop, mixer-prefetch-rows
+/// emits the prefetches).
+inline constexpr StringLiteral kPrefetchRowsAheadAttrName =
+    "mixer.prefetch_rows_ahead";
 
 /// The name of the module attribute that carries the description.
 inline constexpr StringLiteral kTargetAttrName = "mixer.target";

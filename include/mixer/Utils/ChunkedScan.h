@@ -77,6 +77,21 @@ protected:
   /// `tile` written into those tokens of `dest`.
   Value insertTokens(LinalgBuilder &lb, Value tile, Value dest, Value t,
                      int64_t count, Value index = {}) const;
+  /// tokensOf(x, t, count) copied into a local buffer by a copy that also
+  /// prefetches the same rows `count` tokens later (the next chunk's) into
+  /// L2. Time-major rows are strided by the heads, which the hardware
+  /// prefetchers do not follow; so the next chunk's stream in while this
+  /// one computes.
+  Value copyChunkTokens(LinalgBuilder &lb, Value x, Value t, int64_t count,
+                        ArrayRef<int64_t> shape) const;
+  /// `tile` written into the tokens [t, t + count) of `dest` by a copy that
+  /// also prefetches the next chunk's rows of `dest` for writing.
+  Value writeChunkTokens(LinalgBuilder &lb, Value tile, Value dest, Value t,
+                         int64_t count) const;
+  /// `rows`, whose defining op (a copy or an elementwise op over rows) is
+  /// asked to prefetch, at each row, the row `ahead` further of every
+  /// buffer of the caller's it reads or writes a row of.
+  static Value prefetchingRowsAhead(Value rows, int64_t ahead);
 
   /// The indices of the (batch, head) being built.
   Value batch, head;

@@ -8,10 +8,11 @@
 //     whose accumulators are hoisted out of the k loop: vector.contract lowered
 //     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
 //     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel,
-//     whose `mixer.prefetch_rhs_rows` goes to its K loop);
+//     whose `mixer.prefetch_rows_ahead` goes to its K loop);
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, so that they accumulate into a hoisted vector), the innermost
-//     whole, or by 2*vectorWidth when it is long.
+//     whole, or by 2*vectorWidth when it is long; a `mixer.prefetch_rows_ahead`
+//     goes to the loop over the rows.
 // Ops with dynamic shapes are left to the scalar loops of the pipeline.
 //
 //===----------------------------------------------------------------------===//
@@ -208,15 +209,19 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
     SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
     if (sizes.empty())
       continue;
-    Attribute prefetch = op->getAttr(mixer::kPrefetchRhsRowsAttrName);
+    Attribute prefetch = op->getAttr(mixer::kPrefetchRowsAheadAttrName);
+    bool contraction = isRowMajorRhsContraction(op);
     FailureOr<SmallVector<LoopLikeOpInterface>> loops =
         tileAndVectorize(rewriter, op, sizes);
     if (failed(loops))
       return op->emitError("register tiling failed");
-    // The prefetch a lowering asked for goes to the K loop (innermost),
-    // where mixer-prefetch-panels finds it after bufferization.
+    // The prefetch a lowering asked for goes to the loop whose steps read
+    // one row each: a contraction's K loop (innermost), another op's loop
+    // over its rows (outermost). mixer-prefetch-rows finds it there after
+    // bufferization.
     if (prefetch && !loops->empty())
-      loops->back()->setAttr(mixer::kPrefetchRhsRowsAttrName, prefetch);
+      (contraction ? loops->back() : loops->front())
+          ->setAttr(mixer::kPrefetchRowsAheadAttrName, prefetch);
     tileLoops.append(loops->begin(), loops->end());
   }
 

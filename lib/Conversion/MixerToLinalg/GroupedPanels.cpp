@@ -313,7 +313,7 @@ Value mlir::mixer::contractPanel(LinalgBuilder &lb, Value lhs, Value panel,
     op->setAttr(kRegisterTileRowsAttrName,
                 lb.builder().getI64IntegerAttr(tileRows));
   if (prefetchRows > 0)
-    op->setAttr(kPrefetchRhsRowsAttrName,
+    op->setAttr(kPrefetchRowsAheadAttrName,
                 lb.builder().getI64IntegerAttr(prefetchRows));
   return product;
 }

@@ -51,7 +51,7 @@ Value packWeightPanels(ImplicitLocOpBuilder &b, Value weights, Value packed);
 /// register blocks of `tileRows` rows (when > 0): the micro-kernel, whose
 /// accumulators stay in registers across the whole K. With `prefetchRows`
 /// > 0, each step k of its K loop also prefetches row k + prefetchRows of
-/// the panel's buffer (mixer-prefetch-panels): the same columns of the next
+/// the panel's buffer (mixer-prefetch-rows): the same columns of the next
 /// expert's weights, which then come from memory while this one computes.
 Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
                     int64_t tileRows, int64_t prefetchRows = 0);

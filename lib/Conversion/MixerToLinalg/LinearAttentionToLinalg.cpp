@@ -118,9 +118,8 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
   Value Kc = tokensOf(lb, k, s0, Q, {Q, Dk});
   // Packed when two contractions read it (its rows are strided across the
   // time-major input).
-  Value Vc = tokensOf(lb, v, s0, Q, {Q, Dv});
-  if (withOutput)
-    Vc = lb.copyToNew(Vc);
+  Value Vc = withOutput ? copyChunkTokens(lb, v, s0, Q, {Q, Dv})
+                        : tokensOf(lb, v, s0, Q, {Q, Dv});
 
   Value cum, cumLast;
   if (logDecay) {
@@ -141,7 +140,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
 
   if (withOutput) {
     Value t0 = addIndex(b, s0, shift);
-    Value Qc = lb.copyToNew(tokensOf(lb, qIn, t0, Q, {Q, Dk}));
+    Value Qc = copyChunkTokens(lb, qIn, t0, Q, {Q, Dk});
     // Scores, then the causal decay mask (and the scale) applied in place.
     Value Sc = lb.contractLowerPart(Qc, lb.transpose(Kc),
                                     lb.filled({q, q}, f32, 0.0),
@@ -189,7 +188,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
       });
     }
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
-    o = insertTokens(lb, O, o, t0, Q);
+    o = writeChunkTokens(lb, O, o, t0, Q);
   }
 
   // State passing: decay the state over the chunk, add each key decayed to
@@ -202,6 +201,9 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
                [&](ImplicitLocOpBuilder &ib, ValueRange args) {
                  return arith::MulFOp::create(ib, args[0], args[1]).getResult();
                });
+    // Its loop reads the chunk's rows of k: the next chunk's come in
+    // meanwhile.
+    prefetchingRowsAhead(Kw, Q);
     Value chunkDecay = lb.decayOfSum(cumLast);
     st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
       return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();

@@ -204,7 +204,7 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
 
   // Packed into a local buffer: three contractions read it, and its rows
   // are strided across the (usually uncached) time-major input.
-  Value X = lb.copyToNew(tokensOf(lb, in.x, t0, Q, {Q, P}));
+  Value X = copyChunkTokens(lb, in.x, t0, Q, {Q, P});
   Value A = tokensOf(lb, in.logA, t0, Q, {Q});
   auto [Bc, Cc] = headsInner ? std::pair(sharedBc, sharedCc)
                              : chunkInputs(lb, t0);
@@ -232,7 +232,7 @@ void SsdScan::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   carry.states[0] = lb.contract(decays.toEnd(lb, Bc), X,
                                 decays.overChunk(lb, st), Lhs::Transposed);
   if (Y)
-    carry.outs[0] = insertTokens(lb, Y, carry.outs[0], t0, Q);
+    carry.outs[0] = writeChunkTokens(lb, Y, carry.outs[0], t0, Q);
 }
 
 void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,

@@ -32,9 +32,10 @@
 // CHECK:               %[[T0:.*]] = arith.muli %[[CI]], %[[C16]] : index
 // CHECK:               %[[KC:.*]] = tensor.extract_slice %[[K]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 16] [1, 1, 1, 1] : tensor<2x?x2x16xf32> to tensor<16x16xf32>
 // CHECK:               %[[VS:.*]] = tensor.extract_slice %[[V]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 8]
-// CHECK:               %[[VC:.*]] = linalg.copy ins(%[[VS]] : tensor<16x8xf32>)
+// The chunk's copies prefetch the next chunk's rows (16 tokens further).
+// CHECK:               %[[VC:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%[[VS]] : tensor<16x8xf32>)
 // CHECK:               %[[QS:.*]] = tensor.extract_slice %[[Q]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 16]
-// CHECK:               %[[QC:.*]] = linalg.copy ins(%[[QS]] : tensor<16x16xf32>)
+// CHECK:               %[[QC:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%[[QS]] : tensor<16x16xf32>)
 // Scores Q K^T, then the causal mask in place.
 // CHECK:               %[[KT:.*]] = linalg.transpose ins(%[[KC]] : tensor<16x16xf32>)
 // CHECK:               %[[SC:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QC]], %[[KT]] : tensor<16x16xf32>, tensor<16x16xf32>)
@@ -48,7 +49,9 @@
 // Intra-chunk (M V) and inter-chunk (Q S) into one local output block.
 // CHECK:               %[[OI:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[M]], %[[VC]] : tensor<16x16xf32>, tensor<16x8xf32>)
 // CHECK:               %[[OB:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QC]], %[[ST]] : tensor<16x16xf32>, tensor<16x8xf32>) outs(%[[OI]] : tensor<16x8xf32>)
-// CHECK:               %[[NO:.*]] = tensor.insert_slice %[[OB]] into %[[OC]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 8]
+// CHECK:               %[[OD:.*]] = tensor.extract_slice %[[OC]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 8]
+// CHECK:               %[[OW:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%[[OB]] : tensor<16x8xf32>) outs(%[[OD]] : tensor<16x8xf32>)
+// CHECK:               %[[NO:.*]] = tensor.insert_slice %[[OW]] into %[[OC]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 16, 1, 8]
 // State update S += K^T V, in place (transposed lhs).
 // CHECK:               %[[NS:.*]] = linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[KC]], %[[VC]] : tensor<16x16xf32>, tensor<16x8xf32>) outs(%[[ST]] : tensor<16x8xf32>)
 // CHECK:               scf.yield %[[NO]], %[[NS]]

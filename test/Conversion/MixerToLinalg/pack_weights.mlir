@@ -37,7 +37,7 @@ func.func @pack_weights_whole_panels(%w: tensor<2x16x64xf32>, %p0: tensor<2x2x16
 // slab's product reads its panel straight from rhs[e, p] ([K, 32]); the last
 // panel of N = 80 is the first 16 columns of rhs[e, 2]. Each product asks
 // for the same panel of the next expert, P * K = 96 rows of the panel's
-// buffer further, to be prefetched (mixer-prefetch-panels).
+// buffer further, to be prefetched (mixer-prefetch-rows).
 // CHECK-LABEL: func.func @grouped_matmul_packed
 // CHECK-SAME:    (%[[LHS:[^:]*]]: tensor<?x32xf32>, %[[RHS:[^:]*]]: tensor<4x3x32x32xf32>
 // CHECK-NOT:     bufferization.alloc_tensor
@@ -45,9 +45,9 @@ func.func @pack_weights_whole_panels(%w: tensor<2x16x64xf32>, %p0: tensor<2x2x16
 // CHECK:         scf.for %[[E:.+]] = %{{.*}} to %c4
 // CHECK:           scf.for %[[PAN:.+]] = %{{.*}} to %c2
 // CHECK:             %[[PANEL:.+]] = tensor.extract_slice %[[RHS]][%[[E]], %[[PAN]], 0, 0] [1, 1, 32, 32] [1, 1, 1, 1] : tensor<4x3x32x32xf32> to tensor<32x32xf32>
-// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_rhs_rows = 96 : i64, mixer.register_tile_rows = 14 : i64}
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_rows_ahead = 96 : i64, mixer.register_tile_rows = 14 : i64}
 // CHECK:           %[[REST:.+]] = tensor.extract_slice %[[RHS]][%[[E]], 2, 0, 0] [1, 1, 32, 16] [1, 1, 1, 1] : tensor<4x3x32x32xf32> to tensor<32x16xf32>
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<14x32xf32>, tensor<32x16xf32>) {{.*}} attrs = {mixer.prefetch_rhs_rows = 96 : i64, mixer.register_tile_rows = 14 : i64}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %[[REST]] : tensor<14x32xf32>, tensor<32x16xf32>) {{.*}} attrs = {mixer.prefetch_rows_ahead = 96 : i64, mixer.register_tile_rows = 14 : i64}
 // CHECK-NOT:     linalg.copy
 // CHECK:         return
 func.func @grouped_matmul_packed(%lhs: tensor<?x32xf32>, %rhs: tensor<4x3x32x32xf32>, %gs: tensor<4xi32>, %o: tensor<?x80xf32>) -> tensor<?x80xf32> {
@@ -74,7 +74,7 @@ func.func @grouped_swiglu_packed(%x: tensor<?x32xf32>, %wg: tensor<4x2x32x32xf32
 // mixer-tile-parallel-dims slices them): the next expert's panel is P * K
 // rows further in the whole tensor, 6 * 32 = 192, not the tile's 3 * 32.
 // CHECK-LABEL: func.func @grouped_matmul_packed_tile
-// CHECK:         linalg.generic {{.*}} attrs = {mixer.prefetch_rhs_rows = 192 : i64, mixer.register_tile_rows = 14 : i64}
+// CHECK:         linalg.generic {{.*}} attrs = {mixer.prefetch_rows_ahead = 192 : i64, mixer.register_tile_rows = 14 : i64}
 func.func @grouped_matmul_packed_tile(%lhs: tensor<?x32xf32>, %rhs: tensor<4x6x32x32xf32>, %gs: tensor<4xi32>, %o: tensor<?x96xf32>) -> tensor<?x96xf32> {
   %tile = tensor.extract_slice %rhs[0, 0, 0, 0] [4, 3, 32, 32] [1, 1, 1, 1] : tensor<4x6x32x32xf32> to tensor<4x3x32x32xf32>
   %out = mixer.grouped_matmul ins(%lhs, %tile, %gs : tensor<?x32xf32>, tensor<4x3x32x32xf32>, tensor<4xi32>) outs(%o : tensor<?x96xf32>) -> tensor<?x96xf32>

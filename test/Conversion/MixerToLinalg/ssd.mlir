@@ -37,7 +37,7 @@
 // CHECK:               %[[T0:.*]] = arith.muli %[[CI]], %[[C32]] : index
 // CHECK-DAG:           %[[XS:.*]] = tensor.extract_slice %[[X]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<1x100x2x4xf32> to tensor<32x4xf32>
 // CHECK-DAG:           %[[XBUF:.*]] = bufferization.alloc_tensor() : tensor<32x4xf32>
-// CHECK-DAG:           %[[XC:.*]] = linalg.copy ins(%[[XS]] : tensor<32x4xf32>) outs(%[[XBUF]] : tensor<32x4xf32>)
+// CHECK-DAG:           %[[XC:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 32 : i64} ins(%[[XS]] : tensor<32x4xf32>) outs(%[[XBUF]] : tensor<32x4xf32>)
 // CHECK-DAG:           %[[AC:.*]] = tensor.extract_slice %[[LA]][%[[BI]], %[[T0]], %[[HI]]] [1, 32, 1] [1, 1, 1] : tensor<1x100x2xf32> to tensor<32xf32>
 // CHECK-DAG:           %[[BC:.*]] = tensor.extract_slice %[[B]][%[[BI]], %[[T0]], %[[GI]], 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<32x8xf32>
 // CHECK-DAG:           %[[CC:.*]] = tensor.extract_slice %[[C]][%[[BI]], %[[T0]], %[[GI]], 0] [1, 32, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<32x8xf32>
@@ -147,7 +147,8 @@
 // CHECK-NEXT:            %[[SDEC:.*]] = arith.mulf %[[SOLD]], %[[CHUNKDECAY]] : f32
 // CHECK-NEXT:            linalg.yield %[[SDEC]] : f32
 // CHECK:               %[[NST:.*]] = linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[BW]], %[[XC]] : tensor<32x8xf32>, tensor<32x4xf32>) outs(%[[DECAYED]] : tensor<8x4xf32>)
-// CHECK:               %[[NY:.*]] = tensor.insert_slice %[[YOUT]] into %[[YC]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<32x4xf32> into tensor<1x100x2x4xf32>
+// CHECK:               %[[YW:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 32 : i64} ins(%[[YOUT]] : tensor<32x4xf32>)
+// CHECK:               %[[NY:.*]] = tensor.insert_slice %[[YW]] into %[[YC]][%[[BI]], %[[T0]], %[[HI]], 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<32x4xf32> into tensor<1x100x2x4xf32>
 // CHECK-NEXT:          scf.yield %[[NY]], %[[NST]] : tensor<1x100x2x4xf32>, tensor<8x4xf32>
 // The token loop over the tail, starting from the state of the chunks:
 // St = exp(min(a_t, 0)) St + b_t x_t^T, y_t = St^T c_t.

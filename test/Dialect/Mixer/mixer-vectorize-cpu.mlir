@@ -161,3 +161,20 @@ func.func @one_vector_wide(%a: tensor<16x64xf32>, %b: tensor<64x48xf32>, %c: ten
   } -> tensor<16x48xf32>
   return %0 : tensor<16x48xf32>
 }
+
+// A copy that asks for prefetches (a scan's chunk copy) is tiled into rows;
+// the attribute goes to the loop over them, where mixer-prefetch-rows finds
+// each step's row.
+// CHECK-LABEL: func.func @chunk_copy_prefetch
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %c1
+// CHECK:           scf.for
+// CHECK:             tensor.extract_slice %{{.*}}[%[[R]], %{{.*}}] [1, 64] [1, 1]
+// CHECK:         } {mixer.prefetch_rows_ahead = 64 : i64}
+// CHECK-NOT:     mixer.prefetch_rows_ahead
+// SMALL-LABEL: func.func @chunk_copy_prefetch
+// SMALL:         } {mixer.prefetch_rows_ahead = 64 : i64}
+func.func @chunk_copy_prefetch(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %c = linalg.copy {mixer.prefetch_rows_ahead = 64 : i64} ins(%x : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %c : tensor<64x64xf32>
+}

@@ -61,16 +61,21 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
                            "::mlir::affine::AffineDialect"];
 }
 
-def MixerPrefetchPanelsPass : Pass<"mixer-prefetch-panels", "func::FuncOp"> {
-  let summary = "Prefetch rows ahead of a micro-kernel's right-hand side";
+def MixerPrefetchRowsPass : Pass<"mixer-prefetch-rows", "func::FuncOp"> {
+  let summary = "Prefetch the rows a loop reads R rows ahead";
   let description = [{
-    In every scf.for that carries `mixer.prefetch_rhs_rows = R` (the K loop
-    of a contraction whose lowering asked for it, marked by
-    mixer-vectorize-cpu), each step k that reads the row [k, c .. c + w) of
-    a rank-2 buffer (directly, or through a one-row memref.subview) also
+    In every scf.for that carries `mixer.prefetch_rows_ahead = R` (marked by
+    mixer-vectorize-cpu: the K loop of a contraction, or the row loop of a
+    copy or elementwise op, whose lowering asked for it), each step k that
+    reads the row [k, c .. c + w) of a rank-2 buffer (directly, or through a
+    one-row memref.subview, a vector read's or a memref.copy's source) also
     prefetches row k + R of that buffer into L2, one memref.prefetch per
-    cache line of the row. The grouped GEMMs ask for the same columns of the
-    next expert's weights. Runs after bufferization; removes the attribute.
+    cache line of the row; a copy's one-row target gets write prefetches.
+    Buffers the function allocates are left out: the rows past a local tile
+    are nothing a later step reads. The grouped GEMMs ask for the same
+    columns of the next expert's weights, the chunked scans for the rows of
+    the next chunk of their time-major inputs and outputs. Runs after
+    bufferization; removes the attribute.
   }];
   let options = [
     Option<"lineBytes", "line-bytes", "int64_t", /*default=*/"64",

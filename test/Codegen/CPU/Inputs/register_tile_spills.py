@@ -8,7 +8,7 @@ pointer counts too. A register-tile loop is an innermost loop with at least
 products) and rounds nothing (the polynomial exps round to an integer).
 
 Prints one line per such loop, with the software prefetches it issues
-into L2 (prefetcht1: mixer-prefetch-panels), and a total; exits 1 if there
+into L2 (prefetcht1: mixer-prefetch-rows), and a total; exits 1 if there
 is no such loop (the check would otherwise pass vacuously)."""
 
 import re

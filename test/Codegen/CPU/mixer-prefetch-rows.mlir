@@ -1,9 +1,9 @@
-// RUN: mixer-opt %s --split-input-file --mixer-prefetch-panels | FileCheck %s
-// RUN: mixer-opt %s --split-input-file --mixer-prefetch-panels="line-bytes=128" | FileCheck %s --check-prefix=LINE128
+// RUN: mixer-opt %s --split-input-file --mixer-prefetch-rows | FileCheck %s
+// RUN: mixer-opt %s --split-input-file --mixer-prefetch-rows="line-bytes=128" | FileCheck %s --check-prefix=LINE128
 
 // The micro-kernel's K loop after bufferization: each step reads row k of
 // the panel (a one-row subview of the expert's weights, [K, 32] of a
-// [K, N] row-major buffer). Marked with mixer.prefetch_rhs_rows = 256, it
+// [K, N] row-major buffer). Marked with mixer.prefetch_rows_ahead = 256, it
 // also prefetches row k + 256 of that buffer (the next expert's same
 // columns), one prefetch per 64-byte line of the 32 floats: columns 0 and
 // 16 of the panel, into L2 (locality 2). The lhs reads ([0, k] of a column
@@ -20,7 +20,7 @@
 // CHECK:         memref.prefetch %[[PANEL]][%[[ROW]], %[[COL16]]], read, locality<2>, data
 // CHECK-NOT:     memref.prefetch
 // CHECK:         vector.transfer_read
-// CHECK-NOT:   mixer.prefetch_rhs_rows
+// CHECK-NOT:   mixer.prefetch_rows_ahead
 // LINE128-LABEL: func.func @k_loop_subview
 // LINE128:       memref.prefetch
 // LINE128-NOT:   memref.prefetch
@@ -40,7 +40,7 @@ func.func @k_loop_subview(%panel: memref<256x32xf32, strided<[256, 1], offset: ?
     %y = vector.extract %wv[0] : vector<32xf32> from vector<1x32xf32>
     %f = vector.fma %b, %y, %a : vector<32xf32>
     scf.yield %f : vector<32xf32>
-  } {mixer.prefetch_rhs_rows = 256 : i64}
+  } {mixer.prefetch_rows_ahead = 256 : i64}
   return %r : vector<32xf32>
 }
 
@@ -66,7 +66,7 @@ func.func @k_loop_direct(%w: memref<64x32xf32>, %c: index, %acc: vector<32xf32>)
     %y = vector.extract %wv[0] : vector<32xf32> from vector<1x32xf32>
     %f = arith.addf %y, %a : vector<32xf32>
     scf.yield %f : vector<32xf32>
-  } {mixer.prefetch_rhs_rows = 64 : i64}
+  } {mixer.prefetch_rows_ahead = 64 : i64}
   return %r : vector<32xf32>
 }
 
@@ -87,5 +87,72 @@ func.func @unmarked(%w: memref<64x32xf32>, %acc: vector<32xf32>) -> vector<32xf3
     %f = arith.addf %y, %a : vector<32xf32>
     scf.yield %f : vector<32xf32>
   }
+  return %r : vector<32xf32>
+}
+
+// -----
+
+// The row loop of a scan's chunk copy: each step copies row r of the
+// chunk's tokens (a [64, 64] subview of a time-major input, rows 512 floats
+// apart) into a local buffer. It prefetches row r + 64 of the input (the
+// next chunk's row), one read prefetch per line; the local buffer gets
+// none. A copy out of a local tile into the output prefetches the output's
+// row r + 64 for writing.
+
+// CHECK-LABEL: func.func @copy_rows
+// CHECK-SAME:    (%[[X:[^:]*]]: memref<64x64xf32, strided<[512, 1], offset: ?>>, %[[Y:[^:]*]]: memref<64x64xf32, strided<[512, 1], offset: ?>>
+// CHECK:       %[[BUF:.+]] = memref.alloca() : memref<64x64xf32>
+// CHECK:       scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:         %[[ROW:.+]] = arith.addi %[[R]], %{{.+}} : index
+// CHECK-COUNT-4: memref.prefetch %[[X]][%[[ROW]], %{{.+}}], read, locality<2>, data
+// CHECK-NOT:     memref.prefetch
+// CHECK:         memref.copy
+// CHECK:       scf.for %[[R2:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:         %[[ROW2:.+]] = arith.addi %[[R2]], %{{.+}} : index
+// CHECK-COUNT-4: memref.prefetch %[[Y]][%[[ROW2]], %{{.+}}], write, locality<2>, data
+// CHECK-NOT:     memref.prefetch
+// CHECK:         memref.copy
+// CHECK-NOT:   mixer.prefetch_rows_ahead
+func.func @copy_rows(%x: memref<64x64xf32, strided<[512, 1], offset: ?>>, %y: memref<64x64xf32, strided<[512, 1], offset: ?>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %buf = memref.alloca() : memref<64x64xf32>
+  scf.for %r = %c0 to %c64 step %c1 {
+    %src = memref.subview %x[%r, 0] [1, 64] [1, 1] : memref<64x64xf32, strided<[512, 1], offset: ?>> to memref<1x64xf32, strided<[512, 1], offset: ?>>
+    %dst = memref.subview %buf[%r, 0] [1, 64] [1, 1] : memref<64x64xf32> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+    memref.copy %src, %dst : memref<1x64xf32, strided<[512, 1], offset: ?>> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+  } {mixer.prefetch_rows_ahead = 64 : i64}
+  scf.for %r = %c0 to %c64 step %c1 {
+    %src = memref.subview %buf[%r, 0] [1, 64] [1, 1] : memref<64x64xf32> to memref<1x64xf32, strided<[64, 1], offset: ?>>
+    %dst = memref.subview %y[%r, 0] [1, 64] [1, 1] : memref<64x64xf32, strided<[512, 1], offset: ?>> to memref<1x64xf32, strided<[512, 1], offset: ?>>
+    memref.copy %src, %dst : memref<1x64xf32, strided<[64, 1], offset: ?>> to memref<1x64xf32, strided<[512, 1], offset: ?>>
+  } {mixer.prefetch_rows_ahead = 64 : i64}
+  return
+}
+
+// -----
+
+// A K loop whose right-hand side is a buffer the function allocates (a
+// packed panel): the rows past it are nothing a later step reads, so no
+// prefetch, and the attribute is gone.
+
+// CHECK-LABEL: func.func @local_panel
+// CHECK-NOT:   memref.prefetch
+// CHECK-NOT:   mixer.prefetch_rows_ahead
+// CHECK:       return
+func.func @local_panel(%acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %w = memref.alloc() : memref<64x32xf32>
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%a = %acc) -> (vector<32xf32>) {
+    %wv = vector.transfer_read %w[%k, %c0], %zero {in_bounds = [true, true]} : memref<64x32xf32>, vector<1x32xf32>
+    %y = vector.extract %wv[0] : vector<32xf32> from vector<1x32xf32>
+    %f = arith.addf %y, %a : vector<32xf32>
+    scf.yield %f : vector<32xf32>
+  } {mixer.prefetch_rows_ahead = 64 : i64}
+  memref.dealloc %w : memref<64x32xf32>
   return %r : vector<32xf32>
 }

@@ -1,0 +1,168 @@
+//===- PrefetchRows.cpp - rows prefetched a fixed distance ahead ----------===//
+//
+// A loop that mixer-vectorize-cpu marked with `mixer.prefetch_rows_ahead =
+// R` reads one row per step, [k, c .. c + w), of some rank-2 buffers
+// (directly or through a one-row subview): the right-hand side of a
+// micro-kernel's K loop, the source (and target) of a copy's row loop. Each
+// step then also prefetches row k + R of those buffers, one prefetch per
+// cache line of the row, into L2:
+//   - the grouped GEMMs ask for the same columns of the next expert's
+//     weights, which then stream in from memory while this expert's FMAs
+//     run instead of stalling its first slab;
+//   - the chunked scans ask for the next chunk's rows of their time-major
+//     inputs (strided by the heads, so the hardware prefetchers do not
+//     follow them) when they copy a chunk in, and of their output (for
+//     writing) when they copy a chunk's output out.
+// Prefetches are hints: a row past the buffer's end (after the last expert
+// or chunk) faults on no CPU and is never read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mixer/Codegen/CPU/Passes.h"
+#include "mixer/Target/TargetDescription.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::mixer {
+#define GEN_PASS_DEF_MIXERPREFETCHROWSPASS
+#include "mixer/Codegen/CPU/Passes.h.inc"
+} // namespace mlir::mixer
+
+using namespace mlir;
+
+namespace {
+/// A row that a loop step reads, or writes when `write`: `buffer`[row,
+/// col .. col + width).
+struct RowAccess {
+  Value buffer;
+  OpFoldResult col;
+  int64_t width;
+  bool write = false;
+};
+} // namespace
+
+/// Whether `buffer` views a buffer that the function allocates: the rows
+/// past a local buffer's tile are nothing a later step reads.
+static bool isLocal(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer.getDefiningOp<memref::AllocOp>() ||
+         buffer.getDefiningOp<memref::AllocaOp>();
+}
+
+/// The row [iv, col .. col + width) of a rank-2 buffer defined outside
+/// `loop` that `source` is the one-row subview of, if it is one.
+static std::optional<RowAccess> oneRowSubviewOf(Value source, scf::ForOp loop) {
+  auto subview = source.getDefiningOp<memref::SubViewOp>();
+  if (!subview || !loop.isDefinedOutsideOfLoop(subview.getSource()) ||
+      subview.getSourceType().getRank() != 2 || !subview.hasUnitStride())
+    return std::nullopt;
+  SmallVector<OpFoldResult> offsets = subview.getMixedOffsets();
+  ArrayRef<int64_t> sizes = subview.getStaticSizes();
+  if (getConstantIntValue(offsets[0]) ||
+      cast<Value>(offsets[0]) != loop.getInductionVar() || sizes[0] != 1 ||
+      ShapedType::isDynamic(sizes[1]))
+    return std::nullopt;
+  return RowAccess{subview.getSource(), offsets[1], sizes[1]};
+}
+
+/// The row that `read` (a 1 x width vector read) takes from a rank-2
+/// buffer defined outside `loop` at row `iv`, if it is one.
+static std::optional<RowAccess> rowReadOf(vector::TransferReadOp read,
+                                          scf::ForOp loop) {
+  auto vectorType = read.getVectorType();
+  if (vectorType.getRank() != 2 || vectorType.getDimSize(0) != 1)
+    return std::nullopt;
+  Value source = read.getBase();
+  // Read at [k, c] of the buffer itself.
+  if (loop.isDefinedOutsideOfLoop(source) &&
+      cast<MemRefType>(source.getType()).getRank() == 2 &&
+      read.getIndices()[0] == loop.getInductionVar())
+    return RowAccess{source, getAsOpFoldResult(read.getIndices()[1]),
+                     vectorType.getDimSize(1)};
+  // Read at [0, 0] of the one-row subview [k, c] of the buffer.
+  auto isZero = [](Value v) { return isConstantIntValue(v, 0); };
+  std::optional<RowAccess> row = oneRowSubviewOf(source, loop);
+  if (!row || !llvm::all_of(read.getIndices(), isZero))
+    return std::nullopt;
+  row->width = vectorType.getDimSize(1);
+  return row;
+}
+
+/// Adds the prefetches of row k + `ahead` of every buffer row that `loop`
+/// reads or copies into at k, one per cache line, at the start of its body.
+static void prefetchAhead(scf::ForOp loop, int64_t ahead, int64_t lineBytes) {
+  SmallVector<RowAccess> rows;
+  // A row whose column is known where the step starts, of a buffer that
+  // outlives the function.
+  auto add = [&](std::optional<RowAccess> row) {
+    auto col = dyn_cast_if_present<Value>(row ? row->col : OpFoldResult());
+    if (row && (!col || loop.isDefinedOutsideOfLoop(col)) &&
+        !isLocal(row->buffer))
+      rows.push_back(*row);
+  };
+  loop.getBody()->walk([&](Operation *op) {
+    if (auto read = dyn_cast<vector::TransferReadOp>(op)) {
+      add(rowReadOf(read, loop));
+    } else if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      add(oneRowSubviewOf(copy.getSource(), loop));
+      std::optional<RowAccess> written =
+          oneRowSubviewOf(copy.getTarget(), loop);
+      if (written)
+        written->write = true;
+      add(written);
+    }
+  });
+  if (rows.empty())
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(loop.getBody());
+  Location loc = loop.getLoc();
+  Value row =
+      arith::AddIOp::create(b, loc, loop.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, loc, ahead));
+  for (const RowAccess &access : rows) {
+    auto type = cast<MemRefType>(access.buffer.getType());
+    int64_t lineElements =
+        std::max<int64_t>(1, lineBytes * 8 / type.getElementTypeBitWidth());
+    std::optional<int64_t> constCol = getConstantIntValue(access.col);
+    for (int64_t c = 0; c < access.width; c += lineElements) {
+      Value col;
+      if (constCol)
+        col = arith::ConstantIndexOp::create(b, loc, *constCol + c);
+      else if (c == 0)
+        col = cast<Value>(access.col);
+      else
+        col = arith::AddIOp::create(b, loc, cast<Value>(access.col),
+                                    arith::ConstantIndexOp::create(b, loc, c));
+      // Locality 2: into L2 (and L3), not L1, which the current panel uses.
+      memref::PrefetchOp::create(b, loc, access.buffer, ValueRange{row, col},
+                                 /*isWrite=*/access.write, /*localityHint=*/2,
+                                 /*isDataCache=*/true);
+    }
+  }
+}
+
+namespace {
+struct MixerPrefetchRowsPass
+    : public mixer::impl::MixerPrefetchRowsPassBase<MixerPrefetchRowsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    getOperation().walk([&](scf::ForOp loop) {
+      auto ahead =
+          loop->getAttrOfType<IntegerAttr>(mixer::kPrefetchRowsAheadAttrName);
+      if (!ahead)
+        return;
+      loop->removeAttr(mixer::kPrefetchRowsAheadAttrName);
+      if (ahead.getInt() > 0)
+        prefetchAhead(loop, ahead.getInt(), lineBytes);
+    });
+  }
+};
+} // namespace
