@@ -9,12 +9,15 @@
 //   out[rows past the groups] = 0
 //
 // The packed buffer ([panels, K, panelCols] per weight) is allocated once
-// and carried through the loops. Without packing, the slabs read W[e][:, p]
-// in place. Weights packed already by
+// and carried through the loops. Weights packed already by
 // mixer.pack_weights ([E, panels, K, panelCols], the same copies over every
-// expert) skip the packing and are read in their panels. A block of rows
-// is reused by every panel, so it is sized to stay in L2 beside the packed
-// weights.
+// expert) skip the packing and are read in their panels. The inner loop
+// reuses what stays in L1: packed panels larger than half of L1 stream
+// from L2 past each slab, whose rows stay in L1 (the order above); smaller
+// ones stay in L1 while every slab of the group sweeps them (the panel
+// loop outside). Without packing, the slabs read W[e][:, p] in place,
+// panel by panel: its rows, N floats apart, share a few L1 sets, and the
+// panel is swept by every slab while it is in L2.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +30,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::mixer;
@@ -51,6 +56,8 @@ struct PanelLoops {
   OpFoldResult restCols;
   bool hasRest;
   PanelSlabStep step;
+  /// Whether each slab sweeps every panel (else each panel every slab).
+  bool slabsOuter = false;
 
   /// Runs `body` on every panel in order, carrying `state`.
   SmallVector<Value> forEachPanel(ImplicitLocOpBuilder &b, ValueRange state,
@@ -122,35 +129,56 @@ struct PanelLoops {
 
   /// out[r0 .. r0 + rows - 1] from the packed panels (none: the weights of
   /// expert `e` in place, or their own panels when prepacked), in static
-  /// slabs.
+  /// slabs: each slab through every panel when `slabsOuter`, else each
+  /// panel through every slab.
   Value multiply(ImplicitLocOpBuilder &b, Value e, Value r0, Value rows,
                  ValueRange buffers, Value out) const {
-    return forEachSlabCarrying(
-        b, slabRows, r0, rows, ValueRange{out},
-        [&](LinalgBuilder &sb, int64_t h, Value s0,
-            ValueRange acc) -> SmallVector<Value> {
-          OpFoldResult zero = sb.builder().getIndexAttr(0),
-                       height = sb.builder().getIndexAttr(h);
-          Value a =
-              sb.slice(lhs, {s0, zero}, {height, K}, {h, staticSize(K)});
-          return forEachPanel(
-              sb.builder(), acc,
-              [&](ImplicitLocOpBuilder &pb, OpFoldResult panel,
-                  OpFoldResult col0, OpFoldResult width,
-                  ValueRange state) -> SmallVector<Value> {
-                LinalgBuilder lb(pb);
-                SmallVector<Value> panels;
-                for (Value buffer : buffers)
-                  panels.push_back(panelOf(lb, buffer, panel, width));
-                if (buffers.empty())
-                  for (Value weight : weights)
-                    panels.push_back(
-                        columnsOf(lb, weight, e, panel, col0, width));
-                Value dest = lb.slice(state[0], {s0, col0}, {height, width},
-                                      {h, staticSize(width)});
-                Value tile = step(lb, a, panels, dest);
-                return {lb.insert(tile, state[0], {s0, col0},
-                                  {height, width})};
+    // The tile of the slab at `s0` (rows `a`, `h` of them) and one panel.
+    auto product = [&](LinalgBuilder &lb, int64_t h, Value s0, Value a,
+                       OpFoldResult panel, OpFoldResult col0,
+                       OpFoldResult width, Value acc) -> Value {
+      SmallVector<Value> panels;
+      for (Value buffer : buffers)
+        panels.push_back(panelOf(lb, buffer, panel, width));
+      if (buffers.empty())
+        for (Value weight : weights)
+          panels.push_back(columnsOf(lb, weight, e, panel, col0, width));
+      OpFoldResult height = lb.builder().getIndexAttr(h);
+      Value dest = lb.slice(acc, {s0, col0}, {height, width},
+                            {h, staticSize(width)});
+      Value tile = step(lb, a, panels, dest);
+      return lb.insert(tile, acc, {s0, col0}, {height, width});
+    };
+    auto rowsOf = [&](LinalgBuilder &lb, int64_t h, Value s0) {
+      OpFoldResult zero = lb.builder().getIndexAttr(0),
+                   height = lb.builder().getIndexAttr(h);
+      return lb.slice(lhs, {s0, zero}, {height, K}, {h, staticSize(K)});
+    };
+    if (slabsOuter)
+      return forEachSlabCarrying(
+          b, slabRows, r0, rows, ValueRange{out},
+          [&](LinalgBuilder &sb, int64_t h, Value s0,
+              ValueRange acc) -> SmallVector<Value> {
+            Value a = rowsOf(sb, h, s0);
+            return forEachPanel(
+                sb.builder(), acc,
+                [&](ImplicitLocOpBuilder &pb, OpFoldResult panel,
+                    OpFoldResult col0, OpFoldResult width,
+                    ValueRange state) -> SmallVector<Value> {
+                  LinalgBuilder lb(pb);
+                  return {product(lb, h, s0, a, panel, col0, width, state[0])};
+                });
+          })[0];
+    return forEachPanel(
+        b, ValueRange{out},
+        [&](ImplicitLocOpBuilder &pb, OpFoldResult panel, OpFoldResult col0,
+            OpFoldResult width, ValueRange state) -> SmallVector<Value> {
+          return forEachSlabCarrying(
+              pb, slabRows, r0, rows, state,
+              [&](LinalgBuilder &sb, int64_t h, Value s0,
+                  ValueRange acc) -> SmallVector<Value> {
+                return {product(sb, h, s0, rowsOf(sb, h, s0), panel, col0,
+                                width, acc[0])};
               });
         })[0];
   }
@@ -181,7 +209,8 @@ static PanelLoops panelLoopsOf(ImplicitLocOpBuilder &b, int64_t slabRows,
 
 Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                                     int64_t panelCols, bool packPanels,
-                                    Value lhs, Value groupSizes,
+                                    int64_t l1CacheBytes, Value lhs,
+                                    Value groupSizes,
                                     ValueRange weights, Value out,
                                     PanelSlabStep step) {
   LinalgBuilder lb(b);
@@ -196,6 +225,15 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
   bool packed = packPanels && panelCols > 0 && !prepacked;
   PanelLoops loops =
       panelLoopsOf(b, slabRows, panelCols, lhs, weights, K, N, step);
+  if (packed || prepacked) {
+    // One step's panels (one per weight), [K, panelCols] f32 each.
+    int64_t k = staticSize(K);
+    int64_t panelBytes =
+        ShapedType::isDynamic(k)
+            ? std::numeric_limits<int64_t>::max()
+            : k * panelCols * int64_t(sizeof(float) * weights.size());
+    loops.slabsOuter = panelBytes > l1CacheBytes / 2;
+  }
 
   // One packed buffer per weight: [panels, K, panel width].
   OpFoldResult width =

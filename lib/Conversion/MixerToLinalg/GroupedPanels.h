@@ -6,8 +6,9 @@
 // the micro-kernel then reads it row after row from consecutive cache lines
 // instead of one line per row of the [K, N] weight, whose rows, a power of
 // two apart, fall into the same few L1 sets. An expert's weights are packed
-// once; each slab of its rows then sweeps every panel from L1, holding its
-// register tile across the whole K.
+// once; then each slab of its rows sweeps every panel, or each panel is
+// swept by every slab, so that the operand the inner loop reuses stays in
+// L1. Each slab holds its register tile across the whole K.
 // Experts with too few rows to repay that pass read their panels in place
 // and prefetch the next expert's from the micro-kernel instead.
 // Defined in GroupedPanels.cpp.
@@ -32,14 +33,17 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// last one narrower when N is not a multiple; with `panelCols` <= 0, the
 /// weights are used in place, one panel of all N). Each expert's panels are
 /// packed once when `packPanels`, else read in place from its [K, N]
-/// weight; its rows go in static slabs of at most `slabRows`, each through
-/// every panel. Rows past the groups are zero. Each weight is [E, K, N], or
+/// weight; its rows go in static slabs of at most `slabRows`. Each slab
+/// sweeps every packed panel when one step's panels exceed half of
+/// `l1CacheBytes` (the slab stays in L1), else each panel is swept by every
+/// slab (the panel stays in L1, or in L2 when read in place). Rows past the groups are zero. Each weight is [E, K, N], or
 /// packed already ([E, P, K, W], mixer.pack_weights: then its panels of W
 /// columns are read as they are and `panelCols` is ignored); `lhs` is
 /// [T, K] and `out` [T, N].
 Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
-                       int64_t panelCols, bool packPanels, Value lhs,
-                       Value groupSizes, ValueRange weights, Value out,
+                       int64_t panelCols, bool packPanels,
+                       int64_t l1CacheBytes, Value lhs, Value groupSizes,
+                       ValueRange weights, Value out,
                        PanelSlabStep step);
 
 /// `packed` [E, P, K, W] (static W) with the panels of `weights` [E, K, N]:

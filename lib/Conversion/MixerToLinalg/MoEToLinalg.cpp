@@ -230,7 +230,7 @@ namespace {
 /// of weights packed beforehand); the GPU maps each slab's products to
 /// threads and reads the weights in place.
 struct GroupedGemmTiles {
-  int64_t slabRows, panelCols, tileRows, prefetchRows = 0;
+  int64_t slabRows, panelCols, tileRows, prefetchRows = 0, l1CacheBytes = 0;
   bool packPanels = false;
   GroupedGemmTiles(const TargetDescription &target, Value weights, Value lhs) {
     auto type = cast<ShapedType>(weights.getType());
@@ -241,6 +241,7 @@ struct GroupedGemmTiles {
     }
     slabRows = tileRows = target.gemmTileRows();
     panelCols = target.registerTileColumns();
+    l1CacheBytes = target.l1CacheBytes;
     packPanels =
         type.getRank() == 3 &&
         groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
@@ -255,7 +256,7 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
   GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs(),
                          op.getLhs());
   Value out = groupedPanelRows(
-      b, tiles.slabRows, tiles.panelCols, tiles.packPanels,
+      b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
       op.getLhs(),
       op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
@@ -277,7 +278,7 @@ static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
                          op.getX());
   int64_t rows = tiles.tileRows, ahead = tiles.prefetchRows;
   Value out = groupedPanelRows(
-      b, tiles.slabRows, tiles.panelCols, tiles.packPanels,
+      b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
       op.getX(),
       op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
       op.getOuts()[0],

@@ -10,10 +10,11 @@
 // the [panels, K, 32] buffer. Then the group's rows are covered by static
 // slabs of the micro-kernel's 14 rows (14 x 2 accumulators, 2 panel vectors
 // and 2 broadcasts in 32 registers), then one slab each of 8, 4, 2 and 1
-// rows where that bit of the remainder is set (trip count 0 or 1); each
-// slab sweeps every panel. Each product accumulates in place in its zeroed
-// tile of the output and asks mixer-vectorize-cpu for register blocks of 14
-// rows. Rows past the sum are zeroed in the same slabs.
+// rows where that bit of the remainder is set (trip count 0 or 1). A panel
+// this small stays in L1, so each is swept by every slab (@grouped_matmul_large_panels
+// below has panels too large for that). Each product accumulates in place
+// in its zeroed tile of the output and asks mixer-vectorize-cpu for
+// register blocks of 14 rows. Rows past the sum are zeroed in the same slabs.
 
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
@@ -45,24 +46,23 @@
 // CHECK:           %[[COPY:.+]] = linalg.copy ins(%[[SRC]] : tensor<32x32xf32>) outs(%[[SLOT]] : tensor<32x32xf32>)
 // CHECK:           %[[BUFN:.+]] = tensor.insert_slice %[[COPY]] into %[[BUF]][%[[J]], 0, 0] [1, 32, 32] [1, 1, 1]
 // CHECK:           scf.yield %[[BUFN]]
-// Slabs of the group's rows, each through every panel: its rows stay in L1
-// while the panels stream from L2.
+// Every panel (4 KiB here, K = 32: it stays in L1), in slabs of the
+// group's rows.
+// CHECK:         %[[OP:.+]] = scf.for %[[P:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[OPI:.+]] = %[[OE]]) -> (tensor<?x64xf32>)
+// CHECK:           %[[PCOL:.+]] = arith.muli %[[P]], %[[C32]] : index
 // CHECK:           %[[NFULL:.+]] = arith.divui %[[SIZE]], %[[C14]] : index
-// CHECK:           %[[O14:.+]] = scf.for %[[I:.+]] = %[[C0]] to %[[NFULL]] step %[[C1]] iter_args(%[[OS:.+]] = %[[OE]]) -> (tensor<?x64xf32>)
+// CHECK:           %[[O14:.+]] = scf.for %[[I:.+]] = %[[C0]] to %[[NFULL]] step %[[C1]] iter_args(%[[OS:.+]] = %[[OPI]]) -> (tensor<?x64xf32>)
 // CHECK:             %[[D:.+]] = arith.muli %[[I]], %[[C14]] : index
 // CHECK:             %[[R0:.+]] = arith.addi %[[OFF]], %[[D]] : index
 // CHECK:             %[[A:.+]] = tensor.extract_slice %[[LHS]][%[[R0]], 0] [14, 32] [1, 1] : tensor<?x32xf32> to tensor<14x32xf32>
-// CHECK:             %[[OP:.+]] = scf.for %[[P:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[OPI:.+]] = %[[OS]]) -> (tensor<?x64xf32>)
-// CHECK:               %[[PCOL:.+]] = arith.muli %[[P]], %[[C32]] : index
-// CHECK:               %[[PANEL:.+]] = tensor.extract_slice %[[PACKED]][%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
-// CHECK:               %[[DEST:.+]] = tensor.extract_slice %[[OPI]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<?x64xf32> to tensor<14x32xf32>
-// CHECK:               %[[ACC:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[DEST]] : tensor<14x32xf32>)
-// CHECK:               %[[MM:.+]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) outs(%[[ACC]] : tensor<14x32xf32>) attrs = {mixer.register_tile_rows = 14 : i64}
-// CHECK:                 arith.mulf
-// CHECK:                 arith.addf
-// CHECK:               %[[INS:.+]] = tensor.insert_slice %[[MM]] into %[[OPI]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
-// CHECK:               scf.yield %[[INS]]
-// CHECK:             scf.yield %[[OP]]
+// CHECK:             %[[PANEL:.+]] = tensor.extract_slice %[[PACKED]][%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
+// CHECK:             %[[DEST:.+]] = tensor.extract_slice %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<?x64xf32> to tensor<14x32xf32>
+// CHECK:             %[[ACC:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[DEST]] : tensor<14x32xf32>)
+// CHECK:             %[[MM:.+]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) outs(%[[ACC]] : tensor<14x32xf32>) attrs = {mixer.register_tile_rows = 14 : i64}
+// CHECK:               arith.mulf
+// CHECK:               arith.addf
+// CHECK:             %[[INS:.+]] = tensor.insert_slice %[[MM]] into %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
+// CHECK:             scf.yield %[[INS]]
 // The remainder (< 14): bit 8 gives 0 or 1 slab of 8 rows, and so on down to 1.
 // CHECK:           %[[DONE:.+]] = arith.muli %[[NFULL]], %[[C14]] : index
 // CHECK:           %[[POS:.+]] = arith.addi %[[OFF]], %[[DONE]] : index
@@ -71,17 +71,17 @@
 // CHECK:           %[[N8:.+]] = arith.divui %[[BIT8]], %[[C8]] : index
 // CHECK:           %[[O8:.+]] = scf.for %{{.+}} = %[[C0]] to %[[N8]] step %[[C1]] iter_args(%{{.+}} = %[[O14]])
 // CHECK:             tensor.extract_slice %[[LHS]][%{{.+}}, 0] [8, 32] [1, 1] : tensor<?x32xf32> to tensor<8x32xf32>
-// CHECK:             scf.for
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
 // CHECK:           arith.andi %[[REST]], %[[C4]] : index
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<4x32xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<4x32xf32>)
 // CHECK:           arith.andi %[[REST]], %[[C2]] : index
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<2x32xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<2x32xf32>)
 // CHECK:           %[[BIT1:.+]] = arith.andi %[[REST]], %[[C1]] : index
 // CHECK:           %[[O1:.+]] = scf.for %{{.+}} = %[[C0]] to %[[BIT1]] step %[[C1]]
-// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
+// CHECK:           scf.yield %[[O1]] : tensor<?x64xf32>
 // CHECK:         %[[NEXT:.+]] = arith.addi %[[OFF]], %[[SIZE]] : index
-// CHECK:         scf.yield %[[O1]], %[[PACKED]], %[[NEXT]] : tensor<?x64xf32>, tensor<2x32x32xf32>, index
+// CHECK:         scf.yield %[[OP]], %[[PACKED]], %[[NEXT]] : tensor<?x64xf32>, tensor<2x32x32xf32>, index
 // Rows past the sum: zero-filled in place, in the same slabs.
 // CHECK:       %[[PAST:.+]] = arith.subi %[[T]], %[[G]]#2 : index
 // CHECK:       %[[NZ:.+]] = arith.divui %[[PAST]], %[[C14]] : index
@@ -179,4 +179,22 @@ func.func @grouped_matmul_few_rows(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x64
 func.func @grouped_matmul_many_rows(%lhs: tensor<448x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<448x64xf32>) -> tensor<448x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<448x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<448x64xf32>) -> tensor<448x64xf32>
   return %out : tensor<448x64xf32>
+}
+
+// K = 512: a panel is 64 KiB, more than half of L1 (48 KiB on the default
+// target). Each slab of 14 rows (28 KiB) stays in L1 instead and sweeps
+// both panels, which stream past it from L2: the panel loop inside the
+// slab loop.
+// CHECK-LABEL: func.func @grouped_matmul_large_panels
+// CHECK:         scf.for %{{.+}} iter_args({{.*}}) -> (tensor<?x64xf32>, tensor<2x512x32xf32>, index)
+// CHECK:           scf.for %[[P:[^ ]+]] = {{.*}} -> (tensor<2x512x32xf32>)
+// CHECK:             linalg.copy ins(%{{.+}} : tensor<512x32xf32>)
+// CHECK:           scf.for %[[I:[^ ]+]] = {{.*}} -> (tensor<?x64xf32>)
+// CHECK:             %[[A:.+]] = tensor.extract_slice %{{.+}}[%{{.+}}, 0] [14, 512] [1, 1]
+// CHECK:             scf.for %[[Q:[^ ]+]] = {{.*}} -> (tensor<?x64xf32>)
+// CHECK:               %[[PANEL:.+]] = tensor.extract_slice %{{.+}}[%[[Q]], 0, 0] [1, 512, 32] [1, 1, 1]
+// CHECK:               linalg.generic {{.*}} ins(%[[A]], %[[PANEL]] : tensor<14x512xf32>, tensor<512x32xf32>)
+func.func @grouped_matmul_large_panels(%lhs: tensor<?x512xf32>, %rhs: tensor<4x512x64xf32>, %gs: tensor<4xi32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x512xf32>, tensor<4x512x64xf32>, tensor<4xi32>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %out : tensor<?x64xf32>
 }

@@ -39,15 +39,15 @@
 // CHECK:           %[[USRC:.+]] = tensor.extract_slice %[[WU]][%[[E]], 0, %[[COL]]] [1, 32, 32] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x32xf32>
 // CHECK:           %[[USLOT:.+]] = tensor.extract_slice %[[UB]][%[[J]], 0, 0] [1, 32, 32] [1, 1, 1]
 // CHECK:           linalg.copy ins(%[[USRC]] : tensor<32x32xf32>) outs(%[[USLOT]] : tensor<32x32xf32>)
-// Slabs of 14 rows, each through every panel.
-// CHECK:           scf.for %[[I:.+]] = %[[C0]] to %{{.+}} step %[[C1]] iter_args(%[[OS:.+]] = %{{.+}}) -> (tensor<?x64xf32>)
-// CHECK:             %[[R0:.+]] = arith.addi %[[OFF]], %{{.+}} : index
-// CHECK:             %[[A:.+]] = tensor.extract_slice %[[X]][%[[R0]], 0] [14, 32] [1, 1] : tensor<?x32xf32> to tensor<14x32xf32>
-// CHECK:             scf.for %[[P:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[OP:.+]] = %[[OS]])
-// CHECK:               %[[PCOL:.+]] = arith.muli %[[P]], %[[C32]] : index
+// Every panel (K = 32: both stay in L1), in slabs of 14 rows.
+// CHECK:           scf.for %[[P:[^ ]+]] = %[[C0]] to %[[C2]] step %[[C1]]
+// CHECK:             %[[PCOL:.+]] = arith.muli %[[P]], %[[C32]] : index
+// CHECK:             scf.for %[[I:[^ ]+]] = %[[C0]] to %{{.+}} step %[[C1]] iter_args(%[[OS:.+]] = %{{.+}}) -> (tensor<?x64xf32>)
+// CHECK:               %[[R0:.+]] = arith.addi %[[OFF]], %{{.+}} : index
+// CHECK:               %[[A:.+]] = tensor.extract_slice %[[X]][%[[R0]], 0] [14, 32] [1, 1] : tensor<?x32xf32> to tensor<14x32xf32>
 // CHECK:               %[[G:.+]] = tensor.extract_slice %[[PACKED]]#0[%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
 // CHECK:               %[[U:.+]] = tensor.extract_slice %[[PACKED]]#1[%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
-// CHECK:               %[[DEST:.+]] = tensor.extract_slice %[[OP]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<?x64xf32> to tensor<14x32xf32>
+// CHECK:               %[[DEST:.+]] = tensor.extract_slice %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<?x64xf32> to tensor<14x32xf32>
 // CHECK:               %[[GTILE:.+]] = bufferization.alloc_tensor() : tensor<14x32xf32>
 // CHECK:               %[[GACC:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[GTILE]] : tensor<14x32xf32>)
 // CHECK:               %[[GATE:.+]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[A]], %[[G]] : tensor<14x32xf32>, tensor<32x32xf32>) outs(%[[GACC]] : tensor<14x32xf32>) attrs = {mixer.register_tile_rows = 14 : i64}
@@ -66,7 +66,7 @@
 // CHECK-NEXT:          %[[SILU:.+]] = arith.mulf %[[GV]], %[[SIG]] : f32
 // CHECK-NEXT:          %[[PROD:.+]] = arith.mulf %[[SILU]], %[[UV]] : f32
 // CHECK-NEXT:          linalg.yield %[[PROD]] : f32
-// CHECK:               tensor.insert_slice %[[H]] into %[[OP]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
+// CHECK:               tensor.insert_slice %[[H]] into %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
 // The remainder slabs down to one row, the same two contractions.
 // CHECK:             %[[G8:.+]] = tensor.extract_slice %[[PACKED]]#0
 // CHECK:             %[[U8:.+]] = tensor.extract_slice %[[PACKED]]#1
