@@ -225,7 +225,7 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
   bool packed = packPanels && panelCols > 0 && !prepacked;
   PanelLoops loops =
       panelLoopsOf(b, slabRows, panelCols, lhs, weights, K, N, step);
-  if (packed || prepacked) {
+  if ((packed || prepacked) && l1CacheBytes > 0) {
     // One step's panels (one per weight), [K, panelCols] f32 each.
     int64_t k = staticSize(K);
     int64_t panelBytes =

@@ -36,7 +36,9 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// weight; its rows go in static slabs of at most `slabRows`. Each slab
 /// sweeps every packed panel when one step's panels exceed half of
 /// `l1CacheBytes` (the slab stays in L1), else each panel is swept by every
-/// slab (the panel stays in L1, or in L2 when read in place). Rows past the groups are zero. Each weight is [E, K, N], or
+/// slab (the panel stays in L1, or in L2 when read in place; always with
+/// `l1CacheBytes` 0, as on a GPU). Rows past the groups are zero. Each
+/// weight is [E, K, N], or
 /// packed already ([E, P, K, W], mixer.pack_weights: then its panels of W
 /// columns are read as they are and `panelCols` is ignored); `lhs` is
 /// [T, K] and `out` [T, N].
