@@ -1,7 +1,6 @@
 //===- ChunkedScan.cpp - the chunk-then-tail driver of the scans ----------===//
 
 #include "mixer/Utils/ChunkedScan.h"
-#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -81,17 +80,10 @@ Value ChunkedScanHooks::insertTokens(LinalgBuilder &lb, Value tile, Value dest,
   return lb.insert(tile, dest, offsets, sizes);
 }
 
-Value ChunkedScanHooks::prefetchingRowsAhead(Value rows, int64_t ahead) {
-  Operation *op = rows.getDefiningOp();
-  op->setAttr(kPrefetchRowsAheadAttrName,
-              IntegerAttr::get(IntegerType::get(op->getContext(), 64), ahead));
-  return rows;
-}
-
 Value ChunkedScanHooks::copyChunkTokens(LinalgBuilder &lb, Value x, Value t,
                                         int64_t count,
                                         ArrayRef<int64_t> shape) const {
-  return prefetchingRowsAhead(lb.copyToNew(tokensOf(lb, x, t, count, shape)),
+  return LinalgBuilder::prefetchingRowsAhead(lb.copyToNew(tokensOf(lb, x, t, count, shape)),
                               count);
 }
 
@@ -99,7 +91,7 @@ Value ChunkedScanHooks::writeChunkTokens(LinalgBuilder &lb, Value tile,
                                          Value dest, Value t,
                                          int64_t count) const {
   SmallVector<int64_t> shape(cast<ShapedType>(tile.getType()).getShape());
-  Value written = prefetchingRowsAhead(
+  Value written = LinalgBuilder::prefetchingRowsAhead(
       lb.copy(tile, tokensOf(lb, dest, t, count, shape)), count);
   return insertTokens(lb, written, dest, t, count);
 }

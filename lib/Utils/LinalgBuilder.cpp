@@ -1,6 +1,7 @@
 //===- LinalgBuilder.cpp - small builders of linalg ops on tensors --------===//
 
 #include "mixer/Utils/LinalgBuilder.h"
+#include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -302,6 +303,13 @@ Value LinalgBuilder::decayLowerBlocks(Value cum, Value scores, int64_t block,
     scores = insert(below, scores, {at(r0), at(0)}, {at(rows), at(r0)});
   }
   return scores;
+}
+
+Value LinalgBuilder::prefetchingRowsAhead(Value rows, int64_t ahead) {
+  Operation *op = rows.getDefiningOp();
+  op->setAttr(kPrefetchRowsAheadAttrName,
+              IntegerAttr::get(IntegerType::get(op->getContext(), 64), ahead));
+  return rows;
 }
 
 Value LinalgBuilder::decayOfSum(Value sum, double factor) {

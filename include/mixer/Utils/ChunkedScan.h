@@ -88,10 +88,6 @@ protected:
   /// also prefetches the next chunk's rows of `dest` for writing.
   Value writeChunkTokens(LinalgBuilder &lb, Value tile, Value dest, Value t,
                          int64_t count) const;
-  /// `rows`, whose defining op (a copy or an elementwise op over rows) is
-  /// asked to prefetch, at each row, the row `ahead` further of every
-  /// buffer of the caller's it reads or writes a row of.
-  static Value prefetchingRowsAhead(Value rows, int64_t ahead);
 
   /// The indices of the (batch, head) being built.
   Value batch, head;

@@ -56,6 +56,13 @@ public:
   /// The row blocks of `block` rows these forms split `rows` rows into, or
   /// 0 when they leave them whole.
   static int64_t rowBlocks(int64_t rows, int64_t block);
+
+  /// `rows`, whose defining op (a contraction, a copy or an elementwise op
+  /// over rows) is asked to prefetch, at each step of its loop over rows
+  /// (a contraction's K loop), the row `ahead` further of every buffer of
+  /// the caller's it reads or writes a row of (mixer-vectorize-cpu carries
+  /// the request to that loop, mixer-prefetch-rows emits the prefetches).
+  static Value prefetchingRowsAhead(Value rows, int64_t ahead);
   Value contractLowerPart(Value lhs, Value rhs, Value acc, int64_t block);
 
   /// An input of mapLowerBlocks: a [n] tensor read at the row t or at the

@@ -210,8 +210,8 @@ static PanelLoops panelLoopsOf(ImplicitLocOpBuilder &b, int64_t slabRows,
 Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                                     int64_t panelCols, bool packPanels,
                                     int64_t l1CacheBytes, Value lhs,
-                                    Value groupSizes,
-                                    ValueRange weights, Value out,
+                                    Value groupSizes, ValueRange weights,
+                                    Value out,
                                     PanelSlabStep step) {
   LinalgBuilder lb(b);
   SmallVector<OpFoldResult> wSizes = lb.sizesOf(weights[0]);
@@ -346,12 +346,10 @@ Value mlir::mixer::contractPanel(LinalgBuilder &lb, Value lhs, Value panel,
                                  Value acc, int64_t tileRows,
                                  int64_t prefetchRows) {
   Value product = lb.contract(lhs, panel, acc, Lhs::RowMajor);
-  Operation *op = product.getDefiningOp();
   if (tileRows > 0)
-    op->setAttr(kRegisterTileRowsAttrName,
-                lb.builder().getI64IntegerAttr(tileRows));
+    product.getDefiningOp()->setAttr(kRegisterTileRowsAttrName,
+                                     lb.builder().getI64IntegerAttr(tileRows));
   if (prefetchRows > 0)
-    op->setAttr(kPrefetchRowsAheadAttrName,
-                lb.builder().getI64IntegerAttr(prefetchRows));
+    LinalgBuilder::prefetchingRowsAhead(product, prefetchRows);
   return product;
 }

@@ -203,7 +203,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
                });
     // Its loop reads the chunk's rows of k: the next chunk's come in
     // meanwhile.
-    prefetchingRowsAhead(Kw, Q);
+    LinalgBuilder::prefetchingRowsAhead(Kw, Q);
     Value chunkDecay = lb.decayOfSum(cumLast);
     st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
       return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();

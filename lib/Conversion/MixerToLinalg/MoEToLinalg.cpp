@@ -257,8 +257,7 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
                          op.getLhs());
   Value out = groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
-      op.getLhs(),
-      op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
+      op.getLhs(), op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
         // Accumulated in place in the output's tile on the CPU; in a
         // local slab buffer (a temporary of the block) on the GPU.
@@ -279,8 +278,7 @@ static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
   int64_t rows = tiles.tileRows, ahead = tiles.prefetchRows;
   Value out = groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
-      op.getX(),
-      op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
+      op.getX(), op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
       op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
         // Both products of the tile in local buffers, then silu(gate) * up
