@@ -8,7 +8,10 @@
 //     whose accumulators are hoisted out of the k loop: vector.contract lowered
 //     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
 //     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel,
-//     whose `mixer.prefetch_rows_ahead` goes to its K loop);
+//     whose `mixer.prefetch_rows_ahead` goes to its K loop); the fill or
+//     element-wise op that makes the accumulator (zeros, a decayed state) is
+//     fused into each block, which then starts from registers, not from a
+//     pass over memory;
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, so that they accumulate into a hoisted vector), the innermost
 //     whole, or by 2*vectorWidth when it is long; a `mixer.prefetch_rows_ahead`
@@ -150,6 +153,19 @@ tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
   return tiled;
 }
 
+/// Vectorizes the static-shape `tile` whole; false when it stays scalar.
+static bool vectorizeTile(RewriterBase &rewriter, Operation *tile) {
+  if (failed(linalg::vectorizeOpPrecondition(tile)))
+    return false;
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, tile);
+  if (failed(vectorized))
+    return false;
+  rewriter.replaceOp(tile, vectorized->replacements);
+  return true;
+}
+
 /// Tiles `op` by `sizes` and vectorizes the tile. Returns the loops,
 /// innermost last (empty when the tile stays scalar).
 static FailureOr<SmallVector<LoopLikeOpInterface>>
@@ -158,16 +174,72 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
   FailureOr<scf::SCFTilingResult> tiled = tileOp(rewriter, op, sizes);
   if (failed(tiled))
     return failure();
-  Operation *tiledOp = tiled->tiledOps.front();
-  if (failed(linalg::vectorizeOpPrecondition(tiledOp)))
+  if (!vectorizeTile(rewriter, tiled->tiledOps.front()))
     return SmallVector<LoopLikeOpInterface>(); // stays a scalar loop nest
-  rewriter.setInsertionPoint(tiledOp);
-  FailureOr<linalg::VectorizationResult> vectorized =
-      linalg::vectorize(rewriter, tiledOp);
-  if (failed(vectorized))
-    return SmallVector<LoopLikeOpInterface>();
-  rewriter.replaceOp(tiledOp, vectorized->replacements);
   return tiled->loops;
+}
+
+/// The op that makes the accumulator of the contraction `op`, when it can
+/// be computed block by block inside the register tiles instead: a
+/// linalg.fill, or an element-wise linalg.generic (every loop parallel, its
+/// result indexed as the accumulator, e.g. a state scaled by its decay in
+/// place), with the contraction its only user.
+static linalg::LinalgOp fusableAccumulatorProducer(linalg::LinalgOp op) {
+  Value init = op.getDpsInitOperand(0)->get();
+  auto producer = init.getDefiningOp<linalg::LinalgOp>();
+  if (!producer || !init.hasOneUse() || producer->getNumResults() != 1 ||
+      !producer.hasPureTensorSemantics() ||
+      llvm::any_of(producer.getStaticLoopRanges(), ShapedType::isDynamic))
+    return {};
+  if (isa<linalg::FillOp>(producer.getOperation()))
+    return producer;
+  auto generic = dyn_cast<linalg::GenericOp>(producer.getOperation());
+  if (!generic || generic.getNumLoops() != 2 ||
+      generic.getNumParallelLoops() != 2 ||
+      !generic.getIndexingMapsArray().back().isIdentity() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+    return {};
+  return producer;
+}
+
+/// Tiles the contraction `op` by the register block `sizes` (i, j, k = 1)
+/// with `producer`, which makes its accumulator, fused into each (i, j)
+/// block: the block's accumulator is computed in registers right before
+/// its k loop. Returns the loops, innermost last.
+static FailureOr<SmallVector<LoopLikeOpInterface>>
+tileFusingAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
+                      linalg::LinalgOp producer, ArrayRef<int64_t> sizes) {
+  scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
+      op.getContext(), ArrayRef<int64_t>{sizes[0], sizes[1], 0}));
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult original, bool isDestination)
+          -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (isDestination && original.getOwner() == producer.getOperation())
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(fused) || fused->tiledAndFusedOps.size() != 2)
+    return failure();
+  for (auto [result, replacement] : fused->replacements)
+    rewriter.replaceAllUsesWith(result, replacement);
+  rewriter.eraseOp(op);
+  rewriter.eraseOp(producer);
+  SmallVector<LoopLikeOpInterface> loops(fused->loops.begin(),
+                                         fused->loops.end());
+  auto tiles = fused->tiledAndFusedOps.getArrayRef();
+  vectorizeTile(rewriter, tiles[1]);
+  FailureOr<SmallVector<LoopLikeOpInterface>> kLoop = tileAndVectorize(
+      rewriter, cast<linalg::LinalgOp>(tiles[0]), {0, 0, sizes[2]});
+  if (failed(kLoop))
+    return failure();
+  loops.append(kLoop->begin(), kLoop->end());
+  return loops;
 }
 
 static LogicalResult applyPatterns(Operation *root,
@@ -186,11 +258,25 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
     if (op.hasPureTensorSemantics())
       ops.push_back(op);
   });
+  // The accumulators' producers that go into their contractions' blocks;
+  // the contraction tiles them, they are not tiled on their own.
+  DenseMap<Operation *, linalg::LinalgOp> accumulatorProducers;
+  for (linalg::LinalgOp op : ops)
+    if (isRowMajorRhsContraction(op) &&
+        !registerTileSizes(op, vectorWidth, rowTile).empty() &&
+        cacheTileSizes(op, target.l2CacheBytes).empty())
+      if (linalg::LinalgOp producer = fusableAccumulatorProducer(op))
+        accumulatorProducers[op] = producer;
+  DenseSet<Operation *> fusedProducers;
+  for (auto &entry : accumulatorProducers)
+    fusedProducers.insert(entry.second);
 
   // 1. Tile and vectorize each op.
   IRRewriter rewriter(ctx);
   SmallVector<LoopLikeOpInterface> tileLoops;
   for (linalg::LinalgOp op : ops) {
+    if (fusedProducers.contains(op))
+      continue;
     // A contraction that names its register rows was shaped for the
     // micro-kernel by its lowering (a slab times a packed panel, blocked for
     // the caches there): its K loop stays whole, the accumulators in
@@ -211,8 +297,10 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
       continue;
     Attribute prefetch = op->getAttr(mixer::kPrefetchRowsAheadAttrName);
     bool contraction = isRowMajorRhsContraction(op);
+    linalg::LinalgOp producer = accumulatorProducers.lookup(op);
     FailureOr<SmallVector<LoopLikeOpInterface>> loops =
-        tileAndVectorize(rewriter, op, sizes);
+        producer ? tileFusingAccumulator(rewriter, op, producer, sizes)
+                 : tileAndVectorize(rewriter, op, sizes);
     if (failed(loops))
       return op->emitError("register tiling failed");
     // The prefetch a lowering asked for goes to the loop whose steps read

@@ -178,3 +178,85 @@ func.func @chunk_copy_prefetch(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %c = linalg.copy {mixer.prefetch_rows_ahead = 64 : i64} ins(%x : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %c : tensor<64x64xf32>
 }
+
+// The zero fill of a contraction's accumulator goes into each register
+// block: the accumulators start as zeros in registers (no pass writing
+// zeros to memory, no read of them), and each block is written once, after
+// its k loop.
+// CHECK-LABEL: func.func @fill_accumulator
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// CHECK-NOT:     linalg.fill
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
+// CHECK-NOT:         vector.transfer_read {{.*}} vector<8x32xf32>
+// CHECK:             %[[K:.*]]:{{[0-9]}} = scf.for {{.*}} iter_args({{.*}}%{{.*}} = %[[ZERO]]) -> ({{.*}}vector<8x32xf32>)
+// CHECK-COUNT-8:       vector.fma
+// CHECK:             vector.transfer_write %[[K]]#{{[0-9]}}, {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// SMALL-LABEL: func.func @fill_accumulator
+// SMALL-NOT:     linalg.fill
+// SMALL:         scf.for {{.*}} iter_args({{.*}}%{{.*}} = %cst{{.*}}) -> ({{.*}}vector<4x16xf32>)
+func.func @fill_accumulator(%a: tensor<16x64xf32>, %b: tensor<64x64xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %0 : tensor<16x64xf32>
+}
+
+// A scan's state update S = d S + K^T U: the in-place scaling of the state
+// is computed per register block, on the block's accumulators right after
+// they are read and before its k loop, not as a pass of its own.
+// CHECK-LABEL: func.func @scaled_accumulator
+// CHECK-SAME:    %[[D:[^:]*]]: f32)
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
+// CHECK:             %[[ACC0:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:             %[[DV:.*]] = vector.broadcast %[[D]] : f32 to vector<8x32xf32>
+// CHECK:             %[[SCALED:.*]] = arith.mulf %[[ACC0]], %[[DV]] : vector<8x32xf32>
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %c16 step %c1 iter_args({{.*}}%{{.*}} = %[[SCALED]]) -> ({{.*}}vector<8x32xf32>)
+// CHECK-COUNT-8:       vector.fma
+func.func @scaled_accumulator(%kw: tensor<16x64xf32>, %u: tensor<16x64xf32>, %st: tensor<64x64xf32>, %d: f32) -> tensor<64x64xf32> {
+  %s = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%st : tensor<64x64xf32>) {
+  ^bb0(%o: f32):
+    %m = arith.mulf %o, %d : f32
+    linalg.yield %m : f32
+  } -> tensor<64x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (k, i)>, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%kw, %u : tensor<16x64xf32>, tensor<16x64xf32>) outs(%s : tensor<64x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %q = arith.addf %o, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// An accumulator that another op also reads is made once, by a pass of its
+// own: each block reads it.
+// CHECK-LABEL: func.func @shared_accumulator
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             arith.mulf {{.*}} : vector<1x64xf32>
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             %[[ACC0:.*]] = vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK-NEXT:        scf.for {{.*}} iter_args({{.*}}%{{.*}} = %[[ACC0]]) -> ({{.*}}vector<8x32xf32>)
+func.func @shared_accumulator(%kw: tensor<16x64xf32>, %u: tensor<16x64xf32>, %st: tensor<64x64xf32>, %d: f32) -> (tensor<64x64xf32>, tensor<64x64xf32>) {
+  %s = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel", "parallel"]} outs(%st : tensor<64x64xf32>) {
+  ^bb0(%o: f32):
+    %m = arith.mulf %o, %d : f32
+    linalg.yield %m : f32
+  } -> tensor<64x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (k, i)>, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%kw, %u : tensor<16x64xf32>, tensor<16x64xf32>) outs(%s : tensor<64x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %q = arith.addf %o, %p : f32
+    linalg.yield %q : f32
+  } -> tensor<64x64xf32>
+  return %0, %s : tensor<64x64xf32>, tensor<64x64xf32>
+}
