@@ -82,8 +82,8 @@ public:
 
   /// The WY factors of the full chunk at t0 entering with state `S0`; with
   /// `shareDecays`, the decay matrix is formed once for every mask (the
-  /// backward's four), else each mask takes its own exps (the forward's
-  /// two: fewer live temporaries in the GPU kernel).
+  /// backward's four, the CPU forward's two), else each mask takes its own
+  /// exps (the GPU forward's two: fewer live temporaries in its kernel).
   DeltaRuleChunk chunkFactors(LinalgBuilder &lb, Value t0, Value S0,
                               bool shareDecays = false) const;
   /// The decays between tokens of the chunk, exp(cum[t] - cum[j]) for

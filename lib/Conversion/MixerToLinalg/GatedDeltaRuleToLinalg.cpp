@@ -415,7 +415,10 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   Type f32 = b.getF32Type();
   int64_t C = ops.C, Dv = ops.Dv;
   OpFoldResult c = b.getIndexAttr(C), dv = b.getIndexAttr(Dv);
-  DeltaRuleChunk f = chunkFactors(lb, t0, st);
+  // Where the target blocks the triangular work (CPUs), both masks share
+  // one decay matrix: one exp per pair of tokens, not two.
+  DeltaRuleChunk f =
+      chunkFactors(lb, t0, st, /*shareDecays=*/ops.triangularBlock > 0);
 
   if (withOutput) {
     // Outputs: diag(gam) Q S0 + ((Q K^T) * Gam) U', times scale.

@@ -109,7 +109,8 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 
 // -----
 
-// L = 40, chunks of 16: two chunks in the WY form, then 8 tokens. Per chunk:
+// L = 40, chunks of 16: two chunks in the WY form, then 8 tokens. Per chunk,
+// with the decays exp(cum_t - cum_j) (j <= t) formed once for both masks:
 // A = beta_t (K K^T) * exp(cum_t - cum_j), strictly lower; the right-hand
 // side diag(beta) V - diag(beta exp(cum)) K S; U' by forward substitution
 // (one [1, C] x [C, Dv] contraction per row); the outputs
@@ -132,8 +133,12 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK:           %[[QC:.*]] = linalg.copy ins(%{{.*}} : tensor<16x8xf32>)
 // CHECK:           %[[CUM:.*]]:2 = scf.for {{.*}} -> (f64, tensor<16xf64>)
 // CHECK:           %[[KT:.*]] = linalg.transpose ins(%[[KC]] : tensor<16x8xf32>)
+// CHECK:           %[[DEC:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<16xf64>, tensor<16xf64>) outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK:             arith.cmpi ule
+// CHECK:             math.exp
 // CHECK:           %[[KK:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[KC]], %[[KT]] : tensor<16x8xf32>, tensor<8x16xf32>)
-// CHECK:           %[[A:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1, %[[CUM]]#1, %{{.*}} : tensor<16xf64>, tensor<16xf64>, tensor<16xf32>) outs(%[[KK]] : tensor<16x16xf32>)
+// CHECK:           %[[A:.*]] = linalg.generic {{.*}} ins(%[[DEC]], %{{.*}} : tensor<16x16xf32>, tensor<16xf32>) outs(%[[KK]] : tensor<16x16xf32>)
+// CHECK-NOT:         math.exp
 // CHECK:             arith.cmpi ult
 // CHECK:           %[[KSC:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
 // CHECK:           %[[RHS:.*]] = linalg.generic {{.*}} outs(%[[KSC]] : tensor<16x4xf32>)
@@ -147,8 +152,10 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK:             %[[NR:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[AROW]], %[[X]] : tensor<1x16xf32>, tensor<16x4xf32>) outs(%[[XR]] : tensor<1x4xf32>)
 // CHECK:             tensor.insert_slice %[[NR]] into %[[X]][%[[I]], 0] [1, 4] [1, 1]
 // CHECK:           %[[QK:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QC]], %[[KT]] : tensor<16x8xf32>, tensor<8x16xf32>)
-// CHECK:           linalg.generic {{.*}} outs(%[[QK]] : tensor<16x16xf32>)
-// CHECK:             arith.cmpi ule
+// CHECK:           linalg.generic {{.*}} ins(%[[DEC]] : tensor<16x16xf32>) outs(%[[QK]] : tensor<16x16xf32>)
+// CHECK-NEXT:        ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+// CHECK-NEXT:          arith.mulf
+// CHECK-NEXT:          linalg.yield
 // CHECK:           %[[GAMS:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1 : tensor<16xf64>) outs(%{{.*}} : tensor<16xf32>)
 // CHECK:             math.exp
 // CHECK:           %[[QSC:.*]] = linalg.generic {{.*}} ins(%[[GAMS]] : tensor<16xf32>) outs(%[[QC]] : tensor<16x8xf32>)
