@@ -93,6 +93,15 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
     int64_t i = pickTile(bounds[0], {rows, rowTile, rowTile / 2, 2, 1}, 0);
     if (!i || !j)
       return {};
+    // A block of few rows (a row of a triangular solve, a token's step)
+    // takes wider columns, up to a full block's 2 * rowTile accumulators:
+    // each k step then has that many independent FMAs, not one or two.
+    for (int64_t vectors = 2 * rowTile / i; vectors * vectorWidth > j;
+         vectors /= 2)
+      if (bounds[1] % (vectors * vectorWidth) == 0) {
+        j = vectors * vectorWidth;
+        break;
+      }
     return {i, j, 1};
   }
   // 2-D transposes in square blocks: a vector.transpose of 16 x 16 lowers to

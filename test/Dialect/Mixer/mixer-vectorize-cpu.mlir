@@ -260,3 +260,23 @@ func.func @shared_accumulator(%kw: tensor<16x64xf32>, %u: tensor<16x64xf32>, %st
   } -> tensor<64x64xf32>
   return %0, %s : tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// A contraction of one row (a row of a triangular solve) takes the whole
+// 64 columns in one block, 4 vectors (8 with vector-width=8): four
+// independent FMAs per k step, where a block of two vectors had two.
+// CHECK-LABEL: func.func @single_row
+// CHECK-NOT:     step %c32
+// CHECK:         scf.for {{.*}} -> ({{.*}}vector<1x64xf32>)
+// CHECK:           vector.fma {{.*}} : vector<64xf32>
+// SMALL-LABEL: func.func @single_row
+// SMALL-NOT:     step %c16
+// SMALL:         scf.for {{.*}} -> ({{.*}}vector<1x64xf32>)
+func.func @single_row(%a: tensor<1x16xf32>, %b: tensor<16x64xf32>, %c: tensor<1x64xf32>) -> tensor<1x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<1x16xf32>, tensor<16x64xf32>) outs(%c : tensor<1x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64xf32>
+  return %0 : tensor<1x64xf32>
+}
