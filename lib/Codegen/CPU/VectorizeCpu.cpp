@@ -8,10 +8,10 @@
 //     whose accumulators are hoisted out of the k loop: vector.contract lowered
 //     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
 //     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel,
-//     whose `mixer.prefetch_rows_ahead` goes to its K loop); the fill or
-//     element-wise op that makes the accumulator (zeros, a decayed state) is
-//     fused into each block, which then starts from registers, not from a
-//     pass over memory;
+//     whose `mixer.prefetch_rows_ahead` goes to its K loop); the
+//     element-wise op that makes the accumulator (zeros, a copy, a decayed
+//     state) is fused into each block, which then starts from registers, not
+//     from a pass over memory;
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, so that they accumulate into a hoisted vector), the innermost
 //     whole, or by 2*vectorWidth when it is long; a `mixer.prefetch_rows_ahead`
@@ -189,25 +189,23 @@ tileAndVectorize(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// The op that makes the accumulator of the contraction `op`, when it can
-/// be computed block by block inside the register tiles instead: a
-/// linalg.fill, or an element-wise linalg.generic (every loop parallel, its
-/// result indexed as the accumulator, e.g. a state scaled by its decay in
-/// place), with the contraction its only user.
+/// be computed block by block inside the register tiles instead: an
+/// element-wise linalg op (every loop parallel, its result indexed as the
+/// accumulator: a zero fill, a copy, a state scaled by its decay in place),
+/// with the contraction its only user.
 static linalg::LinalgOp fusableAccumulatorProducer(linalg::LinalgOp op) {
   Value init = op.getDpsInitOperand(0)->get();
   auto producer = init.getDefiningOp<linalg::LinalgOp>();
   if (!producer || !init.hasOneUse() || producer->getNumResults() != 1 ||
-      !producer.hasPureTensorSemantics() ||
+      !producer.hasPureTensorSemantics() || producer.getNumLoops() != 2 ||
+      producer.getNumParallelLoops() != 2 ||
       llvm::any_of(producer.getStaticLoopRanges(), ShapedType::isDynamic))
     return {};
-  if (isa<linalg::FillOp>(producer.getOperation()))
-    return producer;
-  auto generic = dyn_cast<linalg::GenericOp>(producer.getOperation());
-  if (!generic || generic.getNumLoops() != 2 ||
-      generic.getNumParallelLoops() != 2 ||
-      !generic.getIndexingMapsArray().back().isIdentity() ||
-      !llvm::all_of(generic.getIndexingMapsArray(),
-                    [](AffineMap map) { return map.isProjectedPermutation(); }))
+  SmallVector<AffineMap> maps = producer.getIndexingMapsArray();
+  if (!maps.back().isIdentity() ||
+      !llvm::all_of(maps, [](AffineMap map) {
+        return map.isProjectedPermutation();
+      }))
     return {};
   return producer;
 }

@@ -280,3 +280,25 @@ func.func @single_row(%a: tensor<1x16xf32>, %b: tensor<16x64xf32>, %c: tensor<1x
   } -> tensor<1x64xf32>
   return %0 : tensor<1x64xf32>
 }
+
+// A copy that makes the accumulator (a row of a triangular solve, copied
+// out of the rows being solved) goes into the block too: the accumulators
+// start as a read of the copy's source, with no copy written and read back.
+// CHECK-LABEL: func.func @copied_accumulator
+// CHECK-SAME:    (%{{[^:]*}}: tensor<1x16xf32>, %[[X:[^:]*]]: tensor<16x64xf32>)
+// CHECK-NOT:     linalg.copy
+// CHECK:         %[[ROW:.*]] = tensor.extract_slice %[[X]][0, 0] [1, 64] [1, 1]
+// CHECK:         %[[ACC0:.*]] = vector.transfer_read %[[ROW]]{{.*}} : tensor<1x64xf32>, vector<1x64xf32>
+// CHECK:         scf.for {{.*}} iter_args({{.*}}%{{.*}} = %[[ACC0]]) -> ({{.*}}vector<1x64xf32>)
+func.func @copied_accumulator(%a: tensor<1x16xf32>, %x: tensor<16x64xf32>) -> tensor<1x64xf32> {
+  %row = tensor.extract_slice %x[0, 0] [1, 64] [1, 1] : tensor<16x64xf32> to tensor<1x64xf32>
+  %e = tensor.empty() : tensor<1x64xf32>
+  %c = linalg.copy ins(%row : tensor<1x64xf32>) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %x : tensor<1x16xf32>, tensor<16x64xf32>) outs(%c : tensor<1x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64xf32>
+  return %0 : tensor<1x64xf32>
+}
