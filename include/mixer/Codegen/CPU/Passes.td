@@ -46,7 +46,15 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
     (the default target, AVX-512: 8 x 32 blocks, without one); the options,
     when given, override it. A contraction that carries
     `mixer.register_tile_rows = R` (the grouped GEMMs' micro-kernel, shaped
-    by its lowering) gets blocks of R rows when R divides its rows.
+    by its lowering) gets blocks of R rows when R divides its rows. A
+    contraction of fewer rows than a block (a row of a triangular solve)
+    takes wider columns, up to as many accumulators as a full block.
+
+    The element-wise op that makes a contraction's accumulator (a zero
+    fill, a copy, a state scaled by its decay), when the contraction is
+    its only user and needs no cache blocks, is fused into each register
+    block: the block's accumulators start in registers right before its
+    reduction loop, instead of after a pass of their own over memory.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
