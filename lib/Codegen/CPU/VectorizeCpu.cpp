@@ -213,10 +213,12 @@ static linalg::LinalgOp fusableAccumulatorProducer(linalg::LinalgOp op) {
 /// Tiles the contraction `op` by the register block `sizes` (i, j, k = 1)
 /// with `producer`, which makes its accumulator, fused into each (i, j)
 /// block: the block's accumulator is computed in registers right before
-/// its k loop. Returns the loops, innermost last.
+/// its k loop (a producer the tiling could not fuse is vectorized on its
+/// own). Returns the loops, innermost last.
 static FailureOr<SmallVector<LoopLikeOpInterface>>
 tileFusingAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
-                      linalg::LinalgOp producer, ArrayRef<int64_t> sizes) {
+                      linalg::LinalgOp producer, ArrayRef<int64_t> sizes,
+                      int64_t vectorWidth) {
   scf::SCFTileAndFuseOptions options;
   options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
       op.getContext(), ArrayRef<int64_t>{sizes[0], sizes[1], 0}));
@@ -231,16 +233,24 @@ tileFusingAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
   FailureOr<scf::SCFTileAndFuseResult> fused =
       scf::tileConsumerAndFuseProducersUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(fused) || fused->tiledAndFusedOps.size() != 2)
+  if (failed(fused))
     return failure();
   for (auto [result, replacement] : fused->replacements)
     rewriter.replaceAllUsesWith(result, replacement);
   rewriter.eraseOp(op);
-  rewriter.eraseOp(producer);
   SmallVector<LoopLikeOpInterface> loops(fused->loops.begin(),
                                          fused->loops.end());
   auto tiles = fused->tiledAndFusedOps.getArrayRef();
-  vectorizeTile(rewriter, tiles[1]);
+  if (tiles.size() == 2) {
+    vectorizeTile(rewriter, tiles[1]);
+    rewriter.eraseOp(producer);
+  } else {
+    // Not fused after all: the producer is vectorized on its own.
+    SmallVector<int64_t> rows =
+        registerTileSizes(producer, vectorWidth, /*rowTile=*/1);
+    if (!rows.empty() && failed(tileAndVectorize(rewriter, producer, rows)))
+      return failure();
+  }
   FailureOr<SmallVector<LoopLikeOpInterface>> kLoop = tileAndVectorize(
       rewriter, cast<linalg::LinalgOp>(tiles[0]), {0, 0, sizes[2]});
   if (failed(kLoop))
@@ -306,7 +316,8 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
     bool contraction = isRowMajorRhsContraction(op);
     linalg::LinalgOp producer = accumulatorProducers.lookup(op);
     FailureOr<SmallVector<LoopLikeOpInterface>> loops =
-        producer ? tileFusingAccumulator(rewriter, op, producer, sizes)
+        producer ? tileFusingAccumulator(rewriter, op, producer, sizes,
+                                         vectorWidth)
                  : tileAndVectorize(rewriter, op, sizes);
     if (failed(loops))
       return op->emitError("register tiling failed");
