@@ -83,8 +83,8 @@ Value ChunkedScanHooks::insertTokens(LinalgBuilder &lb, Value tile, Value dest,
 Value ChunkedScanHooks::copyChunkTokens(LinalgBuilder &lb, Value x, Value t,
                                         int64_t count,
                                         ArrayRef<int64_t> shape) const {
-  return LinalgBuilder::prefetchingRowsAhead(lb.copyToNew(tokensOf(lb, x, t, count, shape)),
-                              count);
+  return LinalgBuilder::prefetchingRowsAhead(
+      lb.copyToNew(tokensOf(lb, x, t, count, shape)), count);
 }
 
 Value ChunkedScanHooks::writeChunkTokens(LinalgBuilder &lb, Value tile,

@@ -148,6 +148,20 @@ static SmallVector<int64_t> cacheTileSizes(linalg::LinalgOp op,
   return tiled ? sizes : SmallVector<int64_t>();
 }
 
+/// The cache blocks mixer-vectorize-cpu tiles `op` by first: those of a
+/// static contraction, except one that names its register rows (shaped for
+/// the micro-kernel by its lowering, blocked for the caches there: its K
+/// loop stays whole, the accumulators in registers from the first step to
+/// the last). Empty when none.
+static SmallVector<int64_t> cacheBlocksOf(linalg::LinalgOp op,
+                                          int64_t l2CacheBytes) {
+  if (!isRowMajorRhsContraction(op) ||
+      op->hasAttr(mixer::kRegisterTileRowsAttrName) ||
+      llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic))
+    return {};
+  return cacheTileSizes(op, l2CacheBytes);
+}
+
 /// Tiles `op` by `sizes` into scf.for loops, replacing it.
 static FailureOr<scf::SCFTilingResult>
 tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
@@ -278,15 +292,15 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
   // The accumulators' producers that go into their contractions' blocks;
   // the contraction tiles them, they are not tiled on their own.
   DenseMap<Operation *, linalg::LinalgOp> accumulatorProducers;
+  DenseSet<Operation *> fusedProducers;
   for (linalg::LinalgOp op : ops)
     if (isRowMajorRhsContraction(op) &&
         !registerTileSizes(op, vectorWidth, rowTile).empty() &&
-        cacheTileSizes(op, target.l2CacheBytes).empty())
-      if (linalg::LinalgOp producer = fusableAccumulatorProducer(op))
+        cacheBlocksOf(op, target.l2CacheBytes).empty())
+      if (linalg::LinalgOp producer = fusableAccumulatorProducer(op)) {
         accumulatorProducers[op] = producer;
-  DenseSet<Operation *> fusedProducers;
-  for (auto &entry : accumulatorProducers)
-    fusedProducers.insert(entry.second);
+        fusedProducers.insert(producer);
+      }
 
   // 1. Tile and vectorize each op.
   IRRewriter rewriter(ctx);
@@ -294,20 +308,12 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
   for (linalg::LinalgOp op : ops) {
     if (fusedProducers.contains(op))
       continue;
-    // A contraction that names its register rows was shaped for the
-    // micro-kernel by its lowering (a slab times a packed panel, blocked for
-    // the caches there): its K loop stays whole, the accumulators in
-    // registers from the first step to the last.
-    if (isRowMajorRhsContraction(op) &&
-        !op->hasAttr(mixer::kRegisterTileRowsAttrName) &&
-        !llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic)) {
-      SmallVector<int64_t> cache = cacheTileSizes(op, target.l2CacheBytes);
-      if (!cache.empty()) {
-        FailureOr<scf::SCFTilingResult> block = tileOp(rewriter, op, cache);
-        if (failed(block))
-          return op->emitError("cache tiling failed");
-        op = cast<linalg::LinalgOp>(block->tiledOps.front());
-      }
+    SmallVector<int64_t> cache = cacheBlocksOf(op, target.l2CacheBytes);
+    if (!cache.empty()) {
+      FailureOr<scf::SCFTilingResult> block = tileOp(rewriter, op, cache);
+      if (failed(block))
+        return op->emitError("cache tiling failed");
+      op = cast<linalg::LinalgOp>(block->tiledOps.front());
     }
     SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
     if (sizes.empty())
