@@ -51,6 +51,8 @@ mlir::mixer::getGpuTargetDescription(MLIRContext *context, StringRef chip,
   target.parallelRowBlock = 64;
   // One block per head of mixer.ssd: its threads share nothing across heads.
   target.scanHeadBlockLimit = 1;
+  // The op's chunk: tensor-core tiles want long chunks.
+  target.scanChunkLimit = 0;
   target.tempMemorySpace =
       gpu::AddressSpaceAttr::get(context, gpu::AddressSpace::Workgroup);
   return target;

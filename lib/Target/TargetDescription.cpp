@@ -20,7 +20,7 @@ static auto fieldsOf(const TargetDescription &t) {
                   t.moeSlabRows, t.scanTimeBlock, t.scanChannelBlockLimit,
                   t.scanHeadBlockLimit, t.threads, t.parallelRowBlock,
                   t.tempMemorySpace, t.transposedStates, t.warpSize,
-                  t.sharedMemoryBytes, t.threadsPerBlock);
+                  t.sharedMemoryBytes, t.threadsPerBlock, t.scanChunkLimit);
 }
 
 bool TargetDescription::operator==(const TargetDescription &other) const {
@@ -56,6 +56,8 @@ struct Entry {
   int64_t TargetDescription::*field;
   /// Whether the value must be a power of two.
   bool powerOfTwo;
+  /// Whether 0 is allowed beside the positive values (it means "none").
+  bool zeroAllowed = false;
 };
 } // namespace
 
@@ -72,6 +74,7 @@ static constexpr Entry kIntEntries[] = {
      true},
     {"scan_head_block_limit", &TargetDescription::scanHeadBlockLimit, true},
     {"parallel_row_block", &TargetDescription::parallelRowBlock, false},
+    {"scan_chunk_limit", &TargetDescription::scanChunkLimit, false, true},
 };
 
 DictionaryAttr mlir::mixer::getTargetAttr(MLIRContext *context,
@@ -106,19 +109,21 @@ FailureOr<TargetDescription>
 mlir::mixer::parseTargetAttr(DictionaryAttr attr,
                              function_ref<InFlightDiagnostic()> emitError) {
   TargetDescription target = getDefaultTargetDescription();
-  auto readInt = [&](StringRef name, Attribute value,
-                     bool powerOfTwo) -> FailureOr<int64_t> {
+  auto readInt = [&](StringRef name, Attribute value, bool powerOfTwo,
+                     bool zeroAllowed = false) -> FailureOr<int64_t> {
     auto integer = dyn_cast<IntegerAttr>(value);
     if (!integer || !integer.getType().isInteger(64))
       return emitError() << "'" << kTargetAttrName << "' entry '" << name
                          << "' must be an i64, got " << value,
              failure();
     int64_t v = integer.getInt();
+    if (zeroAllowed && v == 0)
+      return v;
     if (v <= 0 || (powerOfTwo && !llvm::isPowerOf2_64(v)))
       return emitError() << "'" << kTargetAttrName << "' entry '" << name
                          << "' must be a positive "
                          << (powerOfTwo ? "power of two" : "integer")
-                         << ", got " << v,
+                         << (zeroAllowed ? " or 0" : "") << ", got " << v,
              failure();
     return v;
   };
@@ -127,7 +132,8 @@ mlir::mixer::parseTargetAttr(DictionaryAttr attr,
     const Entry *entry = llvm::find_if(
         kIntEntries, [&](const Entry &e) { return e.name == name; });
     if (entry != std::end(kIntEntries)) {
-      FailureOr<int64_t> v = readInt(name, named.getValue(), entry->powerOfTwo);
+      FailureOr<int64_t> v = readInt(name, named.getValue(),
+                                     entry->powerOfTwo, entry->zeroAllowed);
       if (failed(v))
         return failure();
       target.*entry->field = *v;

@@ -13,14 +13,14 @@
 
 // ONE-LABEL: func.func @ssd(
 // ONE-NOT:     scf.forall
-// ONE:         memref.alloca() {{.*}} : memref<64x64xf32>
+// ONE:         memref.alloca() {{.*}} : memref<16x16xf32>
 // ONE:         scf.for
 // ONE-NOT:     memref.alloca
 // ONE:         return
 
 // TWO-LABEL: func.func @ssd(
 // TWO:         scf.forall
-// TWO:           memref.alloca() {{.*}} : memref<64x64xf32>
+// TWO:           memref.alloca() {{.*}} : memref<16x16xf32>
 // TWO:         return
 func.func @ssd(%x: tensor<2x256x4x32xf32>, %la: tensor<2x256x4xf32>,
                %b: tensor<2x256x2x32xf32>, %c: tensor<2x256x2x32xf32>,

@@ -25,7 +25,8 @@
 
 // The register blocks of the contractions follow the vector registers: rows
 // of 2 x 8 lanes with AVX2 (Zen 3), 2 x 16 with AVX-512 (Zen 5), whether the
-// target is named by the pipeline or attached to the module before it. (The
+// target is named by the pipeline or attached to the module before it (P =
+// 32: the products into y and the state are 32 columns wide). (The
 // outer-product FMAs are fmuladd; the fma of exp's polynomial is on whole
 // rows of 32.)
 
@@ -42,17 +43,17 @@
 // AVX512:       llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
 // AVX512-NOT:   llvm.intr.fmuladd({{.*}}) : (vector<8xf32>
 // AVX512:     llvm.func @_mlir_ciface_ssd(
-func.func @ssd(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf32>,
+func.func @ssd(%x: tensor<1x100x2x32xf32>, %la: tensor<1x100x2xf32>,
                %b: tensor<1x100x1x8xf32>, %c: tensor<1x100x1x8xf32>,
-               %h: tensor<1x2x4x8xf32>,
-               %y0: tensor<1x100x2x4xf32> {bufferization.writable = true},
-               %s0: tensor<1x2x4x8xf32> {bufferization.writable = true})
-    -> (tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) {
+               %h: tensor<1x2x32x8xf32>,
+               %y0: tensor<1x100x2x32xf32> {bufferization.writable = true},
+               %s0: tensor<1x2x32x8xf32> {bufferization.writable = true})
+    -> (tensor<1x100x2x32xf32>, tensor<1x2x32x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32)
-      ins(%x, %la, %b, %c : tensor<1x100x2x4xf32>, tensor<1x100x2xf32>,
+      ins(%x, %la, %b, %c : tensor<1x100x2x32xf32>, tensor<1x100x2xf32>,
                             tensor<1x100x1x8xf32>, tensor<1x100x1x8xf32>)
-      init(%h : tensor<1x2x4x8xf32>)
-      outs(%y0, %s0 : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>)
-      -> tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
-  return %y, %s : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
+      init(%h : tensor<1x2x32x8xf32>)
+      outs(%y0, %s0 : tensor<1x100x2x32xf32>, tensor<1x2x32x8xf32>)
+      -> tensor<1x100x2x32xf32>, tensor<1x2x32x8xf32>
+  return %y, %s : tensor<1x100x2x32xf32>, tensor<1x2x32x8xf32>
 }

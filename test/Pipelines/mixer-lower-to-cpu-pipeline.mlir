@@ -140,7 +140,7 @@
 // LLVM-SAME:    attributes {llvm.emit_c_interface}
 // LLVM:         omp.parallel
 // LLVM:           omp.wsloop
-// LLVM:             llvm.intr.fma({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
+// LLVM:             llvm.intr.fma({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
 // LLVM:       llvm.func @_mlir_ciface_ssd(
 // LLVM-SAME:    {{(%[^:]+: !llvm.ptr, ){6}%[^:]+: !llvm.ptr}})
 // LLVM:         llvm.call @ssd({{.*}}) -> ()

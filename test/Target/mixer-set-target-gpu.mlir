@@ -15,6 +15,7 @@
 // SM80-SAME: l1_cache_bytes = 196608 : i64, l2_cache_bytes = 41943040 : i64,
 // SM80-SAME: moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
 // SM80-SAME: register_tile_rows = 1 : i64, scan_channel_block_limit = 64 : i64,
+// SM80-SAME: scan_chunk_limit = 0 : i64,
 // SM80-SAME: scan_head_block_limit = 1 : i64, scan_time_block = 16 : i64, shared_memory_bytes = 49152 : i64,
 // SM80-SAME: temp_memory_space = #gpu.address_space<workgroup>,
 // SM80-SAME: threads_per_block = 128 : i64, transposed_states = true,

@@ -15,6 +15,7 @@
 // AVX2-SAME: l1_cache_bytes = 32768 : i64, l2_cache_bytes = 524288 : i64,
 // AVX2-SAME: moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
 // AVX2-SAME: register_tile_rows = 4 : i64, scan_channel_block_limit = 64 : i64,
+// AVX2-SAME: scan_chunk_limit = 16 : i64,
 // AVX2-SAME: scan_head_block_limit = 4 : i64, scan_time_block = 16 : i64, transposed_states = true,
 // AVX2-SAME: vector_registers = 16 : i64, vector_width = 8 : i64}}
 
@@ -26,6 +27,7 @@
 // AVX512-SAME: l1_cache_bytes = 49152 : i64, l2_cache_bytes = 1048576 : i64,
 // AVX512-SAME: moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
 // AVX512-SAME: register_tile_rows = 8 : i64, scan_channel_block_limit = 64 : i64,
+// AVX512-SAME: scan_chunk_limit = 16 : i64,
 // AVX512-SAME: scan_head_block_limit = 4 : i64, scan_time_block = 16 : i64, transposed_states = true,
 // AVX512-SAME: vector_registers = 32 : i64, vector_width = 16 : i64}}
 

@@ -115,3 +115,13 @@ module attributes {mixer.target = {threads = 0 : i64}} {
     return
   }
 }
+
+// -----
+
+// scan_chunk_limit may be 0 (the op's chunk), never negative.
+// expected-error @+1 {{'mixer.target' entry 'scan_chunk_limit' must be a positive integer or 0, got -16}}
+module attributes {mixer.target = {scan_chunk_limit = -16 : i64}} {
+  func.func @f() {
+    return
+  }
+}

@@ -35,6 +35,7 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
         l1_cache_bytes = 32768 : i64, l2_cache_bytes = 524288 : i64,
         moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
         register_tile_rows = 4 : i64, scan_channel_block_limit = 64 : i64,
+        scan_chunk_limit = 16 : i64,
         scan_head_block_limit = 4 : i64, scan_time_block = 16 : i64,
         transposed_states = true,
         vector_registers = 16 : i64, vector_width = 8 : i64}} {

@@ -69,6 +69,16 @@ struct TargetDescription {
   /// contraction reads a row-major right-hand side (the CPU's outer-product
   /// FMAs want it).
   bool transposedStates = true;
+  /// Most tokens per chunk of the chunked scans' forward (ssd,
+  /// linear_attention, gated_delta_rule) where chunk_size does not change
+  /// the result (scanChunk); 0: the op's chunk_size. On CPUs one
+  /// triangular block, 16: a chunk of C tokens costs about 2 C D FMAs per
+  /// token and head in its causal products beside the state's 4 D^2 (ssd,
+  /// linear attention) or 6 D^2 (the gated delta rule), the products of
+  /// 16 rows still fill the register blocks, and the per-chunk passes cost
+  /// less than the FMAs saved. GPUs keep the op's chunk: their
+  /// tensor-core tiles want long chunks.
+  int64_t scanChunkLimit = 16;
   /// GPU only: threads per warp and shared memory per block, in bytes.
   std::optional<int64_t> warpSize;
   std::optional<int64_t> sharedMemoryBytes;
@@ -82,6 +92,15 @@ struct TargetDescription {
   /// FMAs, and the solve's row-by-row products are latency bound. On GPUs
   /// the extra temporaries of the blocked forms cost registers.
   int64_t triangularBlockRows() const { return isGpu() ? 0 : 16; }
+
+  /// The chunk of a scan's chunked form for an op's `chunk_size`, where the
+  /// result does not depend on it (the forward without chunk-boundary
+  /// states, whose rows sit at multiples of chunk_size): at most
+  /// scanChunkLimit tokens where that is positive.
+  int64_t scanChunk(int64_t chunkSize) const {
+    return scanChunkLimit > 0 ? std::min(chunkSize, scanChunkLimit)
+                              : chunkSize;
+  }
 
   /// Whether this describes a GPU (the per-block temporaries then go to
   /// tempMemorySpace only as far as sharedMemoryBytes allows, which

@@ -6,11 +6,11 @@
 // values U' of the chunk solve a unit lower-triangular system (forward
 // substitution, one static [1, C] x [C, Dv] contraction per row), and the
 // outputs and the next state are chunk-level contractions, as in chunked
-// linear attention. C is chunk_size, or at most one triangular block of the
-// target (CPUs: 16 tokens; the result does not depend on C): per token the
-// chunk's triangular work (K K^T, Q K^T, the solve, the masked scores
-// times U') costs about 2 C D FMAs beside the state's 3 Dk Dv, and the
-// solve's dependent rows are latency bound, while state products of 16
+// linear attention. C is chunk_size, or at most the target's
+// scan_chunk_limit (CPUs: 16 tokens; the result does not depend on C): per
+// token the chunk's triangular work (K K^T, Q K^T, the solve, the masked
+// scores times U') costs about 2 C D FMAs beside the state's 3 Dk Dv, and
+// the solve's dependent rows are latency bound, while state products of 16
 // rows still fill the register tiles. The tail, and sequences of at most
 // recurrent-threshold tokens, use the recurrent form (tokenStep). With
 // a = exp(g_t), b = beta_t:
@@ -458,11 +458,9 @@ public:
                                static_cast<int64_t>(op.getChunkSize()),
                                static_cast<double>(
                                    op.getScale().convertToFloat())};
-    ops.triangularBlock = lookupTargetDescription(op).triangularBlockRows();
-    // chunk_size does not change the result: where the target blocks the
-    // triangular work (CPUs), a chunk is at most one such block.
-    if (ops.triangularBlock > 0)
-      ops.C = std::min(ops.C, ops.triangularBlock);
+    const TargetDescription &target = lookupTargetDescription(op);
+    ops.triangularBlock = target.triangularBlockRows();
+    ops.C = target.scanChunk(ops.C);
     return GatedDeltaRuleScan(ops);
   }
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {

@@ -152,15 +152,19 @@ Value mlir::mixer::ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
 //===----------------------------------------------------------------------===//
 
 FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
+  const TargetDescription &target = lookupTargetDescription(op);
+  // The chunk boundary states sit at multiples of chunk_size; without
+  // them the target chooses the chunk.
+  int64_t chunk = op.getChunkStates() ? op.getChunkSize()
+                                      : target.scanChunk(op.getChunkSize());
   SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
-                               op.getInit(), op.getChunkSize());
+                               op.getInit(), chunk);
   // The backward's residual alone: no output where nothing reads it.
   bool withOutput = !op.getChunkStates() || isRead(op.getY()) ||
                     isRead(op.getFinalState());
   SsdScan scan(in, withOutput);
   if (op.getChunkStates())
     scan.chunkStatesOut = op.getOuts()[2];
-  const TargetDescription &target = lookupTargetDescription(op);
   scan.triangularBlock = target.triangularBlockRows();
   // A tile's heads of one group run inside the chunk loop (as many as the
   // target's block: their states stay in cache).

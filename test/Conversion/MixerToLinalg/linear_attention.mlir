@@ -180,6 +180,9 @@ func.func @la_plain(%q: tensor<2x?x2x16xf32>, %k: tensor<2x?x2x16xf32>, %v: tens
 // CHECK-NOT:           tensor.insert_slice
 // CHECK:               scf.yield
 // CHECK:             tensor.insert_slice %[[STOK]]#1 into %{{.*}}[%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8]
+// scan_chunk_limit = 0: the op's chunk of 32, whose segments the checks
+// follow.
+module attributes {mixer.target = {scan_chunk_limit = 0 : i64}} {
 func.func @la_window(%q: tensor<1x100x2x16xf32>, %k: tensor<1x100x2x16xf32>, %v: tensor<1x100x2x8xf32>,
                      %ld: tensor<1x100x2xf32>, %init: tensor<1x2x16x8xf32>,
                      %o0: tensor<1x100x2x8xf32>, %s0: tensor<1x2x16x8xf32>)
@@ -190,6 +193,7 @@ func.func @la_window(%q: tensor<1x100x2x16xf32>, %k: tensor<1x100x2x16xf32>, %v:
       outs(%o0, %s0 : tensor<1x100x2x8xf32>, tensor<1x2x16x8xf32>)
       -> tensor<1x100x2x8xf32>, tensor<1x2x16x8xf32>
   return %o, %s : tensor<1x100x2x8xf32>, tensor<1x2x16x8xf32>
+}
 }
 
 // -----

@@ -5,7 +5,9 @@
 // mixer.ssd becomes the chunked SSD algorithm: loops over batches and heads,
 // an scf.for over the L / Q full chunks (here 100 / 32 = 3) and a token loop
 // for the tail (tokens 96 to 100). The state is carried transposed, as
-// St [N, P], starting from zero without an init.
+// St [N, P], starting from zero without an init. The target's
+// scan_chunk_limit = 0 keeps the op's chunk (CPUs run 16 tokens by default:
+// scan_chunk_limit.mlir).
 
 // CHECK-DAG:   #[[$ROW:.*]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-DAG:   #[[$VEC:.*]] = affine_map<(d0) -> (d0)>
@@ -176,7 +178,7 @@
 // CHECK-NEXT:        scf.yield %[[TOK]]#0, %[[NS]] : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
 // CHECK-NOT:     mixer.ssd
 // CHECK:         return %[[RES]]#0, %[[RES]]#1
-module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
+module attributes {mixer.target = {scan_chunk_limit = 0 : i64, scan_head_block_limit = 1 : i64}} {
 func.func @ssd_chunks_and_tail(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf32>, %b: tensor<1x100x1x8xf32>, %c: tensor<1x100x1x8xf32>, %y0: tensor<1x100x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x100x2x4xf32>, tensor<1x100x2xf32>, tensor<1x100x1x8xf32>, tensor<1x100x1x8xf32>) outs(%y0, %s0 : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
   return %y, %s : tensor<1x100x2x4xf32>, tensor<1x2x4x8xf32>
@@ -211,7 +213,7 @@ func.func @ssd_chunks_and_tail(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf3
 // CHECK:               math.exp
 // CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
 // CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
+module attributes {mixer.target = {scan_chunk_limit = 0 : i64, scan_head_block_limit = 1 : i64}} {
 func.func @ssd_short_with_init(%x: tensor<1x4x2x4xf32>, %la: tensor<1x4x2xf32>, %b: tensor<1x4x1x8xf32>, %c: tensor<1x4x1x8xf32>, %h: tensor<1x2x4x8xf32>, %y0: tensor<1x4x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x4x2x4xf32>, tensor<1x4x2xf32>, tensor<1x4x1x8xf32>, tensor<1x4x1x8xf32>) init(%h : tensor<1x2x4x8xf32>) outs(%y0, %s0 : tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>
   return %y, %s : tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>
@@ -251,7 +253,7 @@ func.func @ssd_short_with_init(%x: tensor<1x4x2x4xf32>, %la: tensor<1x4x2xf32>, 
 // CHECK:               tensor.extract_slice %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, 0] [1, 32, 1, 4] [1, 1, 1, 1] : tensor<?x?x2x4xf32> to tensor<32x4xf32>
 // CHECK:             scf.for %{{.*}} = %[[TAIL]] to %[[L]] step %[[C1]]
 // CHECK:               tensor.extract_slice %[[X]][%{{.*}}, %{{.*}}, %{{.*}}, 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<?x?x2x4xf32> to tensor<4xf32>
-module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
+module attributes {mixer.target = {scan_chunk_limit = 0 : i64, scan_head_block_limit = 1 : i64}} {
 func.func @ssd_dynamic_length(%x: tensor<?x?x2x4xf32>, %la: tensor<?x?x2xf32>, %b: tensor<?x?x1x8xf32>, %c: tensor<?x?x1x8xf32>, %y0: tensor<?x?x2x4xf32>, %s0: tensor<?x2x4x8xf32>) -> (tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<?x?x2x4xf32>, tensor<?x?x2xf32>, tensor<?x?x1x8xf32>, tensor<?x?x1x8xf32>) outs(%y0, %s0 : tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>) -> tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>
   return %y, %s : tensor<?x?x2x4xf32>, tensor<?x2x4x8xf32>
