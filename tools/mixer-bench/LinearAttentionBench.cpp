@@ -75,6 +75,7 @@ public:
   std::string workFormula() const override {
     return "B*L*H*(2*q*(Dk + Dv) + 4*Dk*Dv), q = min(Q, L)";
   }
+  bool countsOpChunk() const override { return true; }
 
   /// q, k, v uniform in [-1, 1), log_decay in [-1, 0), init in [-1, 1);
   /// scale 1/sqrt(Dk).

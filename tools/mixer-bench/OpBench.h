@@ -180,6 +180,9 @@ public:
   virtual Work work(const Case &c) const = 0;
   /// How work() counts, for the JSON config (key "flops_<op>").
   virtual std::string workFormula() const = 0;
+  /// Whether work() counts a chunked form at the case's chunk_size, which
+  /// the CPU code may shorten (TargetDescription::scanChunk).
+  virtual bool countsOpChunk() const { return false; }
 
   /// Random inputs, zeroed outputs in call order, and the fp64 reference.
   virtual Instance prepare(const Case &c, ref::Rng &rng) const = 0;

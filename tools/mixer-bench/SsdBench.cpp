@@ -77,6 +77,7 @@ public:
   std::string workFormula() const override {
     return "B*L*H*(2*q*N + 2*q*P + 4*N*P), q = min(Q, L)";
   }
+  bool countsOpChunk() const override { return true; }
 
   Instance prepare(const Case &c, mref::Rng &rng) const override {
     const Shape &s = c.shape;

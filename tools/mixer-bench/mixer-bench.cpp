@@ -236,6 +236,21 @@ std::string cpuModel() {
   return "unknown";
 }
 
+/// Beside a chunked form's count at the case's chunk_size (the same for
+/// every row of a case, as the PyTorch scripts count it), what it means for
+/// mixer's rows when their code runs shorter chunks: "" where it does not.
+std::string chunkCountNote(const OpBench &family,
+                           const mlir::mixer::TargetDescription &target) {
+  int64_t limit = target.scanChunkLimit;
+  if (!family.countsOpChunk() || limit <= 0)
+    return "";
+  return " (nominal for mixer's rows, whose code runs chunks of at most " +
+         std::to_string(limit) + " tokens: fewer flops where Q > " +
+         std::to_string(limit) +
+         ", so their % peak is a rate of this count, not the share of the "
+         "FMA units kept busy)";
+}
+
 /// The suites some family has cases in, for the error message.
 std::vector<std::string>
 knownSuites(const std::vector<std::unique_ptr<OpBench>> &families) {
@@ -578,7 +593,8 @@ int main(int argc, char **argv) {
                         {"grad_check", opts.gradFd ? "fd" : "reference"},
                         {"naive_max_work", opts.naiveMaxWork}};
     for (auto &[family, cases] : perFamily)
-      config["flops_" + family->op()] = family->workFormula();
+      config["flops_" + family->op()] =
+          family->workFormula() + chunkCountNote(*family, target->description);
     if (!writeJson(opts.jsonFile, std::move(machine), std::move(versions),
                    std::move(config), rows))
       return 1;

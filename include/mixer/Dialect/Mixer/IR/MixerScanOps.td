@@ -23,9 +23,11 @@ def Mixer_SsdOp : Mixer_StructuredOp<"ssd", [], ["checkTile"]> {
     ```
 
     Results: `y` [B, L, H, P] and the final state S_{L-1} [B, H, P, N], in
-    the shapes of the two `outs` operands. `chunk_size` is the block length
+    the shapes of the two `outs` operands. `chunk_size` is the longest block
     of the chunked algorithm the lowering uses (the four steps of Mamba-2's
-    SSD); it does not change the result. L need not be a multiple of it.
+    SSD); it does not change the result, a target may take shorter blocks
+    (its `scan_chunk_limit`: 16 tokens on CPUs) unless the op returns
+    `chunk_states`, and L need not be a multiple of it.
 
     With a third `outs` operand the op also returns `chunk_states`
     [B, H, C, N, P], C = L / chunk_size + 1 (integer division): row j holds
@@ -158,9 +160,10 @@ def Mixer_LinearAttentionOp
 
     Results: `o` [B, L, H, Dv] and the final state S_{L-1} [B, H, Dk, Dv],
     in the shapes of the two `outs` operands. `chunk_size` (> 0) is the
-    block length of the chunked algorithm; it does not change the result and
-    L need not be a multiple of it. `window` (>= 0) defaults to 0, `scale`
-    to 1.0.
+    longest block of the chunked algorithm; it does not change the result, a
+    target may take shorter blocks (its `scan_chunk_limit`: 16 tokens on
+    CPUs) unless the op returns `chunk_states`, and L need not be a multiple
+    of it. `window` (>= 0) defaults to 0, `scale` to 1.0.
 
     With a third `outs` operand (window 0 only) the op also returns
     `chunk_states` [B, H, C, Dk, Dv], C = L / chunk_size + 1 (integer
@@ -234,8 +237,8 @@ def Mixer_GatedDeltaRuleOp
     Results: `o` [B, L, H, Dv] and the final state S_{L-1} [B, H, Dk, Dv],
     in the shapes of the two `outs` operands. `chunk_size` (> 0) is the
     longest block of the chunked (WY / UT) algorithm; it does not change the
-    result, a target may take shorter blocks (CPUs take one triangular block
-    of 16 tokens), and L need not be a multiple of it. `scale` defaults to
+    result, a target may take shorter blocks (its `scan_chunk_limit`: 16
+    tokens on CPUs), and L need not be a multiple of it. `scale` defaults to
     1.0.
 
     Parallel dimensions for tiling: B, H, Dv (the Dv columns of the state
