@@ -238,13 +238,15 @@ std::string cpuModel() {
 
 /// Beside a chunked form's count at the case's chunk_size (the same for
 /// every row of a case, as the PyTorch scripts count it), what it means for
-/// mixer's rows when their code runs shorter chunks: "" where it does not.
+/// mixer's forward rows when their code runs shorter chunks (the backward
+/// keeps the op's chunk): "" where it does not.
 std::string chunkCountNote(const OpBench &family,
                            const mlir::mixer::TargetDescription &target) {
   int64_t limit = target.scanChunkLimit;
   if (!family.countsOpChunk() || limit <= 0)
     return "";
-  return " (nominal for mixer's rows, whose code runs chunks of at most " +
+  return " (nominal for mixer's forward rows, whose code runs chunks of at "
+         "most " +
          std::to_string(limit) + " tokens: fewer flops where Q > " +
          std::to_string(limit) +
          ", so their % peak is a rate of this count, not the share of the "

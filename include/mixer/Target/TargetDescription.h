@@ -93,13 +93,14 @@ struct TargetDescription {
   /// the extra temporaries of the blocked forms cost registers.
   int64_t triangularBlockRows() const { return isGpu() ? 0 : 16; }
 
-  /// The chunk of a scan's chunked form for an op's `chunk_size`, where the
-  /// result does not depend on it (the forward without chunk-boundary
-  /// states, whose rows sit at multiples of chunk_size): at most
-  /// scanChunkLimit tokens where that is positive.
-  int64_t scanChunk(int64_t chunkSize) const {
-    return scanChunkLimit > 0 ? std::min(chunkSize, scanChunkLimit)
-                              : chunkSize;
+  /// The chunk of a scan's chunked forward for an op's `chunk_size`: at most
+  /// scanChunkLimit tokens where that is positive, unless the op returns
+  /// its chunk-boundary states, whose rows sit at multiples of chunk_size
+  /// (without them the result does not depend on the chunk).
+  int64_t scanChunk(int64_t chunkSize, bool returnsChunkStates) const {
+    if (returnsChunkStates || scanChunkLimit <= 0)
+      return chunkSize;
+    return std::min(chunkSize, scanChunkLimit);
   }
 
   /// Whether this describes a GPU (the per-block temporaries then go to

@@ -460,7 +460,7 @@ public:
                                    op.getScale().convertToFloat())};
     const TargetDescription &target = lookupTargetDescription(op);
     ops.triangularBlock = target.triangularBlockRows();
-    ops.C = target.scanChunk(ops.C);
+    ops.C = target.scanChunk(ops.C, /*returnsChunkStates=*/false);
     return GatedDeltaRuleScan(ops);
   }
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {

@@ -298,11 +298,9 @@ LinearAttentionScan::match(LinearAttentionOp op, PatternRewriter &rewriter) {
     scan.chunkStatesOut = op.getOuts()[2];
     // The backward's residual alone: no output where nothing reads it.
     scan.outputWanted = isRead(op.getO()) || isRead(op.getFinalState());
-  } else {
-    // No chunk boundary states, which sit at multiples of chunk_size: the
-    // target chooses the chunk.
-    scan.Q = lookupTargetDescription(op).scanChunk(scan.Q);
   }
+  scan.Q = lookupTargetDescription(op).scanChunk(
+      scan.Q, static_cast<bool>(op.getChunkStates()));
   return scan;
 }
 

@@ -153,10 +153,8 @@ Value mlir::mixer::ssdChunkGram(LinalgBuilder &lb, Value Cc, Value Bc,
 
 FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
   const TargetDescription &target = lookupTargetDescription(op);
-  // The chunk boundary states sit at multiples of chunk_size; without
-  // them the target chooses the chunk.
-  int64_t chunk = op.getChunkStates() ? op.getChunkSize()
-                                      : target.scanChunk(op.getChunkSize());
+  int64_t chunk = target.scanChunk(op.getChunkSize(),
+                                   static_cast<bool>(op.getChunkStates()));
   SsdInputs in = SsdInputs::of(op.getX(), op.getLogA(), op.getB(), op.getC(),
                                op.getInit(), chunk);
   // The backward's residual alone: no output where nothing reads it.
