@@ -329,9 +329,12 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
   OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(Dk),
                dv = b.getIndexAttr(Dv);
   DeltaRuleChunk f;
-  f.K = lb.copyToNew(tokensOf(lb, ops.k, t0, C, {C, Dk}));
+  // The copies in (and the right-hand side's pass over v) also fetch the
+  // next chunk's rows, which the heads' stride hides from the hardware
+  // prefetchers.
+  f.K = copyChunkTokens(lb, ops.k, t0, C, {C, Dk});
   if (withOutput)
-    f.Q = lb.copyToNew(tokensOf(lb, ops.q, t0, C, {C, Dk}));
+    f.Q = copyChunkTokens(lb, ops.q, t0, C, {C, Dk});
   f.V = tokensOf(lb, ops.v, t0, C, {C, Dv});
   f.beta = tokensOf(lb, ops.beta, t0, C, {C});
   std::tie(f.cumLast, f.cum) = lb.prefixSumF64(tokensOf(lb, ops.g, t0, C, {C}));
@@ -364,6 +367,7 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
                Value bv = arith::MulFOp::create(ib, args[0], args[1]);
                return arith::SubFOp::create(ib, bv, args[2]).getResult();
              });
+  LinalgBuilder::prefetchingRowsAhead(rhs, C);
   f.U = substitute(lb, f.A, rhs, C, Dv, ops.triangularBlock);
   return f;
 }
@@ -426,7 +430,7 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
     Value O = lb.contract(scaledQueries(lb, f), st,
                           lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
     O = lb.contractLowerLhs(M, f.U, O, ops.triangularBlock);
-    carry.outs[0] = insertTokens(lb, O, carry.outs[0], t0, C);
+    carry.outs[0] = writeChunkTokens(lb, O, carry.outs[0], t0, C);
   }
 
   // State: gam_last S0 + (diag(gam_last / gam) K)^T U'.

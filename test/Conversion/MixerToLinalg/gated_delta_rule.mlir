@@ -129,8 +129,11 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
 // CHECK:         %[[CH:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (tensor<1x40x1x4xf32>, tensor<8x4xf32>)
-// CHECK:           %[[KC:.*]] = linalg.copy ins(%{{.*}} : tensor<16x8xf32>)
-// CHECK:           %[[QC:.*]] = linalg.copy ins(%{{.*}} : tensor<16x8xf32>)
+// The chunk's keys and queries are copied in; the copies (and the right-hand
+// side's pass over v, and the output's copy out) also prefetch the rows of
+// the next chunk, 16 tokens ahead.
+// CHECK:           %[[KC:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%{{.*}} : tensor<16x8xf32>)
+// CHECK:           %[[QC:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%{{.*}} : tensor<16x8xf32>)
 // CHECK:           %[[CUM:.*]]:2 = scf.for {{.*}} -> (f64, tensor<16xf64>)
 // CHECK:           %[[KT:.*]] = linalg.transpose ins(%[[KC]] : tensor<16x8xf32>)
 // CHECK:           %[[DEC:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<16xf64>, tensor<16xf64>) outs(%{{.*}} : tensor<16x16xf32>)
@@ -141,7 +144,7 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK-NOT:         math.exp
 // CHECK:             arith.cmpi ult
 // CHECK:           %[[KSC:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
-// CHECK:           %[[RHS:.*]] = linalg.generic {{.*}} outs(%[[KSC]] : tensor<16x4xf32>)
+// CHECK:           %[[RHS:.*]] = linalg.generic {{.*}} outs(%[[KSC]] : tensor<16x4xf32>) attrs =  {mixer.prefetch_rows_ahead = 16 : i64}
 // CHECK:             arith.subf
 // CHECK:           %[[NEGA:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<16x16xf32>)
 // CHECK:             arith.negf
@@ -161,7 +164,8 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK:           %[[QSC:.*]] = linalg.generic {{.*}} ins(%[[GAMS]] : tensor<16xf32>) outs(%[[QC]] : tensor<16x8xf32>)
 // CHECK:           %[[OI:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QSC]], %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
 // CHECK:           %[[OB:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[OI]] : tensor<16x4xf32>)
-// CHECK:           tensor.insert_slice %[[OB]] into
+// CHECK:           %[[OW:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%[[OB]] : tensor<16x4xf32>)
+// CHECK:           tensor.insert_slice %[[OW]] into
 // The decays to the chunk end, one exp per token, then K scaled by rows.
 // CHECK:           %[[TOEND:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1 : tensor<16xf64>) outs(%{{.*}} : tensor<16xf32>)
 // CHECK:             math.exp
