@@ -282,7 +282,11 @@ def code_target_words(m):
         return None
     return (f"- Code: compiled for {m['target_cpu']} "
             f"({m.get('target_isa')}, {m.get('target_vector_registers')} "
-            f"registers of {m.get('target_vector_width')} f32 lanes; PyTorch "
+            f"registers of {m.get('target_vector_width')} f32 lanes"
+            + (f", {m['target_l1_cache_bytes'] // 1024} KiB L1d and "
+               f"{m['target_l2_cache_bytes'] // 1024} KiB L2 per core"
+               if m.get("target_l1_cache_bytes") else "")
+            + "; PyTorch "
             f"with ATEN_CPU_CAPABILITY={m.get('aten_cpu_capability')}), run "
             f"on this machine ({m.get('host_cpu_name')}); the FMA peak is of "
             "that vector ISA")

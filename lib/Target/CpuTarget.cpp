@@ -5,6 +5,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
@@ -13,6 +14,9 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <memory>
+#include <optional>
+
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::mixer;
@@ -27,17 +31,73 @@ getVectorIsa(llvm::function_ref<bool(StringRef feature)> has) {
   return CpuVectorIsa::SSE;
 }
 
+namespace {
+/// The L1 data cache and the L2 cache of one core, in bytes.
+struct CoreCaches {
+  int64_t l1, l2;
+};
+} // namespace
+
+/// The caches of one core of the x86 CPUs LLVM names (their vendors'
+/// figures), for the CPUs whose caches differ from their vector ISA's
+/// defaults or that the project is measured on.
+static std::optional<CoreCaches> knownCachesOf(StringRef cpu) {
+  constexpr int64_t KiB = 1024;
+  return llvm::StringSwitch<std::optional<CoreCaches>>(cpu)
+      .Cases({"haswell", "broadwell", "skylake"},
+             CoreCaches{32 * KiB, 256 * KiB})
+      .Cases({"skylake-avx512", "cascadelake", "cooperlake"},
+             CoreCaches{32 * KiB, 1024 * KiB})
+      .Cases({"icelake-server", "icelake-client", "tigerlake"},
+             CoreCaches{48 * KiB, 1280 * KiB})
+      .Cases({"sapphirerapids", "emeraldrapids", "graniterapids"},
+             CoreCaches{48 * KiB, 2048 * KiB})
+      .Cases({"znver1", "znver2", "znver3"}, CoreCaches{32 * KiB, 512 * KiB})
+      .Case("znver4", CoreCaches{32 * KiB, 1024 * KiB})
+      .Case("znver5", CoreCaches{48 * KiB, 1024 * KiB})
+      .Default(std::nullopt);
+}
+
+/// The caches of one core of this machine, as the C library reports them.
+static std::optional<CoreCaches> hostCaches() {
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  if (l1 > 0 && l2 > 0)
+    return CoreCaches{l1, l2};
+#endif
+  return std::nullopt;
+}
+
+/// The description of the CPU named `cpu` with the vector ISA of `has`:
+/// the ISA's registers, and the CPU's own caches where they are known (the
+/// table for the CPUs it names, the C library's figures for this machine's
+/// CPU when the table lacks it), else the ISA's defaults.
+static TargetDescription
+describeCpu(StringRef cpu, llvm::function_ref<bool(StringRef feature)> has) {
+  TargetDescription target = getCpuTargetDescription(getVectorIsa(has));
+  std::optional<CoreCaches> caches = knownCachesOf(cpu);
+  if (!caches && cpu == llvm::sys::getHostCPUName())
+    caches = hostCaches();
+  if (caches) {
+    target.l1CacheBytes = caches->l1;
+    target.l2CacheBytes = caches->l2;
+  }
+  return target;
+}
+
 TargetDescription
 mlir::mixer::getCpuTargetDescription(const llvm::MCSubtargetInfo &subtarget) {
-  return getCpuTargetDescription(getVectorIsa([&](StringRef feature) {
+  return describeCpu(subtarget.getCPU(), [&](StringRef feature) {
     return subtarget.checkFeatures(("+" + feature).str());
-  }));
+  });
 }
 
 TargetDescription mlir::mixer::getHostCpuTargetDescription() {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  return getCpuTargetDescription(getVectorIsa(
-      [&](StringRef feature) { return features.lookup(feature); }));
+  return describeCpu(llvm::sys::getHostCPUName(), [&](StringRef feature) {
+    return features.lookup(feature);
+  });
 }
 
 /// The subtarget of the CPU named `cpu` ("host" or empty: this machine's,

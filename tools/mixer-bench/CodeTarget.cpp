@@ -19,11 +19,13 @@ std::string CodeTarget::isa() const {
 std::string CodeTarget::summary() const {
   std::string hostName = llvm::sys::getHostCPUName().str();
   std::string out =
-      "code for " + (isHost() ? "this machine's CPU (" + hostName + ")"
-                              : "CPU " + cpu) +
+      "code for " +
+      (isHost() ? "this machine's CPU (" + hostName + ")" : "CPU " + cpu) +
       ": " + isa() + ", " + std::to_string(description.vectorRegisters) +
       " registers of " + std::to_string(description.vectorWidth) +
-      " f32 lanes";
+      " f32 lanes, " + std::to_string(description.l1CacheBytes / 1024) +
+      " KiB L1d and " + std::to_string(description.l2CacheBytes / 1024) +
+      " KiB L2 per core";
   if (!dropped.empty())
     out += ", without " + llvm::join(dropped, ", ") +
            " (this machine lacks them; the ops' code never uses them)";
@@ -39,6 +41,8 @@ void CodeTarget::addTo(llvm::json::Object &machine) const {
   machine["target_isa"] = isa();
   machine["target_vector_width"] = description.vectorWidth;
   machine["target_vector_registers"] = description.vectorRegisters;
+  machine["target_l1_cache_bytes"] = description.l1CacheBytes;
+  machine["target_l2_cache_bytes"] = description.l2CacheBytes;
   machine["aten_cpu_capability"] = torch.atenCapability;
   machine["openblas_coretype"] = torch.openblasCoreType;
   machine["mkl_enable_instructions"] = torch.mklInstructions;

@@ -1,7 +1,9 @@
 //===- CpuTarget.h - the description of a CPU from its features -*- C++ -*-===//
 //
 // The vector registers of x86 CPUs decide the register tiles: 32 registers
-// of 16 f32 lanes with AVX-512, 16 of 8 with AVX2. The features come from
+// of 16 f32 lanes with AVX-512, 16 of 8 with AVX2. Their caches per core
+// (a table of the CPUs LLVM names; this machine's from the C library when
+// the table lacks it) decide the cache blocks. The features come from
 // LLVM: the host's for the JIT, the TargetMachine's for mixer-compile, or a
 // CPU name and feature string (mixer-set-target).
 //
