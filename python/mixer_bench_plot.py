@@ -262,9 +262,17 @@ def rate(r):
     return fmt(r.get("gflops"), ".1f")
 
 
+def cpu_words(m):
+    """The CPU's name, with LLVM's name for it where the file has it (the
+    vendors' strings under a hypervisor say little: "AMD EPYC")."""
+    if m.get("host_cpu_name"):
+        return f"{m.get('cpu')} (LLVM: {m['host_cpu_name']})"
+    return f"{m.get('cpu')}"
+
+
 def machine_words(m, cfg):
     """The machine a JSON file's numbers come from, in one line."""
-    words = (f"{m.get('cpu')}, {m.get('cores')} cores, {cfg.get('threads')} "
+    words = (f"{cpu_words(m)}, {m.get('cores')} cores, {cfg.get('threads')} "
              "threads used")
     if m.get("fma_isa"):
         words += f", {m['fma_isa']}"
@@ -393,10 +401,10 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("Every number in the Summary and Results sections was measured on this "
       f"machine, in one run (`{os.path.relpath(json_path)}`); the per-machine "
       "and training sections name the machine of each of their files. The machines this "
-      "project is measured on change (AVX2-only AMD Zen 3, AVX-512 AMD Zen 5, "
+      "project is measured on change (AVX2-only AMD Zen 3, AVX-512 AMD Zen 4 and Zen 5, "
       "AVX-512 Intel with AMX): compare numbers only within one file.")
     w("")
-    w(f"- CPU: {m.get('cpu')}, {m.get('cores')} cores; "
+    w(f"- CPU: {cpu_words(m)}, {m.get('cores')} cores; "
       f"{cfg.get('threads')} threads used")
     if code_target_words(m):
         w(code_target_words(m))
