@@ -465,16 +465,23 @@ public:
     const TargetDescription &target = lookupTargetDescription(op);
     ops.triangularBlock = target.triangularBlockRows();
     ops.C = target.scanChunk(ops.C, /*returnsChunkStates=*/false);
-    return GatedDeltaRuleScan(ops);
+    GatedDeltaRuleScan scan(ops);
+    // A tile's heads (the target's block) take each chunk in turn: a
+    // token's rows of those heads are adjacent, so each chunk reads them
+    // together.
+    scan.headsInner = ops.H > 1 && ops.H <= target.scanHeadBlockLimit;
+    return scan;
   }
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {
     spec.heads = arith::ConstantIndexOp::create(b, ops.H);
     spec.chunkSize = ops.C;
+    spec.headsInner = headsInner;
   }
 
 private:
   explicit GatedDeltaRuleScan(const GatedDeltaRuleOperands &ops)
       : GatedDeltaRuleHooks(ops, /*withOutput=*/true) {}
+  bool headsInner = false;
 };
 
 } // namespace

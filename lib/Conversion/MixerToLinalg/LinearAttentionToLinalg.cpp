@@ -93,6 +93,8 @@ private:
   Value chunkStatesOut;
   /// False when only the chunk states are read: the steps pass the state.
   bool outputWanted = true;
+  /// The tile's heads run inside the chunk loop (ChunkedScanSpec::headsInner).
+  bool headsInner = false;
 };
 
 } // namespace
@@ -299,8 +301,12 @@ LinearAttentionScan::match(LinearAttentionOp op, PatternRewriter &rewriter) {
     // The backward's residual alone: no output where nothing reads it.
     scan.outputWanted = isRead(op.getO()) || isRead(op.getFinalState());
   }
-  scan.Q = lookupTargetDescription(op).scanChunk(
-      scan.Q, static_cast<bool>(op.getChunkStates()));
+  const TargetDescription &target = lookupTargetDescription(op);
+  scan.Q = target.scanChunk(scan.Q, static_cast<bool>(op.getChunkStates()));
+  // A tile's heads (the target's block) take each chunk in turn: a token's
+  // rows of those heads are adjacent, so each chunk reads them together.
+  scan.headsInner = !op.getChunkStates() && scan.shift == 0 && H > 1 &&
+                    H <= target.scanHeadBlockLimit;
   return scan;
 }
 
@@ -308,6 +314,7 @@ void LinearAttentionScan::configure(ImplicitLocOpBuilder &b,
                                     ChunkedScanSpec &spec) {
   spec.heads = arith::ConstantIndexOp::create(b, H);
   spec.chunkSize = Q;
+  spec.headsInner = headsInner;
   // Keys with an output: [0, outKeys), outKeys = max(L - shift, 0). The
   // first L - outKeys outputs read the initial state.
   Value c0 = arith::ConstantIndexOp::create(b, 0);

@@ -65,6 +65,9 @@
 // CHECK:               scf.yield %[[NO]], %[[NS]]
 // CHECK:             tensor.insert_slice %[[TOK]]#1 into %[[SH]][%[[BI]], %[[HI]], 0, 0] [1, 1, 16, 8]
 // CHECK-NOT:   mixer.gated_delta_rule
+// scan_head_block_limit = 1: one head at a time, the order these checks
+// follow (scan_heads_inner.mlir checks a block of heads per chunk).
+module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
 func.func @gdr(%q: tensor<1x10x2x16xf32>, %k: tensor<1x10x2x16xf32>, %v: tensor<1x10x2x8xf32>,
                %g: tensor<1x10x2xf32>, %beta: tensor<1x10x2xf32>, %init: tensor<1x2x16x8xf32>,
                %o0: tensor<1x10x2x8xf32>, %s0: tensor<1x2x16x8xf32>)
@@ -75,6 +78,7 @@ func.func @gdr(%q: tensor<1x10x2x16xf32>, %k: tensor<1x10x2x16xf32>, %v: tensor<
       outs(%o0, %s0 : tensor<1x10x2x8xf32>, tensor<1x2x16x8xf32>)
       -> tensor<1x10x2x8xf32>, tensor<1x2x16x8xf32>
   return %o, %s : tensor<1x10x2x8xf32>, tensor<1x2x16x8xf32>
+}
 }
 
 // -----

@@ -110,7 +110,8 @@ func.func @grouped_matmul_column_blocks(%lhs: tensor<?x64xf32>, %rhs: tensor<8x6
 
 // -----
 
-// mixer.linear_attention: one (batch, head) per tile, the whole value dim;
+// mixer.linear_attention: one batch entry and the target's block of heads per
+// tile (3 heads divide into no block of 2: one head each), the whole value dim;
 // the optional log_decay and init are sliced like the other operands.
 // CHECK-LABEL: func.func @linear_attention_tiles
 // CHECK-SAME: (%[[Q:[^:]*]]: tensor<2x50x3x16xf32>, %[[K:[^:]*]]: tensor<2x50x3x16xf32>, %[[V:[^:]*]]: tensor<2x50x3x8xf32>, %[[LD:[^:]*]]: tensor<2x50x3xf32>, %[[INIT:[^:]*]]: tensor<2x3x16x8xf32>
@@ -257,16 +258,18 @@ func.func @kernel_mv_rows(%x: tensor<2x100x3xf32>, %y: tensor<2x50x3xf32>, %v: t
 
 // -----
 
-// mixer.gated_delta_rule: one (batch, head) per tile, the whole value dim.
+// mixer.gated_delta_rule: one batch entry and the target's block of heads
+// per tile (scanHeadBlock: 2 of the 4, leaving 4 tiles for the 2 threads),
+// the whole value dim.
 // CHECK-LABEL: func.func @gated_delta_rule_tiles
 // CHECK-SAME: (%[[Q:[^:]*]]: tensor<2x40x4x8xf32>, %[[K:[^:]*]]: tensor<2x40x4x8xf32>, %[[V:[^:]*]]: tensor<2x40x4x16xf32>, %[[G:[^:]*]]: tensor<2x40x4xf32>, %[[BETA:[^:]*]]: tensor<2x40x4xf32>
-// CHECK:       scf.forall (%[[I:.*]], %[[H:.*]]) in (2, 4) shared_outs(%[[O:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
-// CHECK-DAG:     %[[GT:.*]] = tensor.extract_slice %[[G]][%[[I]], 0, %[[H]]] [1, 40, 1] [1, 1, 1]
-// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[BETA]][%[[I]], 0, %[[H]]] [1, 40, 1] [1, 1, 1]
-// CHECK:         mixer.gated_delta_rule chunk_size(32) ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[GT]], %[[BT]] : tensor<1x40x1x8xf32>, tensor<1x40x1x8xf32>, tensor<1x40x1x16xf32>, tensor<1x40x1xf32>, tensor<1x40x1xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x40x1x16xf32>, tensor<1x1x8x16xf32>)
+// CHECK:       scf.forall (%[[I:.*]], %[[H:.*]]) = (0, 0) to (2, 4) step (1, 2) shared_outs(%[[O:.*]] = %{{.*}}, %[[S:.*]] = %{{.*}})
+// CHECK-DAG:     %[[GT:.*]] = tensor.extract_slice %[[G]][%[[I]], 0, %[[H]]] [1, 40, 2] [1, 1, 1]
+// CHECK-DAG:     %[[BT:.*]] = tensor.extract_slice %[[BETA]][%[[I]], 0, %[[H]]] [1, 40, 2] [1, 1, 1]
+// CHECK:         mixer.gated_delta_rule chunk_size(32) ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[GT]], %[[BT]] : tensor<1x40x2x8xf32>, tensor<1x40x2x8xf32>, tensor<1x40x2x16xf32>, tensor<1x40x2xf32>, tensor<1x40x2xf32>) outs(%{{.*}}, %{{.*}} : tensor<1x40x2x16xf32>, tensor<1x2x8x16xf32>)
 // CHECK:         scf.forall.in_parallel
-// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0, %[[H]], 0] [1, 40, 1, 16]
-// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[H]], 0, 0] [1, 1, 8, 16]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[O]][%[[I]], 0, %[[H]], 0] [1, 40, 2, 16]
+// CHECK-NEXT:      tensor.parallel_insert_slice %{{.*}} into %[[S]][%[[I]], %[[H]], 0, 0] [1, 2, 8, 16]
 func.func @gated_delta_rule_tiles(%q: tensor<2x40x4x8xf32>, %k: tensor<2x40x4x8xf32>, %v: tensor<2x40x4x16xf32>, %g: tensor<2x40x4xf32>, %beta: tensor<2x40x4xf32>, %o0: tensor<2x40x4x16xf32>, %s0: tensor<2x4x8x16xf32>) -> (tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>) {
   %o, %s = mixer.gated_delta_rule chunk_size(32) ins(%q, %k, %v, %g, %beta : tensor<2x40x4x8xf32>, tensor<2x40x4x8xf32>, tensor<2x40x4x16xf32>, tensor<2x40x4xf32>, tensor<2x40x4xf32>) outs(%o0, %s0 : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>
   return %o, %s : tensor<2x40x4x16xf32>, tensor<2x4x8x16xf32>

@@ -29,6 +29,9 @@ struct GdrCase {
   bool strongGates = false;
   /// B and L dynamic in the function's types.
   bool dynamicShape = false;
+  /// > 0: compiled for that many threads (the tiles' blocks of heads then
+  /// do not depend on this machine's cores).
+  int64_t threads = 0;
 };
 
 std::string caseName(const GdrCase &c) {
@@ -36,7 +39,8 @@ std::string caseName(const GdrCase &c) {
   os << "B" << c.B << "_L" << c.L << "_H" << c.H << "_Dk" << c.Dk << "_Dv"
      << c.Dv << "_Q" << c.chunk << (c.withInit ? "_init" : "")
      << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "")
-     << (c.strongGates ? "_strong" : "") << (c.dynamicShape ? "_dynamic" : "");
+     << (c.strongGates ? "_strong" : "") << (c.dynamicShape ? "_dynamic" : "")
+     << (c.threads > 0 ? "_t" + std::to_string(c.threads) : "");
   return os.str();
 }
 
@@ -125,7 +129,7 @@ class GatedDeltaRuleAgainstReference
 
 TEST_P(GatedDeltaRuleAgainstReference, RelativeErrorWithinTolerance) {
   const GdrCase &c = GetParam();
-  CompiledModule compiled(gdrModule(c), c.naive);
+  CompiledModule compiled(gdrModule(c), c.naive, -1, true, "", c.threads);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
   GdrInputs in = randomInputs(c, 777);
   auto [o, state] = run(compiled, c, in);
@@ -153,6 +157,10 @@ std::vector<GdrCase> gdrCases() {
   cases.push_back({2, 150, 2, 16, 16, 32, true, 0.5f, false, false, true});
   // Strong gates: decays across a chunk far below f32's range.
   cases.push_back({1, 500, 2, 32, 32, 64, true, 1.0f, false, true});
+  // Blocks of heads inside the chunk loop: for two threads, 8 heads make
+  // tiles of 4 and a batch of 2 with 4 heads tiles of 2; a ragged tail.
+  cases.push_back({1, 200, 8, 16, 32, 16, true, 0.25f, false, false, false, 2});
+  cases.push_back({2, 100, 4, 16, 16, 32, false, 1.0f, false, false, false, 2});
   // The naive (scalar loops) lowering.
   cases.push_back({2, 70, 2, 8, 8, 16, true, 0.5f, true});
   cases.push_back({1, 40, 2, 8, 4, 16, false, 1.0f, true});

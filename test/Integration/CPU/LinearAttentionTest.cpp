@@ -27,6 +27,9 @@ struct LaCase {
   bool extremeDecays = false;
   /// B and L dynamic in the function's types.
   bool dynamicShape = false;
+  /// > 0: compiled for that many threads (the tiles' blocks of heads then
+  /// do not depend on this machine's cores).
+  int64_t threads = 0;
 };
 
 std::string caseName(const LaCase &c) {
@@ -36,7 +39,8 @@ std::string caseName(const LaCase &c) {
      << (c.withDecay ? "_decay" : "") << (c.withInit ? "_init" : "")
      << (c.scale != 1.0f ? "_scaled" : "") << (c.naive ? "_naive" : "")
      << (c.extremeDecays ? "_extreme" : "")
-     << (c.dynamicShape ? "_dynamic" : "");
+     << (c.dynamicShape ? "_dynamic" : "")
+     << (c.threads > 0 ? "_t" + std::to_string(c.threads) : "");
   return os.str();
 }
 
@@ -120,7 +124,7 @@ class LinearAttentionAgainstReference
 
 TEST_P(LinearAttentionAgainstReference, RelativeErrorWithinTolerance) {
   const LaCase &c = GetParam();
-  CompiledModule compiled(laModule(c), c.naive);
+  CompiledModule compiled(laModule(c), c.naive, -1, true, "", c.threads);
   ASSERT_TRUE(compiled.ok()) << "compilation failed";
   LaInputs in = randomInputs(c, 4321);
   auto [o, state] = run(compiled, c, in);
@@ -157,6 +161,14 @@ std::vector<LaCase> laCases() {
   // Extreme decays, with and without a window.
   for (int64_t w : {0, 70})
     cases.push_back({1, 1000, 2, 16, 16, 64, w, true, true, 1.0f, false, true});
+  // Blocks of heads inside the chunk loop: for two threads, 8 heads make
+  // tiles of 4 and a batch of 2 with 4 heads tiles of 2; a ragged tail; a
+  // window keeps the heads outside.
+  for (int64_t w : {0, 5})
+    cases.push_back(
+        {1, 200, 8, 16, 32, 16, w, true, true, 0.25f, false, false, false, 2});
+  cases.push_back(
+      {2, 100, 4, 16, 16, 32, 0, false, false, 1.0f, false, false, false, 2});
   // The naive (scalar loops) lowering.
   for (int64_t w : {0, 3})
     cases.push_back({2, 70, 2, 8, 8, 16, w, true, true, 0.5f, true});

@@ -85,10 +85,11 @@ public:
 
   /// `source` compiled through the CPU pipeline. `recurrentThreshold` < 0
   /// keeps the pipeline's default; `targetCpu` (LLVM's name) compiles for
-  /// that CPU instead of this machine's.
+  /// that CPU instead of this machine's; `numThreads` > 0 compiles for that
+  /// many threads (the tiles then do not depend on this machine's cores).
   CompiledModule(const std::string &source, bool naive,
                  int64_t recurrentThreshold = -1, bool runtimeChecks = true,
-                 const std::string &targetCpu = "")
+                 const std::string &targetCpu = "", int64_t numThreads = 0)
       : CompiledModule(source, [&](mlir::ModuleOp module) {
           mlir::mixer::CpuPipelineOptions options;
           options.naive = naive;
@@ -97,6 +98,8 @@ public:
             options.targetCpu = targetCpu;
           if (recurrentThreshold >= 0)
             options.recurrentThreshold = recurrentThreshold;
+          if (numThreads > 0)
+            options.numThreads = numThreads;
           return mlir::mixer::compileToLLVM(module, options);
         }) {}
 

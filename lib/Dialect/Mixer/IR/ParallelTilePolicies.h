@@ -38,6 +38,13 @@ SmallVector<int64_t> groupTile(
     Value members, Value b,
     function_ref<int64_t(int64_t)> block = [](int64_t n) { return n; });
 
+/// One batch entry and the target's block of the heads (dim 2 of the
+/// time-major `tokens` [B, L, H, D]) per tile, whose chunk steps the
+/// lowering runs inside its chunk loop (the heads' rows of a token are
+/// adjacent); one head when the heads or the batch are dynamic.
+SmallVector<int64_t> headBlockTile(Value tokens,
+                                   const TargetDescription &target);
+
 } // namespace mlir::mixer
 
 #endif // MIXER_LIB_DIALECT_MIXER_IR_PARALLELTILEPOLICIES_H

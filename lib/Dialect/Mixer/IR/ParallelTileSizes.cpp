@@ -64,6 +64,15 @@ mlir::mixer::groupTile(Value members, Value b,
   return {1, block(n / G)};
 }
 
+SmallVector<int64_t>
+mlir::mixer::headBlockTile(Value tokens, const TargetDescription &target) {
+  auto type = cast<ShapedType>(tokens.getType());
+  int64_t batch = type.getDimSize(0), H = type.getDimSize(2);
+  if (ShapedType::isDynamic(batch) || ShapedType::isDynamic(H))
+    return {1, 1, 0};
+  return {1, target.scanHeadBlock(H, batch), 0};
+}
+
 // ssd: one batch entry and the target's block of a group's heads per tile
 // (they share each chunk's b and c), the whole head (value) dim. A dynamic
 // batch counts as one entry: the block then never leaves a thread idle.

@@ -194,8 +194,10 @@ def Mixer_LinearAttentionOp
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state,
                       Optional<AnyRankedTensor>:$chunk_states);
-  // Tiles: one (batch, head) per tile, the whole value dim.
-  let parallelTilePolicy = "return {1, 1, 0};";
+  // Tiles: one batch entry and the target's block of heads per tile (its
+  // CPU lowering runs their chunk steps inside the chunk loop), the whole
+  // value dim.
+  let parallelTilePolicy = "return headBlockTile(getQ(), target);";
 
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
@@ -262,8 +264,10 @@ def Mixer_GatedDeltaRuleOp
                        I64Attr:$chunk_size,
                        DefaultValuedAttr<F32Attr, "1.0f">:$scale);
   let results = (outs AnyRankedTensor:$o, AnyRankedTensor:$final_state);
-  // Tiles: one (batch, head) per tile, the whole value dim.
-  let parallelTilePolicy = "return {1, 1, 0};";
+  // Tiles: one batch entry and the target's block of heads per tile (its
+  // CPU lowering runs their chunk steps inside the chunk loop), the whole
+  // value dim.
+  let parallelTilePolicy = "return headBlockTile(getQ(), target);";
 
   let assemblyFormat = [{
     `chunk_size` `(` $chunk_size `)`
