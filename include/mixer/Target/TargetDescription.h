@@ -51,10 +51,12 @@ struct TargetDescription {
   int64_t scanTimeBlock = 16;
   /// Largest channel block of mixer.selective_scan (a power of two).
   int64_t scanChannelBlockLimit = 64;
-  /// Most heads of one group per parallel tile of mixer.ssd (a power of
-  /// two): a tile's heads share each chunk's b, c and their product, which
-  /// the lowering builds once per chunk for all of them, and their states
-  /// (N * P floats per head) stay in L2. 1 on GPUs: a block per head.
+  /// Most heads of one group per parallel tile of mixer.ssd,
+  /// mixer.linear_attention and mixer.gated_delta_rule (a power of two),
+  /// which step through each chunk together: ssd's share each chunk's b, c
+  /// and their product, built once per chunk for all of them; every scan's
+  /// heads read adjacent rows of the time-major inputs; their states stay
+  /// in L2. 1 on GPUs: a block per head.
   int64_t scanHeadBlockLimit = 4;
   /// Threads that will run the parallel loops (mixer-set-threads; the CPU
   /// pipeline's num-threads); 0: unknown, then the compiling machine's
@@ -132,7 +134,7 @@ struct TargetDescription {
         1, llvm::hardware_concurrency().compute_thread_count());
   }
 
-  /// Heads per tile of mixer.ssd: the largest power of two up to
+  /// Heads per tile of the chunked scans: the largest power of two up to
   /// scanHeadBlockLimit that divides the heads of a group into at least two
   /// tiles (a group is never left to one thread) and leaves at least one
   /// tile per thread: `groupTiles` (batch x groups) x headsPerGroup / block

@@ -209,8 +209,10 @@ def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp">
   let description = [{
     Tiles every mixer op through its TilingInterface so that each iteration
     of the resulting `scf.forall` handles one unit of independent work: one
-    (batch, head) of a scan (one (batch, channel block) of the selective
-    scan, the block lying in one group), one (batch, row block) of a kernel
+    batch entry and a block of heads of a chunked scan (the target's
+    `scan_head_block_limit` at most, leaving a tile per thread; one head on
+    GPUs), one (batch, channel block) of the selective scan (the block lying
+    in one group), one (batch, row block) of a kernel
     sum, one column block of a grouped GEMM. The forall becomes OpenMP threads on the
     CPU and thread blocks on the GPU. Elementwise linalg producers of the
     operands (the dt scaling of x, gates) are fused: each tile computes its
@@ -218,7 +220,8 @@ def MixerTileParallelDimsPass : Pass<"mixer-tile-parallel-dims", "func::FuncOp">
 
     The tile sizes are each op's `ParallelTilingOpInterface` answer for the
     module's `mixer.target` (the default target without one): its parallel
-    row block and the selective scan's channel block limit.
+    row block, its head block limit and the selective scan's channel block
+    limit.
   }];
   let options = [
     Option<"rowBlock", "row-block", "int64_t", /*default=*/"64",
