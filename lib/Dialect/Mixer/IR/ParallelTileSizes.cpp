@@ -1,9 +1,10 @@
 //===- ParallelTileSizes.cpp - one unit of independent work per tile ------===//
 //
 // ParallelTilingOpInterface: the tiles of mixer-tile-parallel-dims, each one
-// (batch, head) of a scan (a block of a group's heads for ssd), one (batch,
-// row block) of a kernel sum or one column block of a grouped GEMM, sized by
-// the target. Most ops state their policy in ODS (`parallelTilePolicy`)
+// batch entry and a block of heads of a chunked scan (of a group's heads for
+// ssd), one (batch, channel block) of the selective scan, one (batch, row
+// block) of a kernel sum or one column block of a grouped GEMM, sized by the
+// target. Most ops state their policy in ODS (`parallelTilePolicy`)
 // over the helpers defined here; the ones that need more are written here.
 //
 //===----------------------------------------------------------------------===//
