@@ -14,6 +14,7 @@
 #define MIXER_LIB_CONVERSION_MIXERTOLINALG_CHUNKEDSCANLOWERING_H
 
 #include "MixerToLinalgPatterns.h"
+#include "mixer/Target/TargetDescription.h"
 #include "mixer/Utils/BuildReplacement.h"
 #include "mixer/Utils/ChunkedScan.h"
 
@@ -27,6 +28,15 @@ namespace mlir::mixer {
 /// The size of dim `dim` of the ranked tensor `value` (maybe dynamic).
 inline int64_t dimSize(Value value, unsigned dim) {
   return cast<RankedTensorType>(value.getType()).getDimSize(dim);
+}
+
+/// Whether a tile's `heads` step through each chunk together on `target`
+/// (ChunkedScanSpec::headsInner): two up to its head block limit, which is
+/// what mixer-tile-parallel-dims leaves in a tile (1 on GPUs: never). The
+/// lowerings add what the driver needs besides (no chunk states, one
+/// segment).
+inline bool headsStepTogether(const TargetDescription &target, int64_t heads) {
+  return heads > 1 && heads <= target.scanHeadBlockLimit;
 }
 
 /// Whether `value` is read: a use other than a tile's insert into a

@@ -469,7 +469,7 @@ public:
     // A tile's heads (the target's block) take each chunk in turn: a
     // token's rows of those heads are adjacent, so each chunk reads them
     // together.
-    scan.headsInner = ops.H > 1 && ops.H <= target.scanHeadBlockLimit;
+    scan.headsInner = headsStepTogether(target, ops.H);
     return scan;
   }
   void configure(ImplicitLocOpBuilder &b, ChunkedScanSpec &spec) {

@@ -305,8 +305,8 @@ LinearAttentionScan::match(LinearAttentionOp op, PatternRewriter &rewriter) {
   scan.Q = target.scanChunk(scan.Q, static_cast<bool>(op.getChunkStates()));
   // A tile's heads (the target's block) take each chunk in turn: a token's
   // rows of those heads are adjacent, so each chunk reads them together.
-  scan.headsInner = !op.getChunkStates() && scan.shift == 0 && H > 1 &&
-                    H <= target.scanHeadBlockLimit;
+  scan.headsInner =
+      !op.getChunkStates() && scan.shift == 0 && headsStepTogether(target, H);
   return scan;
 }
 

@@ -166,8 +166,8 @@ FailureOr<SsdScan> SsdScan::match(SsdOp op, PatternRewriter &) {
   scan.triangularBlock = target.triangularBlockRows();
   // A tile's heads of one group run inside the chunk loop (as many as the
   // target's block: their states stay in cache).
-  scan.headsInner = !op.getChunkStates() && in.G == 1 && in.H > 1 &&
-                    in.H <= target.scanHeadBlockLimit;
+  scan.headsInner =
+      !op.getChunkStates() && in.G == 1 && headsStepTogether(target, in.H);
   return scan;
 }
 
