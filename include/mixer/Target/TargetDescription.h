@@ -25,6 +25,15 @@ class MLIRContext;
 class Operation;
 namespace mixer {
 
+/// FMAs per token and head of a chunked scan's forward, for
+/// TargetDescription::scanChunk: its causal products (the chunk's scores,
+/// solves) cost `causalPerChunkToken` for each token of its chunk, its state
+/// products `state` whatever the chunk.
+struct ScanWork {
+  int64_t causalPerChunkToken = 0;
+  int64_t state = 0;
+};
+
 struct TargetDescription {
   /// f32 lanes of a vector register and the number of vector registers.
   int64_t vectorWidth = 16;
@@ -78,8 +87,9 @@ struct TargetDescription {
   /// token and head in its causal products beside the state's 4 D^2 (ssd,
   /// linear attention) or 6 D^2 (the gated delta rule), the products of
   /// 16 rows still fill the register blocks, and the per-chunk passes cost
-  /// less than the FMAs saved. GPUs keep the op's chunk: their
-  /// tensor-core tiles want long chunks.
+  /// less than the FMAs saved (scanChunk shortens the gated delta rule's by
+  /// its work). GPUs keep the op's chunk: their tensor-core tiles want long
+  /// chunks.
   int64_t scanChunkLimit = 16;
   /// GPU only: threads per warp and shared memory per block, in bytes.
   std::optional<int64_t> warpSize;
@@ -95,14 +105,27 @@ struct TargetDescription {
   /// the extra temporaries of the blocked forms cost registers.
   int64_t triangularBlockRows() const { return isGpu() ? 0 : 16; }
 
+  /// The shortest chunk scanChunk makes: below 8 tokens the per-chunk
+  /// passes (prefix sums, exps, copies) cost more than the causal FMAs
+  /// saved (the gated delta rule at D = 64: 4-token chunks took 1.10x as
+  /// long as 8-token ones with AVX-512 code, 1.03x with AVX2 code).
+  static constexpr int64_t kShortestScanChunk = 8;
+
   /// The chunk of a scan's chunked forward for an op's `chunk_size`: at most
-  /// scanChunkLimit tokens where that is positive, unless the op returns
+  /// scanChunkLimit tokens where that is positive, halved (not below
+  /// kShortestScanChunk) while the causal products of `work` cost more than
+  /// a quarter of its state products; the op's chunk where the op returns
   /// its chunk-boundary states, whose rows sit at multiples of chunk_size
   /// (without them the result does not depend on the chunk).
-  int64_t scanChunk(int64_t chunkSize, bool returnsChunkStates) const {
+  int64_t scanChunk(int64_t chunkSize, bool returnsChunkStates,
+                    ScanWork work = {}) const {
     if (returnsChunkStates || scanChunkLimit <= 0)
       return chunkSize;
-    return std::min(chunkSize, scanChunkLimit);
+    int64_t chunk = std::min(chunkSize, scanChunkLimit);
+    while (chunk / 2 >= kShortestScanChunk &&
+           4 * chunk * work.causalPerChunkToken > work.state)
+      chunk /= 2;
+    return chunk;
   }
 
   /// Whether this describes a GPU (the per-block temporaries then go to

@@ -7,12 +7,13 @@
 // substitution, one static [1, C] x [C, Dv] contraction per row), and the
 // outputs and the next state are chunk-level contractions, as in chunked
 // linear attention. C is chunk_size, or at most the target's
-// scan_chunk_limit (CPUs: 16 tokens; the result does not depend on C): per
-// token the chunk's triangular work (K K^T, Q K^T, the solve, the masked
-// scores times U') costs about 2 C D FMAs beside the state's 3 Dk Dv, and
-// the solve's dependent rows are latency bound, while state products of 16
-// rows still fill the register tiles. The tail, and sequences of at most
-// recurrent-threshold tokens, use the recurrent form (tokenStep). With
+// scan_chunk_limit (CPUs: 16 tokens; the result does not depend on C),
+// halved down to 8 tokens while the chunk's triangular work (K K^T, Q K^T,
+// the solve, the masked scores times U': C (2 Dk + 2 Dv) FMAs per token)
+// costs more than a quarter of the state's 3 Dk Dv (TargetDescription::
+// scanChunk): the solve's dependent rows are latency bound, while state
+// products of 8 rows still fill the register tiles. The tail, and sequences of
+// at most recurrent-threshold tokens, use the recurrent form (tokenStep). With
 // a = exp(g_t), b = beta_t:
 //
 //   S_t = a (S - b k (k^T S)) + b k v^T = a S + k w^T,  w = b (v - a S^T k)
@@ -464,7 +465,11 @@ public:
                                    op.getScale().convertToFloat())};
     const TargetDescription &target = lookupTargetDescription(op);
     ops.triangularBlock = target.triangularBlockRows();
-    ops.C = target.scanChunk(ops.C, /*returnsChunkStates=*/false);
+    // Per token and head, the chunk's K K^T, Q K^T, solve and masked scores
+    // times U' take C (2 Dk + 2 Dv) FMAs, its three state products 3 Dk Dv:
+    // a third at C = 16 and Dk = Dv = 64, where 8-token chunks win.
+    ops.C = target.scanChunk(ops.C, /*returnsChunkStates=*/false,
+                             {2 * (ops.Dk + ops.Dv), 3 * ops.Dk * ops.Dv});
     GatedDeltaRuleScan scan(ops);
     // A tile's heads (the target's block) take each chunk in turn: a
     // token's rows of those heads are adjacent, so each chunk reads them

@@ -1,6 +1,7 @@
 // RUN: mixer-opt %s --convert-mixer-to-linalg --split-input-file | FileCheck %s
 
-// L = 10 is under a chunk: the recurrent form per (batch, head) and token:
+// L = 10 is under a chunk (scan_chunk_limit = 0: the op's chunk of 64): the
+// recurrent form per (batch, head) and token:
 // one [2, Dk] x [Dk, Dv]
 // contraction reads k^T S and q^T S from the old state, w = beta (v - a kS),
 // o = scale (a qS + (k . q) w) is written into its row of o, and the state
@@ -67,7 +68,7 @@
 // CHECK-NOT:   mixer.gated_delta_rule
 // scan_head_block_limit = 1: one head at a time, the order these checks
 // follow (scan_heads_inner.mlir checks a block of heads per chunk).
-module attributes {mixer.target = {scan_head_block_limit = 1 : i64}} {
+module attributes {mixer.target = {scan_chunk_limit = 0 : i64, scan_head_block_limit = 1 : i64}} {
 func.func @gdr(%q: tensor<1x10x2x16xf32>, %k: tensor<1x10x2x16xf32>, %v: tensor<1x10x2x8xf32>,
                %g: tensor<1x10x2xf32>, %beta: tensor<1x10x2xf32>, %init: tensor<1x2x16x8xf32>,
                %o0: tensor<1x10x2x8xf32>, %s0: tensor<1x2x16x8xf32>)
@@ -113,7 +114,9 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 
 // -----
 
-// L = 40, chunks of 16: two chunks in the WY form, then 8 tokens. Per chunk,
+// L = 40, chunks of 16 (scan_chunk_limit = 0: the op's chunk, which the CPU
+// would halve for heads this small, @gdr_chunk_by_work): two chunks in the
+// WY form, then 8 tokens. Per chunk,
 // with the decays exp(cum_t - cum_j) (j <= t) formed once for both masks:
 // A = beta_t (K K^T) * exp(cum_t - cum_j), strictly lower; the right-hand
 // side diag(beta) V - diag(beta exp(cum)) K S; U' by forward substitution
@@ -180,6 +183,7 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK:           %[[SD:.*]] = linalg.generic {{.*}} outs(%[[S]] : tensor<8x4xf32>)
 // CHECK:           linalg.generic {indexing_maps = [#[[$KI]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[KW]], %[[U]] : tensor<16x8xf32>, tensor<16x4xf32>) outs(%[[SD]] : tensor<8x4xf32>)
 // CHECK:         scf.for %{{.*}} = %[[C32]] to %[[C40]] step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %{{.*}} = %[[CH]]#1)
+module attributes {mixer.target = {scan_chunk_limit = 0 : i64}} {
 func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: tensor<1x40x1x4xf32>,
                       %g: tensor<1x40x1xf32>, %beta: tensor<1x40x1xf32>,
                       %o0: tensor<1x40x1x4xf32>, %s0: tensor<1x1x8x4xf32>)
@@ -190,12 +194,15 @@ func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: te
       -> tensor<1x40x1x4xf32>, tensor<1x1x8x4xf32>
   return %o, %s : tensor<1x40x1x4xf32>, tensor<1x1x8x4xf32>
 }
+}
 
 // -----
 
-// chunk_size(32) on a CPU: chunks of one triangular block (the target's
-// triangularBlockRows, 16 tokens), since chunk_size does not change the
-// result: two chunks of 16, each solving U' by one loop of 16 rows (no
+// chunk_size(32) on a CPU: chunks of at most the target's scan_chunk_limit
+// (16 tokens, one triangular block), since chunk_size does not change the
+// result. At Dk = Dv = 128 the chunk's causal products (16 (2 Dk + 2 Dv)
+// FMAs per token) stay under a quarter of the state's (3 Dk Dv), so the
+// chunk stays 16: two chunks, each solving U' by one loop of 16 rows (no
 // blocked substitution, no [32, *] factors), then an empty tail.
 
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -207,23 +214,55 @@ func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: te
 // CHECK-DAG:       %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:       %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:       %[[C32:.*]] = arith.constant 32 : index
-// CHECK:           scf.for %[[CI:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x32x1x4xf32>, tensor<8x4xf32>)
+// CHECK:           scf.for %[[CI:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x32x1x128xf32>, tensor<128x128xf32>)
 // CHECK:             %[[T0:.*]] = arith.muli %[[CI]], %[[C16]] : index
-// CHECK:             tensor.extract_slice %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 8] [1, 1, 1, 1] : tensor<1x32x1x8xf32> to tensor<16x8xf32>
+// CHECK:             tensor.extract_slice %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 128] [1, 1, 1, 1] : tensor<1x32x1x128xf32> to tensor<16x128xf32>
 // CHECK:             arith.negf
 // CHECK-NOT:         tensor<32x32xf32>
-// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x4xf32>)
-// CHECK:               linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
-// CHECK-NOT:         tensor<32x4xf32>
-// CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 4] [1, 1, 1, 1] : tensor<16x4xf32> into tensor<1x32x1x4xf32>
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x128xf32>)
+// CHECK:               linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x128xf32>) outs(%{{.*}} : tensor<1x128xf32>)
+// CHECK-NOT:         tensor<32x128xf32>
+// CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 128] [1, 1, 1, 1] : tensor<16x128xf32> into tensor<1x32x1x128xf32>
 // CHECK:           scf.for %{{.*}} = %[[C32]] to %[[C32]] step %[[C1]]
-func.func @gdr_chunk_limit(%q: tensor<1x32x1x8xf32>, %k: tensor<1x32x1x8xf32>, %v: tensor<1x32x1x4xf32>,
+func.func @gdr_chunk_limit(%q: tensor<1x32x1x128xf32>, %k: tensor<1x32x1x128xf32>, %v: tensor<1x32x1x128xf32>,
                       %g: tensor<1x32x1xf32>, %beta: tensor<1x32x1xf32>,
-                      %o0: tensor<1x32x1x4xf32>, %s0: tensor<1x1x8x4xf32>)
-    -> (tensor<1x32x1x4xf32>, tensor<1x1x8x4xf32>) {
+                      %o0: tensor<1x32x1x128xf32>, %s0: tensor<1x1x128x128xf32>)
+    -> (tensor<1x32x1x128xf32>, tensor<1x1x128x128xf32>) {
   %o, %s = mixer.gated_delta_rule chunk_size(32)
-      ins(%q, %k, %v, %g, %beta : tensor<1x32x1x8xf32>, tensor<1x32x1x8xf32>, tensor<1x32x1x4xf32>, tensor<1x32x1xf32>, tensor<1x32x1xf32>)
-      outs(%o0, %s0 : tensor<1x32x1x4xf32>, tensor<1x1x8x4xf32>)
-      -> tensor<1x32x1x4xf32>, tensor<1x1x8x4xf32>
-  return %o, %s : tensor<1x32x1x4xf32>, tensor<1x1x8x4xf32>
+      ins(%q, %k, %v, %g, %beta : tensor<1x32x1x128xf32>, tensor<1x32x1x128xf32>, tensor<1x32x1x128xf32>, tensor<1x32x1xf32>, tensor<1x32x1xf32>)
+      outs(%o0, %s0 : tensor<1x32x1x128xf32>, tensor<1x1x128x128xf32>)
+      -> tensor<1x32x1x128xf32>, tensor<1x1x128x128xf32>
+  return %o, %s : tensor<1x32x1x128xf32>, tensor<1x1x128x128xf32>
+}
+
+// -----
+
+// The same at Dk = Dv = 64: 16-token chunks would spend a third of the
+// state's FMAs (3 Dk Dv per token) on the causal products (16 (2 Dk + 2 Dv)),
+// so the CPU halves them to 8 tokens (not below 8): four chunks of 8, each
+// solving U' by one loop of 8 rows.
+
+// CHECK-LABEL: func.func @gdr_chunk_by_work
+// CHECK-DAG:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:       %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:       %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:       %[[C32:.*]] = arith.constant 32 : index
+// CHECK:           scf.for %[[CI:.*]] = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x32x1x64xf32>, tensor<64x64xf32>)
+// CHECK:             %[[T0:.*]] = arith.muli %[[CI]], %[[C8]] : index
+// CHECK:             tensor.extract_slice %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 8, 1, 64] [1, 1, 1, 1] : tensor<1x32x1x64xf32> to tensor<8x64xf32>
+// CHECK-NOT:         tensor<16x16xf32>
+// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C8]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}) -> (tensor<8x64xf32>)
+// CHECK:               linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8xf32>, tensor<8x64xf32>) outs(%{{.*}} : tensor<1x64xf32>)
+// CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 8, 1, 64] [1, 1, 1, 1] : tensor<8x64xf32> into tensor<1x32x1x64xf32>
+// CHECK:           scf.for %{{.*}} = %[[C32]] to %[[C32]] step %[[C1]]
+func.func @gdr_chunk_by_work(%q: tensor<1x32x1x64xf32>, %k: tensor<1x32x1x64xf32>, %v: tensor<1x32x1x64xf32>,
+                      %g: tensor<1x32x1xf32>, %beta: tensor<1x32x1xf32>,
+                      %o0: tensor<1x32x1x64xf32>, %s0: tensor<1x1x64x64xf32>)
+    -> (tensor<1x32x1x64xf32>, tensor<1x1x64x64xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(32)
+      ins(%q, %k, %v, %g, %beta : tensor<1x32x1x64xf32>, tensor<1x32x1x64xf32>, tensor<1x32x1x64xf32>, tensor<1x32x1xf32>, tensor<1x32x1xf32>)
+      outs(%o0, %s0 : tensor<1x32x1x64xf32>, tensor<1x1x64x64xf32>)
+      -> tensor<1x32x1x64xf32>, tensor<1x1x64x64xf32>
+  return %o, %s : tensor<1x32x1x64xf32>, tensor<1x1x64x64xf32>
 }

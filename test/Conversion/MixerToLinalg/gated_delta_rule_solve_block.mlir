@@ -3,25 +3,26 @@
 // RUN:   | FileCheck %s --check-prefix=GPU
 
 // The triangular solve follows the target. The forward of chunk_size(32)
-// on a CPU takes chunks of one triangular block (16 tokens: two chunks,
-// each solved by one loop of 16 rows); on a GPU one chunk of 32, row by row
-// (one loop of 32 rows). The CPU forms the decays between tokens once for
-// both masks, one exp per pair; the GPU's masks take their own exps (fewer
-// live temporaries in its kernel).
+// on a CPU takes chunks of at most one triangular block, here halved to 8
+// tokens (scanChunk: for heads this small the causal products outweigh the
+// state's): four chunks, each solved by one loop of 8 rows; on a GPU one
+// chunk of 32, row by row (one loop of 32 rows). The CPU forms the decays
+// between tokens once for both masks, one exp per pair; the GPU's masks
+// take their own exps (fewer live temporaries in its kernel).
 
 // CPU-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CPU-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CPU-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CPU-LABEL: func.func @gdr_solve
-// CPU-DAG:     %[[C2:.*]] = arith.constant 2 : index
-// CPU-DAG:     %[[C16:.*]] = arith.constant 16 : index
-// CPU:         scf.for %{{.*}} = %{{.*}} to %[[C2]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x32x1x4xf32>, tensor<8x4xf32>)
-// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16xf64>, tensor<16xf64>) outs(%{{.*}} : tensor<16x16xf32>)
+// CPU-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CPU-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CPU:         scf.for %{{.*}} = %{{.*}} to %[[C4]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<1x32x1x4xf32>, tensor<8x4xf32>)
+// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8xf64>, tensor<8xf64>) outs(%{{.*}} : tensor<8x8xf32>)
 // CPU:             math.exp
-// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<16x16xf32>, tensor<16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
+// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x8xf32>, tensor<8xf32>) outs(%{{.*}} : tensor<8x8xf32>)
 // CPU:           arith.negf
-// CPU:           scf.for %{{.*}} = %{{.*}} to %[[C16]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x4xf32>)
-// CPU:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:           scf.for %{{.*}} = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<8x4xf32>)
+// CPU:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
 // CPU-NOT:     tensor<32x4xf32>
 
 // GPU-LABEL: func.func @gdr_solve

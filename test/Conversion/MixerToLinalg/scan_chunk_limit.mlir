@@ -7,7 +7,11 @@
 // scan_chunk_limit tokens where chunk_size does not change the result: 16 on
 // CPUs (one triangular block), none on GPUs (the op's chunk). chunk_size(64)
 // over 100 tokens: on a CPU 6 chunks of 16 and a tail from token 96, on a
-// GPU one chunk of 64 and a tail from token 64.
+// GPU one chunk of 64 and a tail from token 64. The gated delta rule's CPU
+// chunks are halved, down to 8 tokens, while their causal products
+// (C (2 Dk + 2 Dv) FMAs per token) cost more than a quarter of the state's
+// (3 Dk Dv): 8 tokens for the small heads here and at Dk = Dv = 64, 16 at
+// Dk = Dv = 128.
 
 // CPU-LABEL: func.func @ssd_chunk
 // CPU-DAG:     %[[C6:.*]] = arith.constant 6 : index
@@ -43,7 +47,7 @@ func.func @linear_attention_chunk(%q: tensor<1x100x2x8xf32>, %v: tensor<1x100x2x
 
 // CPU-LABEL: func.func @gated_delta_rule_chunk
 // CPU-DAG:     %[[C96:.*]] = arith.constant 96 : index
-// CPU:         tensor.extract_slice %{{.*}} [1, 16, 1, 8] [1, 1, 1, 1] : tensor<1x100x2x8xf32> to tensor<16x8xf32>
+// CPU:         tensor.extract_slice %{{.*}} [1, 8, 1, 8] [1, 1, 1, 1] : tensor<1x100x2x8xf32> to tensor<8x8xf32>
 // CPU:         scf.for %{{.*}} = %[[C96]] to
 // GPU-LABEL: func.func @gated_delta_rule_chunk
 // GPU-DAG:     %[[C64:.*]] = arith.constant 64 : index
@@ -52,6 +56,36 @@ func.func @linear_attention_chunk(%q: tensor<1x100x2x8xf32>, %v: tensor<1x100x2x
 func.func @gated_delta_rule_chunk(%q: tensor<1x100x2x8xf32>, %v: tensor<1x100x2x4xf32>, %g: tensor<1x100x2xf32>, %o0: tensor<1x100x2x4xf32>, %s0: tensor<1x2x8x4xf32>) -> (tensor<1x100x2x4xf32>, tensor<1x2x8x4xf32>) {
   %o, %s = mixer.gated_delta_rule chunk_size(64) scale(0.5) ins(%q, %q, %v, %g, %g : tensor<1x100x2x8xf32>, tensor<1x100x2x8xf32>, tensor<1x100x2x4xf32>, tensor<1x100x2xf32>, tensor<1x100x2xf32>) outs(%o0, %s0 : tensor<1x100x2x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x100x2x4xf32>, tensor<1x2x8x4xf32>
   return %o, %s : tensor<1x100x2x4xf32>, tensor<1x2x8x4xf32>
+}
+
+// -----
+
+// CPU-LABEL: func.func @gated_delta_rule_chunk_d64
+// CPU-DAG:     %[[C12:.*]] = arith.constant 12 : index
+// CPU-DAG:     %[[C96:.*]] = arith.constant 96 : index
+// CPU:         scf.for %{{.*}} = %{{.*}} to %[[C12]] step
+// CPU:           tensor.extract_slice %{{.*}} [1, 8, 1, 64] [1, 1, 1, 1] : tensor<1x100x1x64xf32> to tensor<8x64xf32>
+// CPU:         scf.for %{{.*}} = %[[C96]] to
+// GPU-LABEL: func.func @gated_delta_rule_chunk_d64
+// GPU:         tensor.extract_slice %{{.*}} [1, 64, 1, 64] [1, 1, 1, 1] : tensor<1x100x1x64xf32> to tensor<64x64xf32>
+func.func @gated_delta_rule_chunk_d64(%q: tensor<1x100x1x64xf32>, %g: tensor<1x100x1xf32>, %o0: tensor<1x100x1x64xf32>, %s0: tensor<1x1x64x64xf32>) -> (tensor<1x100x1x64xf32>, tensor<1x1x64x64xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(64) scale(0.125) ins(%q, %q, %q, %g, %g : tensor<1x100x1x64xf32>, tensor<1x100x1x64xf32>, tensor<1x100x1x64xf32>, tensor<1x100x1xf32>, tensor<1x100x1xf32>) outs(%o0, %s0 : tensor<1x100x1x64xf32>, tensor<1x1x64x64xf32>) -> tensor<1x100x1x64xf32>, tensor<1x1x64x64xf32>
+  return %o, %s : tensor<1x100x1x64xf32>, tensor<1x1x64x64xf32>
+}
+
+// -----
+
+// CPU-LABEL: func.func @gated_delta_rule_chunk_d128
+// CPU-DAG:     %[[C6:.*]] = arith.constant 6 : index
+// CPU-DAG:     %[[C96:.*]] = arith.constant 96 : index
+// CPU:         scf.for %{{.*}} = %{{.*}} to %[[C6]] step
+// CPU:           tensor.extract_slice %{{.*}} [1, 16, 1, 128] [1, 1, 1, 1] : tensor<1x100x1x128xf32> to tensor<16x128xf32>
+// CPU:         scf.for %{{.*}} = %[[C96]] to
+// GPU-LABEL: func.func @gated_delta_rule_chunk_d128
+// GPU:         tensor.extract_slice %{{.*}} [1, 64, 1, 128] [1, 1, 1, 1] : tensor<1x100x1x128xf32> to tensor<64x128xf32>
+func.func @gated_delta_rule_chunk_d128(%q: tensor<1x100x1x128xf32>, %g: tensor<1x100x1xf32>, %o0: tensor<1x100x1x128xf32>, %s0: tensor<1x1x128x128xf32>) -> (tensor<1x100x1x128xf32>, tensor<1x1x128x128xf32>) {
+  %o, %s = mixer.gated_delta_rule chunk_size(64) scale(0.125) ins(%q, %q, %q, %g, %g : tensor<1x100x1x128xf32>, tensor<1x100x1x128xf32>, tensor<1x100x1x128xf32>, tensor<1x100x1xf32>, tensor<1x100x1xf32>) outs(%o0, %s0 : tensor<1x100x1x128xf32>, tensor<1x1x128x128xf32>) -> tensor<1x100x1x128xf32>, tensor<1x1x128x128xf32>
+  return %o, %s : tensor<1x100x1x128xf32>, tensor<1x1x128x128xf32>
 }
 
 // -----
