@@ -104,12 +104,14 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
       }
     return {i, j, 1};
   }
-  // 2-D transposes in square blocks: a vector.transpose of 16 x 16 lowers to
-  // register shuffles, where row tiles would gather a column element-wise.
-  if (auto transpose = dyn_cast<linalg::TransposeOp>(op.getOperation());
-      transpose && bounds.size() == 2 && bounds[0] % vectorWidth == 0 &&
-      bounds[1] % vectorWidth == 0)
-    return {vectorWidth, vectorWidth};
+  // 2-D transposes in square blocks of 16 or 8, the largest a vector holds
+  // that divides both dims (AVX2: 8; AVX-512: 16, or 8 where a dim is 8):
+  // a vector.transpose of 16 x 16 or 8 x 8 lowers to register shuffles,
+  // where row tiles would gather a column element-wise.
+  if (isa<linalg::TransposeOp>(op.getOperation()) && bounds.size() == 2)
+    for (int64_t block = vectorWidth; block >= 8; block /= 2)
+      if (bounds[0] % block == 0 && bounds[1] % block == 0)
+        return {block, block};
   SmallVector<int64_t> sizes(bounds.size(), 1);
   int64_t inner = pickTile(bounds.back(), {}, 4 * vectorWidth);
   if (!inner)
@@ -366,6 +368,7 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
   return applyPatterns(root, [&](RewritePatternSet &patterns) {
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerParallel);
+    populateTransposeBlockPatterns(patterns);
     vector::populateVectorTransposeLoweringPatterns(
         patterns, vector::VectorTransposeLowering::Shuffle16x16);
     vector::populateVectorBroadcastLoweringPatterns(patterns);

@@ -131,9 +131,32 @@ func.func @large_contraction_cache_blocks(%a: tensor<1024x768xf32>, %b: tensor<7
 // CHECK:             vector.transfer_read {{.*}} : tensor<16x16xf32>, vector<16x16xf32>
 // CHECK-NOT:         vector<64x1xf32>
 // CHECK:             vector.shuffle
+// With 8 lanes the blocks are 8 x 8, each 24 shuffles of 8-lane rows
+// (unpack, in-lane, cross-lane), not 64 moves of one element.
+// SMALL-LABEL: func.func @transpose_blocks
+// SMALL:         scf.for %{{.*}} = %c0 to %c64 step %c8
+// SMALL:           scf.for %{{.*}} = %c0 to %c32 step %c8
+// SMALL:             vector.transfer_read {{.*}} : tensor<8x8xf32>, vector<8x8xf32>
+// SMALL-COUNT-24:    vector.shuffle {{.*}} : vector<8xf32>, vector<8xf32>
+// SMALL-NOT:         vector.shuffle
+// SMALL-NOT:         vector.extract {{.*}} : f32 from
+// SMALL:             vector.transfer_write
 func.func @transpose_blocks(%a: tensor<32x64xf32>, %o: tensor<64x32xf32>) -> tensor<64x32xf32> {
   %t = linalg.transpose ins(%a : tensor<32x64xf32>) outs(%o : tensor<64x32xf32>) permutation = [1, 0]
   return %t : tensor<64x32xf32>
+}
+
+// A dim of 8 (the keys of an 8-token chunk) takes 8 x 8 blocks with 16
+// lanes too.
+// CHECK-LABEL: func.func @transpose_eight_rows
+// CHECK:         scf.for %{{.*}} = %c0 to %c64 step %c8
+// CHECK:           vector.transfer_read {{.*}} : tensor<8x8xf32>, vector<8x8xf32>
+// CHECK-COUNT-24:  vector.shuffle {{.*}} : vector<8xf32>, vector<8xf32>
+// CHECK-NOT:       vector.extract {{.*}} : f32 from
+// CHECK:           vector.transfer_write
+func.func @transpose_eight_rows(%a: tensor<8x64xf32>, %o: tensor<64x8xf32>) -> tensor<64x8xf32> {
+  %t = linalg.transpose ins(%a : tensor<8x64xf32>) outs(%o : tensor<64x8xf32>) permutation = [1, 0]
+  return %t : tensor<64x8xf32>
 }
 
 // A contraction in blocks one vector wide (48 columns: blocks of 16) takes

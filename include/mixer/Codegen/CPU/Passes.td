@@ -50,6 +50,11 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
     contraction of fewer rows than a block (a row of a triangular solve)
     takes wider columns, up to as many accumulators as a full block.
 
+    A 2-D linalg.transpose moves in square blocks, the largest of 16 and 8
+    that a vector holds and that divides both dims, each a vector.transpose
+    lowered to register shuffles (8 x 8: 24 two-source shuffles of rows);
+    other shapes move element by element.
+
     The element-wise op that makes a contraction's accumulator (a zero
     fill, a copy, a state scaled by its decay), when the contraction is
     its only user and needs no cache blocks, is fused into each register

@@ -18,6 +18,10 @@ LogicalResult vectorizeForCpu(Operation *root, const TargetDescription &target);
 /// Patterns that replace math functions by polynomial approximations.
 void populateApproximateMathPatterns(RewritePatternSet &patterns);
 
+/// Patterns that lower 8 x 8 f32 vector.transposes to 24 shuffles of rows
+/// (AVX's unpack, in-lane and cross-lane shuffles).
+void populateTransposeBlockPatterns(RewritePatternSet &patterns);
+
 } // namespace mixer
 } // namespace mlir
 
