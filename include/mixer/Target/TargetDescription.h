@@ -107,8 +107,8 @@ struct TargetDescription {
 
   /// The shortest chunk scanChunk makes: below 8 tokens the per-chunk
   /// passes (prefix sums, exps, copies) cost more than the causal FMAs
-  /// saved (the gated delta rule at D = 64: 4-token chunks took 1.10x as
-  /// long as 8-token ones with AVX-512 code, 1.03x with AVX2 code).
+  /// saved (the gated delta rule at D = 64: 4-token chunks took about 1.15x
+  /// as long as 8-token ones with AVX-512 code, 1.02x with AVX2 code).
   static constexpr int64_t kShortestScanChunk = 8;
 
   /// The chunk of a scan's chunked forward for an op's `chunk_size`: at most
