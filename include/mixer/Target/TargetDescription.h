@@ -83,10 +83,11 @@ struct TargetDescription {
   /// Most tokens per chunk of the chunked scans' forward (ssd,
   /// linear_attention, gated_delta_rule) where chunk_size does not change
   /// the result (scanChunk); 0: the op's chunk_size. On CPUs one
-  /// triangular block, 16: a chunk of C tokens costs about 2 C D FMAs per
-  /// token and head in its causal products beside the state's 4 D^2 (ssd,
-  /// linear attention) or 6 D^2 (the gated delta rule), the products of
-  /// 16 rows still fill the register blocks, and the per-chunk passes cost
+  /// triangular block, 16: a chunk of C tokens costs about C (Dk + Dv)
+  /// FMAs per token and head in its causal products beside the state's
+  /// 2 Dk Dv (ssd, linear attention; the gated delta rule twice that beside
+  /// 3 Dk Dv, ScanWork), the products of 16 rows still fill the register
+  /// blocks, and the per-chunk passes cost
   /// less than the FMAs saved (scanChunk shortens the gated delta rule's by
   /// its work). GPUs keep the op's chunk: their tensor-core tiles want long
   /// chunks.
