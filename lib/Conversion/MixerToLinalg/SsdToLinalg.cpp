@@ -258,8 +258,9 @@ void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
     return;
   Value y = carry.outs[0];
 
-  // y_t[p] = sum_n c_t[n] St[n, p]
-  Value acc = lb.fill(tokensOf(lb, y, t, 1, {in.P}), 0.0);
+  // y_t[p] = sum_n c_t[n] St[n, p], summed in a row of its own and then
+  // written: the function only writes y (mixer-stream-stores).
+  Value acc = lb.filled({b.getIndexAttr(in.P)}, b.getF32Type(), 0.0);
   Value yt = lb.sumInto({ct, newSt}, {lb.dims(2, {1}), lb.dims(2, {1, 0})}, acc,
                         lb.dims(2, {0}), {1}, productOf);
   carry.outs[0] = insertTokens(lb, yt, y, t, 1);
