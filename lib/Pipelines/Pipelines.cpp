@@ -180,8 +180,12 @@ static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads) {
   pm.nest<func::FuncOp>().addPass(createMixerPrefetchRowsPass());
   // Polynomial exp/log so that they stay vectorized.
   pm.addPass(createMixerApproximateMathPass());
-  // Copies between strided tiles as vector code, not runtime calls.
-  pm.nest<func::FuncOp>().addPass(createMixerLowerMemrefCopiesPass());
+  // Copies between strided tiles as vector code, not runtime calls; then
+  // the rows of outputs larger than L2 that nothing reads back bypass the
+  // caches.
+  OpPassManager &stores = pm.nest<func::FuncOp>();
+  stores.addPass(createMixerLowerMemrefCopiesPass());
+  stores.addPass(createMixerStreamStoresPass());
 
   // Parallel loops to OpenMP, the rest to LLVM.
   // In: memrefs, scf.forall, vector, linalg leftovers. Out: LLVM dialect

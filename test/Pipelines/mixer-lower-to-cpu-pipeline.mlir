@@ -63,7 +63,8 @@
 // PIPE-NEXT:   ),
 // PIPE-NEXT:   mixer-approximate-math,
 // PIPE-NEXT:   func.func(
-// PIPE-NEXT:     mixer-lower-memref-copies
+// PIPE-NEXT:     mixer-lower-memref-copies,
+// PIPE-NEXT:     mixer-stream-stores{line-bytes=64 min-bytes=0}
 // PIPE-NEXT:   ),
 // PIPE-NEXT:   mixer-emit-c-interface,
 // PIPE-NEXT:   func.func(
@@ -112,7 +113,8 @@
 // NAIVE-NEXT:     buffer-loop-hoisting
 // NAIVE:        mixer-approximate-math,
 // NAIVE-NEXT:   func.func(
-// NAIVE-NEXT:     mixer-lower-memref-copies
+// NAIVE-NEXT:     mixer-lower-memref-copies,
+// NAIVE-NEXT:     mixer-stream-stores{line-bytes=64 min-bytes=0}
 // NAIVE-NEXT:   ),
 // NAIVE-NEXT:   mixer-emit-c-interface,
 // NAIVE-NEXT:   func.func(
