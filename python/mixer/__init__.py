@@ -19,14 +19,14 @@ from ._capi import (MixerArgumentError, MixerDeviceError, MixerError,
                     MixerNotDifferentiableError, library_path)
 from .decoder import Decoder
 from .kernels import kde, kernel_lse, kernel_mv, sinkhorn
-from .module import CacheInfo, Function, Module, cache_info, compile
+from .module import CacheInfo, Function, Module, cache_info, compile, empty_aligned
 from .moe import (grouped_matmul, grouped_swiglu, moe_combine, moe_dispatch,
                   moe_ffn, topk_router)
 from .ops import gated_delta_rule, linear_attention, selective_scan, ssd
 
 __all__ = ["CacheInfo", "Decoder", "Function", "MixerArgumentError",
            "MixerDeviceError", "MixerError", "MixerNotDifferentiableError",
-           "Module", "cache_info", "compile", "gated_delta_rule",
+           "Module", "cache_info", "compile", "empty_aligned", "gated_delta_rule",
            "grouped_matmul", "grouped_swiglu", "kde", "kernel_lse", "kernel_mv",
            "library_path", "linear_attention", "moe_combine", "moe_dispatch",
            "moe_ffn", "selective_scan", "sinkhorn", "ssd", "topk_router"]

@@ -12,6 +12,7 @@ import numpy as np
 
 from ._capi import MixerNotDifferentiableError
 from .module import compile as _compile
+from .module import empty_aligned
 
 _ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32",
             np.dtype(np.int64): "i64"}
@@ -150,7 +151,7 @@ class Call:
         if return_vjp:
             options = (options + " generate-vjp=1").strip()
         module = compile_for_vjp(source, options, name) if return_vjp else _compile(source, options)
-        results = [np.empty(tuple(self[d] for d in dims), dtype=dtype)
+        results = [empty_aligned(tuple(self[d] for d in dims), dtype)
                    for _, dims, dtype in self.outs]
         module[name](*[a for _, a, _ in self.args], *results)
         outputs = results[0] if len(results) == 1 else tuple(results)
@@ -183,7 +184,7 @@ class Call:
                                      f"{result.shape}, got {cotangent.shape}")
                 # np.array keeps a 0-d cotangent 0-d (ascontiguousarray makes it 1-d).
                 arrays.append(np.array(cotangent, dtype=result.dtype, order="C"))
-            grads = {i: np.empty_like(inputs[i]) for i in floats}
+            grads = {i: empty_aligned(inputs[i].shape, inputs[i].dtype) for i in floats}
             function(*inputs, *arrays, *grads.values())
             return tuple(grads.get(index_of[p]) if p in index_of else None
                          for p in params)

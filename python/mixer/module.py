@@ -53,6 +53,22 @@ def _descriptor_type(rank):
     return _descriptor_types[rank]
 
 
+CACHE_LINE = 64
+
+
+def empty_aligned(shape, dtype=np.float32):
+    """An uninitialized C-order array whose data starts on a 64-byte cache
+    line (numpy's own start 16 bytes into one): compiled code writes the
+    rows of such outputs whole, and those larger than a core's L2 with
+    non-temporal stores, which need line-aligned rows."""
+    dtype = np.dtype(dtype)
+    shape = (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
+    count = int(np.prod(shape, dtype=np.int64))
+    raw = np.empty(count * dtype.itemsize + CACHE_LINE, dtype=np.uint8)
+    start = -raw.ctypes.data % CACHE_LINE
+    return raw[start:start + count * dtype.itemsize].view(dtype).reshape(shape)
+
+
 def _format_shape(shape):
     return "[" + ", ".join("?" if s < 0 else str(s) for s in shape) + "]"
 
@@ -169,7 +185,7 @@ class Function:
                 if any(s < 0 for s in arg.shape):
                     raise ValueError(f"output '{arg.name}' of '{self.name}' has dynamic "
                                      f"shape {_format_shape(arg.shape)}; pass it")
-                allocated.append(np.empty(arg.shape, dtype=arg.dtype))
+                allocated.append(empty_aligned(arg.shape, arg.dtype))
                 values.append(allocated[-1])
         else:
             raise ValueError(
