@@ -1,25 +1,25 @@
 //===- StreamStores.cpp - outputs written past the caches -----------------===//
 //
 // A function that writes an output buffer larger than a core's L2 and never
-// reads it (a scan's o, a grouped GEMM's result, the rows a dispatch
-// gathers) gains nothing from caching its lines: each written line is first
-// read from memory (the write allocates it), then evicts a line the loops
-// still use (a state, a weight panel), and is written back later anyway.
-// Non-temporal stores write whole lines to memory directly. This pass turns
-// every vector write of whole cache lines into such a buffer (a 1-D row or
-// a 2-D register tile, vector.transfer_write after bufferization and the
-// copies' lowering) by code that computes (not a gather that only moves
-// rows: its output, left in the last-level cache, is what the next op
-// reads) into nontemporal vector.stores, behind a run-time check
-// that the first row starts on a cache line: the instructions fault on
-// addresses not aligned to their vector, and a caller's buffer may be
-// aligned to less (the original write stays as the other branch).
+// reads it (a scan's o, a grouped GEMM's result) gains nothing from caching
+// its lines: each written line is first read from memory (the write
+// allocates it), then evicts a line the loops still use (a state, a weight
+// panel), and is written back later anyway. Non-temporal stores write whole
+// lines to memory directly. This pass turns every vector write of whole
+// cache lines into such a buffer (a 1-D row or a 2-D register tile,
+// vector.transfer_write after bufferization and the copies' lowering) by
+// code that computes into nontemporal vector.stores, behind a run-time
+// check that the first row starts on a cache line: the instructions fault
+// on addresses not aligned to their vector, and a caller's buffer may be
+// aligned to less (the original write stays as the other branch). Code
+// that only moves rows (a dispatch's gather) keeps its stores: its output,
+// left in the last-level cache, is what the next op reads first.
 //
 // Non-temporal stores are weakly ordered: an llvm.fence (seq_cst) follows
-// the loops that hold them, once per parallel iteration (or in the
-// function's body), so that they are visible before the iteration ends and
-// the function returns. Write prefetches of such buffers
-// (mixer-prefetch-rows) go: the lines no longer pass through the caches.
+// the ops that hold them, once per parallel iteration (or in the function's
+// body), so that they are visible before the iteration ends and the
+// function returns. Write prefetches of such buffers (mixer-prefetch-rows)
+// run only where the row they fetch is not streamed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +65,7 @@ static bool isWrittenOnly(Value buffer) {
         continue;
       }
       if (auto write = dyn_cast<vector::TransferWriteOp>(user);
-          write && write.getBase() == view && write.getValueToStore() != view)
+          write && write.getBase() == view)
         continue;
       if (auto store = dyn_cast<vector::StoreOp>(user);
           store && store.getBase() == view)
@@ -79,35 +79,42 @@ static bool isWrittenOnly(Value buffer) {
   return true;
 }
 
-/// The buffer arguments of at least `minBytes` that `func` only writes,
-/// each with the run-time test of its size where its shape is dynamic
-/// (computed where the function starts; null for a static shape).
-static llvm::SmallDenseMap<Value, Value>
-streamedOutputs(RewriterBase &rewriter, func::FuncOp func, int64_t minBytes) {
-  llvm::SmallDenseMap<Value, Value> outputs;
+/// The buffer arguments that `func` only writes, of at least `minBytes` or
+/// of a dynamic shape (mapped to true: their size is tested at run time).
+static llvm::SmallDenseMap<Value, bool> writtenOnlyOutputs(func::FuncOp func,
+                                                           int64_t minBytes) {
+  llvm::SmallDenseMap<Value, bool> outputs;
   if (func.isExternal())
     return outputs;
   for (BlockArgument arg : func.getArguments()) {
     auto type = dyn_cast<MemRefType>(arg.getType());
     if (!type || !type.getElementType().isIntOrFloat() || !isWrittenOnly(arg))
       continue;
-    int64_t elementBytes = type.getElementTypeBitWidth() / 8;
-    if (type.hasStaticShape()) {
-      if (type.getNumElements() * elementBytes >= minBytes)
-        outputs[arg] = Value();
-      continue;
-    }
-    Location loc = arg.getLoc();
-    rewriter.setInsertionPointToStart(&func.getBody().front());
-    Value bytes = arith::ConstantIndexOp::create(rewriter, loc, elementBytes);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      bytes = arith::MulIOp::create(
-          rewriter, loc, bytes, memref::DimOp::create(rewriter, loc, arg, d));
-    outputs[arg] = arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::uge, bytes,
-        arith::ConstantIndexOp::create(rewriter, loc, minBytes));
+    if (!type.hasStaticShape())
+      outputs[arg] = true;
+    else if (type.getNumElements() * type.getElementTypeBitWidth() / 8 >=
+             minBytes)
+      outputs[arg] = false;
   }
   return outputs;
+}
+
+/// Whether the dynamic-shape buffer `arg` has at least `minBytes`, computed
+/// where the function starts.
+static Value sizeTest(RewriterBase &rewriter, BlockArgument arg,
+                      int64_t minBytes) {
+  OpBuilder::InsertionGuard guard(rewriter);
+  auto type = cast<MemRefType>(arg.getType());
+  Location loc = arg.getLoc();
+  rewriter.setInsertionPointToStart(arg.getOwner());
+  Value bytes = arith::ConstantIndexOp::create(
+      rewriter, loc, type.getElementTypeBitWidth() / 8);
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    bytes = arith::MulIOp::create(rewriter, loc, bytes,
+                                  memref::DimOp::create(rewriter, loc, arg, d));
+  return arith::CmpIOp::create(
+      rewriter, loc, arith::CmpIPredicate::uge, bytes,
+      arith::ConstantIndexOp::create(rewriter, loc, minBytes));
 }
 
 /// Whether `write` writes whole cache lines of `lineBytes` into rows of unit
@@ -167,8 +174,9 @@ static Value startsLine(RewriterBase &rewriter, Location loc, Value base,
 /// Replaces `write` by `if (its first row starts a line [and the buffer is
 /// large]) { nontemporal row stores } else { write }`; `large` is the run-time
 /// size test of a dynamic shape, or null.
-static void streamWrite(RewriterBase &rewriter, vector::TransferWriteOp write,
-                        Value large, int64_t lineBytes) {
+static scf::IfOp streamWrite(RewriterBase &rewriter,
+                             vector::TransferWriteOp write, Value large,
+                             int64_t lineBytes) {
   Location loc = write.getLoc();
   rewriter.setInsertionPoint(write);
   Value base = write.getBase();
@@ -195,6 +203,7 @@ static void streamWrite(RewriterBase &rewriter, vector::TransferWriteOp write,
                             /*nontemporal=*/true, llvm::Align(lineBytes));
   }
   rewriter.moveOpBefore(write, branch.elseBlock(), branch.elseBlock()->begin());
+  return branch;
 }
 
 /// Keeps the write prefetch `prefetch` of a streamed buffer only where the
@@ -237,8 +246,7 @@ static Operation *iterationLevelAncestor(Operation *op) {
 static bool computesOnVectors(Operation *op) {
   WalkResult found = op->walk([](Operation *inner) {
     if (!isa<vector::FMAOp, vector::OuterProductOp, vector::ContractionOp,
-             arith::MulFOp, arith::AddFOp, arith::SubFOp, arith::DivFOp>(
-            inner))
+             arith::MulFOp, arith::AddFOp, arith::SubFOp, arith::DivFOp>(inner))
       return WalkResult::advance();
     auto type = dyn_cast<VectorType>(inner->getResult(0).getType());
     return type && isa<FloatType>(type.getElementType())
@@ -262,9 +270,8 @@ struct MixerStreamStoresPass
         return signalPassFailure();
       threshold = target->l2CacheBytes;
     }
-    IRRewriter rewriter(&getContext());
-    llvm::SmallDenseMap<Value, Value> outputs =
-        streamedOutputs(rewriter, func, threshold);
+    llvm::SmallDenseMap<Value, bool> outputs =
+        writtenOnlyOutputs(func, threshold);
     if (outputs.empty())
       return;
 
@@ -281,13 +288,17 @@ struct MixerStreamStoresPass
       if (it->second)
         writes.push_back(write);
     });
+    IRRewriter rewriter(&getContext());
+    // Each streamed buffer with its run-time size test (null: static).
+    llvm::SmallDenseMap<Value, Value> streamed;
     llvm::SetVector<Operation *> fenced;
-    llvm::SmallDenseSet<Value> streamed;
     for (vector::TransferWriteOp write : writes) {
-      fenced.insert(iterationLevelAncestor(write));
       Value root = viewRoot(write.getBase());
-      streamed.insert(root);
-      streamWrite(rewriter, write, outputs.lookup(root), lineBytes);
+      auto [it, inserted] = streamed.try_emplace(root, Value());
+      if (inserted && outputs.lookup(root))
+        it->second = sizeTest(rewriter, cast<BlockArgument>(root), threshold);
+      scf::IfOp branch = streamWrite(rewriter, write, it->second, lineBytes);
+      fenced.insert(iterationLevelAncestor(branch));
     }
     for (Operation *op : fenced) {
       rewriter.setInsertionPointAfter(op);
@@ -303,7 +314,7 @@ struct MixerStreamStoresPass
     });
     for (memref::PrefetchOp prefetch : prefetches)
       prefetchOnlyCachedLines(rewriter, prefetch,
-                              outputs.lookup(viewRoot(prefetch.getMemref())),
+                              streamed.lookup(viewRoot(prefetch.getMemref())),
                               lineBytes);
   }
 };

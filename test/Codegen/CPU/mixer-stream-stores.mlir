@@ -195,11 +195,17 @@ func.func @dynamic_rows(%src: memref<?x64xf32>, %out: memref<?x64xf32>, %t: inde
 // -----
 
 // Without min-bytes the threshold is the target's L2 per core: 64 KiB here,
-// so the 128 KiB output is streamed.
+// so the 128 KiB output is streamed. A write in the function's body gets
+// its fence right after its scf.if.
 
 // L2-LABEL: func.func @target_l2
-// L2:         vector.store {{.+}}nontemporal = true
-// L2:         llvm.fence seq_cst
+// L2:         scf.if
+// L2-NEXT:      vector.store {{.+}}nontemporal = true
+// L2-NEXT:    } else {
+// L2-NEXT:      vector.transfer_write
+// L2-NEXT:    {{^ *}}}
+// L2-NEXT:    llvm.fence seq_cst
+// L2-NEXT:    return
 module attributes {mixer.target = {l2_cache_bytes = 65536 : i64}} {
   func.func @target_l2(%src: memref<512x64xf32>, %out: memref<512x64xf32>, %t: index) {
     %c0 = arith.constant 0 : index
