@@ -11,8 +11,7 @@ compiled code. The compile cache is mixer.compile's, keyed by the text.
 import numpy as np
 
 from ._capi import MixerNotDifferentiableError
-from .module import compile as _compile
-from .module import empty_aligned
+from .module import compile as _compile, empty_aligned
 
 _ELEMENT = {np.dtype(np.float32): "f32", np.dtype(np.int32): "i32",
             np.dtype(np.int64): "i64"}

@@ -101,24 +101,25 @@ def MixerPrefetchRowsPass : Pass<"mixer-prefetch-rows", "func::FuncOp"> {
 def MixerStreamStoresPass : Pass<"mixer-stream-stores", "func::FuncOp"> {
   let summary = "Write outputs that leave the caches with non-temporal stores";
   let description = [{
-    For every static-shape buffer argument of at least `min-bytes` (0: the
-    target's L2 per core) that the function only writes (every use, through
+    For every buffer argument of at least `min-bytes` (0: the target's L2
+    per core; a dynamic shape's size is tested at run time, once, where the
+    function starts) that the function only writes (every use, through
     views, a vector write, a prefetch or a layout query), each
     vector.transfer_write into it of whole cache lines (an unmasked,
     in-bounds 1-D row or 2-D tile of unit-stride rows, a tile's rows a
     static whole number of lines apart), made in a parallel iteration (or,
     outside one, a function) that computes on float vectors, becomes an
-    scf.if on whether its
-    first row starts on a cache line: then one nontemporal vector.store per
-    row (aligned to the line), else the original write. Such an output
-    gains nothing from the caches: its lines would be read from memory
-    before they are written and would evict lines the loops still use. Code
-    that only moves rows (a dispatch's gather) is bound by memory either
-    way, and keeps its output in the last-level cache for the next op. An
-    llvm.fence (seq_cst) follows each op holding such stores directly in a
-    parallel iteration's body or the function's (non-temporal stores are
-    weakly ordered), and write prefetches of the streamed buffers are
-    removed. Runs after bufferization and mixer-lower-memref-copies.
+    scf.if on whether its first row starts a cache line: then one
+    nontemporal vector.store per row (aligned to the line), else the
+    original write. Such an output gains nothing from the caches: its lines
+    would be read from memory before they are written and would evict lines
+    the loops still use. Code that only moves rows (a dispatch's gather) is
+    bound by memory either way, and keeps its output in the last-level cache
+    for the next op. An llvm.fence (seq_cst) follows each op holding such
+    stores directly in a parallel iteration's body or the function's
+    (non-temporal stores are weakly ordered), and the write prefetches of a
+    streamed buffer run only where the row they fetch is not streamed. Runs
+    after bufferization and mixer-lower-memref-copies.
   }];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"0",
