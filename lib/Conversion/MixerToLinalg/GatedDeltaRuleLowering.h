@@ -103,7 +103,8 @@ public:
   /// M = scale (Q K^T) * Gam [C, C], Gam[t, j] = gam_t / gam_j for j <= t
   /// (0 above): O = diag(scale gam) Q S0 + M U'.
   Value scores(LinalgBuilder &lb, const DeltaRuleChunk &f) const;
-  /// diag(scale gam) Q [C, Dk], in place of f.Q (the forward's last use).
+  /// diag(scale gam) Q [C, Dk], a chunk buffer read from the queries (f.Q
+  /// is their slice of the time-major input).
   Value scaledQueries(LinalgBuilder &lb, const DeltaRuleChunk &f) const;
   /// Kw = diag(gam_last / gam) K [C, Dk], in place of f.K (the forward's
   /// last use): S = gam_last S0 + Kw^T U'.

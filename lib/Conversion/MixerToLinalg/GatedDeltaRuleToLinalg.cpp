@@ -330,12 +330,13 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
   OpFoldResult c = b.getIndexAttr(C), dk = b.getIndexAttr(Dk),
                dv = b.getIndexAttr(Dv);
   DeltaRuleChunk f;
-  // The copies in (and the right-hand side's pass over v) also fetch the
-  // next chunk's rows, which the heads' stride hides from the hardware
-  // prefetchers.
+  // The keys' copy in (and the passes over v and q: the right-hand side,
+  // the scaled queries) also fetch the next chunk's rows, which the heads'
+  // stride hides from the hardware prefetchers. The queries are read in
+  // place: their one pass writes the scaled queries' buffer.
   f.K = copyChunkTokens(lb, ops.k, t0, C, {C, Dk});
   if (withOutput)
-    f.Q = copyChunkTokens(lb, ops.q, t0, C, {C, Dk});
+    f.Q = tokensOf(lb, ops.q, t0, C, {C, Dk});
   f.V = tokensOf(lb, ops.v, t0, C, {C, Dv});
   f.beta = tokensOf(lb, ops.beta, t0, C, {C});
   std::tie(f.cumLast, f.cum) = lb.prefixSumF64(tokensOf(lb, ops.g, t0, C, {C}));
@@ -400,7 +401,17 @@ static Value scaleRowsInPlace(LinalgBuilder &lb, Value rows, Value factors) {
 
 Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
                                          const DeltaRuleChunk &f) const {
-  return scaleRowsInPlace(lb, f.Q, gammas(lb, f.cum, ops.scale));
+  // Read from the time-major queries into a chunk buffer of its own in one
+  // pass, which also fetches the next chunk's rows (as the keys' copy does).
+  ImplicitLocOpBuilder &b = lb.builder();
+  Value Qs = lb.map(
+      {f.Q, gammas(lb, f.cum, ops.scale)},
+      {lb.dims(2, {0, 1}), lb.dims(2, {0})},
+      lb.empty({b.getIndexAttr(ops.C), b.getIndexAttr(ops.Dk)}, b.getF32Type()),
+      [](ImplicitLocOpBuilder &ib, ValueRange args) {
+        return productOf(ib, args.take_front(2));
+      });
+  return LinalgBuilder::prefetchingRowsAhead(Qs, ops.C);
 }
 
 Value GatedDeltaRuleHooks::keysToEnd(LinalgBuilder &lb,

@@ -136,11 +136,12 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
 // CHECK:         %[[CH:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}, %[[S:.*]] = %{{.*}}) -> (tensor<1x40x1x4xf32>, tensor<8x4xf32>)
-// The chunk's keys and queries are copied in; the copies (and the right-hand
-// side's pass over v, and the output's copy out) also prefetch the rows of
-// the next chunk, 16 tokens ahead.
+// The chunk's keys are copied in, its queries read in place; the keys' copy
+// (and the right-hand side's pass over v, the scaled queries' pass over q,
+// and the output's copy out) also prefetch the rows of the next chunk, 16
+// tokens ahead.
 // CHECK:           %[[KC:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%{{.*}} : tensor<16x8xf32>)
-// CHECK:           %[[QC:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%{{.*}} : tensor<16x8xf32>)
+// CHECK:           %[[QC:.*]] = tensor.extract_slice %{{.*}} : tensor<1x40x1x8xf32> to tensor<16x8xf32>
 // CHECK:           %[[CUM:.*]]:2 = scf.for {{.*}} -> (f64, tensor<16xf64>)
 // CHECK:           %[[KT:.*]] = linalg.transpose ins(%[[KC]] : tensor<16x8xf32>)
 // CHECK:           %[[DEC:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1, %[[CUM]]#1 : tensor<16xf64>, tensor<16xf64>) outs(%{{.*}} : tensor<16x16xf32>)
@@ -168,7 +169,7 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK-NEXT:          linalg.yield
 // CHECK:           %[[GAMS:.*]] = linalg.generic {{.*}} ins(%[[CUM]]#1 : tensor<16xf64>) outs(%{{.*}} : tensor<16xf32>)
 // CHECK:             math.exp
-// CHECK:           %[[QSC:.*]] = linalg.generic {{.*}} ins(%[[GAMS]] : tensor<16xf32>) outs(%[[QC]] : tensor<16x8xf32>)
+// CHECK:           %[[QSC:.*]] = linalg.generic {{.*}} ins(%[[QC]], %[[GAMS]] : tensor<16x8xf32>, tensor<16xf32>) outs(%{{.*}} : tensor<16x8xf32>) attrs =  {mixer.prefetch_rows_ahead = 16 : i64}
 // CHECK:           %[[OI:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QSC]], %[[S]] : tensor<16x8xf32>, tensor<8x4xf32>)
 // CHECK:           %[[OB:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %[[U]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[OI]] : tensor<16x4xf32>)
 // CHECK:           %[[OW:.*]] = linalg.copy {mixer.prefetch_rows_ahead = 16 : i64} ins(%[[OB]] : tensor<16x4xf32>)
