@@ -142,7 +142,12 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
 
   if (withOutput) {
     Value t0 = addIndex(b, s0, shift);
-    Value Qc = copyChunkTokens(lb, qIn, t0, Q, {Q, Dk});
+    // Read in place where the inter-chunk product scales them: that pass
+    // writes the chunk's buffer (and fetches the next chunk's rows);
+    // otherwise packed, as two contractions read them.
+    bool scaledQueries = cum || scaleFactor != 1.0;
+    Value Qc = scaledQueries ? tokensOf(lb, qIn, t0, Q, {Q, Dk})
+                             : copyChunkTokens(lb, qIn, t0, Q, {Q, Dk});
     // Scores, then the causal decay mask (and the scale) applied in place.
     Value Sc = lb.contractLowerPart(Qc, lb.transpose(Kc),
                                     lb.filled({q, q}, f32, 0.0),
@@ -175,19 +180,22 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
 
     // Inter-chunk: the state entering the chunk, decayed to each query.
     Value Qs = Qc;
-    if (cum || scaleFactor != 1.0) {
-      SmallVector<Value> in;
-      SmallVector<AffineMap> maps;
+    if (scaledQueries) {
+      SmallVector<Value> in = {Qc};
+      SmallVector<AffineMap> maps = {lb.dims(2, {0, 1})};
       if (cum) {
-        in = {rowDecays(/*fromStart=*/true, scaleFactor)};
-        maps = {lb.dims(2, {0})};
+        in.push_back(rowDecays(/*fromStart=*/true, scaleFactor));
+        maps.push_back(lb.dims(2, {0}));
       }
-      Qs = lb.map(in, maps, Qc, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value factor = cum ? args[0]
-                           : Value(arith::ConstantOp::create(
-                                 ib, ib.getF32FloatAttr(scaleFactor)));
-        return Value(arith::MulFOp::create(ib, args.back(), factor));
-      });
+      Qs = lb.map(in, maps, lb.empty({q, dk}, f32),
+                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                    Value factor =
+                        cum ? args[1]
+                            : Value(arith::ConstantOp::create(
+                                  ib, ib.getF32FloatAttr(scaleFactor)));
+                    return Value(arith::MulFOp::create(ib, args[0], factor));
+                  });
+      LinalgBuilder::prefetchingRowsAhead(Qs, Q);
     }
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
     o = writeChunkTokens(lb, O, o, t0, Q);

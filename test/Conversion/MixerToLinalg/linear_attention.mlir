@@ -153,7 +153,9 @@ func.func @la_plain(%q: tensor<2x?x2x16xf32>, %k: tensor<2x?x2x16xf32>, %v: tens
 // CHECK-NEXT:            %[[RS:.*]] = arith.mulf %[[SV]], %[[RV]] : f32
 // CHECK-NEXT:            %[[RCS:.*]] = arith.mulf %[[RS]], %[[CV]] : f32
 // CHECK-NEXT:            linalg.yield %[[RCS]] : f32
-// Inter-chunk: one decay per query row, exp(min(cum, 0)) * 0.5, scales Qc.
+// Inter-chunk: one decay per query row, exp(min(cum, 0)) * 0.5, scales the
+// queries, read in place, into a buffer of their own (the pass prefetches
+// the next chunk's rows).
 // CHECK:               %[[HEAD:.*]] = linalg.generic {indexing_maps = [#[[$V:.*]], #[[$V]]], iterator_types = ["parallel"]} ins(%[[CUM]]#1 : tensor<32xf64>) outs(%{{.*}} : tensor<32xf32>)
 // CHECK-NEXT:          ^bb0(%[[HC:.*]]: f64, %{{.*}}: f32):
 // CHECK-NEXT:            %[[HC32:.*]] = arith.truncf %[[HC]] : f64 to f32
@@ -161,7 +163,7 @@ func.func @la_plain(%q: tensor<2x?x2x16xf32>, %k: tensor<2x?x2x16xf32>, %v: tens
 // CHECK-NEXT:            %[[HE:.*]] = math.exp %[[HCL]] : f32
 // CHECK-NEXT:            %[[HS:.*]] = arith.mulf %[[HE]], %[[HALF]] : f32
 // CHECK-NEXT:            linalg.yield %[[HS]] : f32
-// CHECK:               linalg.generic {indexing_maps = [#[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[HEAD]] : tensor<32xf32>)
+// CHECK:               linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[HEAD]] : tensor<32x16xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<32x16xf32>) attrs =  {mixer.prefetch_rows_ahead = 32 : i64}
 // CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %[[Q0]], %[[HI]], 0] [1, 32, 1, 8]
 // One decay per key row to the chunk end, exp(min(cum[Q-1] - cum, 0)),
 // scales Kc.
