@@ -188,6 +188,21 @@ Value LinalgBuilder::map(
   return op.getResult(0);
 }
 
+Value LinalgBuilder::scaleRows(Value rows, Value factors, Value dest) {
+  auto product = [](ImplicitLocOpBuilder &ib, ValueRange args) {
+    return arith::MulFOp::create(ib, args[0], args[1]).getResult();
+  };
+  // In place: the rows are the init, read through the map's own operand.
+  if (dest == rows)
+    return map({factors}, {dims(2, {0})}, rows,
+               [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                 return product(ib, {args[1], args[0]});
+               });
+  if (!dest)
+    dest = empty(sizesOf(rows), getElementTypeOrSelf(rows.getType()));
+  return map({rows, factors}, {dims(2, {0, 1}), dims(2, {0})}, dest, product);
+}
+
 Value LinalgBuilder::sumInto(
     ValueRange inputs, ArrayRef<AffineMap> maps, Value acc, AffineMap accMap,
     ArrayRef<unsigned> reductions,

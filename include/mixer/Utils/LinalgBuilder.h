@@ -100,6 +100,10 @@ public:
   Value map(ValueRange inputs, ArrayRef<AffineMap> inputMaps, Value init,
             function_ref<Value(ImplicitLocOpBuilder &, ValueRange)> body);
 
+  /// rows[t, :] * factors[t] for rows [T, D] and factors [T]: into a new
+  /// tensor, or into `dest` (the rows themselves, for an in-place update).
+  Value scaleRows(Value rows, Value factors, Value dest = Value());
+
   /// acc += the sum over the `reductions` dims of body(inputs): a
   /// linalg.generic over accMap.getNumDims() dims with the inputs' `maps`
   /// and `accMap`; `body` maps the input scalars to the term added.

@@ -357,11 +357,7 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
                                   ib, args[0], gammaOf(ib, args[1], 1.0))
                            .getResult();
                      });
-  f.Kb = lb.map({f.K, f.betaGam}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty({c, dk}, f32),
-                [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return productOf(ib, args.take_front(2));
-                });
+  f.Kb = lb.scaleRows(f.K, f.betaGam);
   Value KS = lb.contract(f.Kb, S0, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
   Value rhs =
       lb.map({f.V, f.beta}, {lb.dims(2, {0, 1}), lb.dims(2, {0})}, KS,
@@ -389,34 +385,18 @@ Value GatedDeltaRuleHooks::scores(LinalgBuilder &lb,
   });
 }
 
-/// rows[t, :] * factors[t], in place: one exp per token (in `factors`),
-/// not one per element.
-static Value scaleRowsInPlace(LinalgBuilder &lb, Value rows, Value factors) {
-  return lb.map({factors}, {lb.dims(2, {0})}, rows,
-                [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::MulFOp::create(ib, args[1], args[0])
-                      .getResult();
-                });
-}
-
 Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
                                          const DeltaRuleChunk &f) const {
   // Read from the time-major queries into a chunk buffer of its own in one
   // pass, which also fetches the next chunk's rows (as the keys' copy does).
-  ImplicitLocOpBuilder &b = lb.builder();
-  Value Qs = lb.map(
-      {f.Q, gammas(lb, f.cum, ops.scale)},
-      {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-      lb.empty({b.getIndexAttr(ops.C), b.getIndexAttr(ops.Dk)}, b.getF32Type()),
-      [](ImplicitLocOpBuilder &ib, ValueRange args) {
-        return productOf(ib, args.take_front(2));
-      });
-  return LinalgBuilder::prefetchingRowsAhead(Qs, ops.C);
+  return LinalgBuilder::prefetchingRowsAhead(
+      lb.scaleRows(f.Q, gammas(lb, f.cum, ops.scale)), ops.C);
 }
 
 Value GatedDeltaRuleHooks::keysToEnd(LinalgBuilder &lb,
                                      const DeltaRuleChunk &f) const {
-  return scaleRowsInPlace(lb, f.K, decaysToEnd(lb, f.cum, f.cumLast));
+  // In place: one exp per token (in the factors), not one per element.
+  return lb.scaleRows(f.K, decaysToEnd(lb, f.cum, f.cumLast), f.K);
 }
 
 /// One full chunk of C tokens starting at t0 in the WY (UT) form: with the

@@ -180,23 +180,19 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
 
     // Inter-chunk: the state entering the chunk, decayed to each query.
     Value Qs = Qc;
-    if (scaledQueries) {
-      SmallVector<Value> in = {Qc};
-      SmallVector<AffineMap> maps = {lb.dims(2, {0, 1})};
-      if (cum) {
-        in.push_back(rowDecays(/*fromStart=*/true, scaleFactor));
-        maps.push_back(lb.dims(2, {0}));
-      }
-      Qs = lb.map(in, maps, lb.empty({q, dk}, f32),
-                  [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    Value factor =
-                        cum ? args[1]
-                            : Value(arith::ConstantOp::create(
-                                  ib, ib.getF32FloatAttr(scaleFactor)));
-                    return Value(arith::MulFOp::create(ib, args[0], factor));
-                  });
-      LinalgBuilder::prefetchingRowsAhead(Qs, Q);
+    if (cum) {
+      Qs = lb.scaleRows(Qc, rowDecays(/*fromStart=*/true, scaleFactor));
+    } else if (scaledQueries) {
+      Qs =
+          lb.map({Qc}, {lb.dims(2, {0, 1})}, lb.empty({q, dk}, f32),
+                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+                   Value scale = arith::ConstantOp::create(
+                       ib, ib.getF32FloatAttr(scaleFactor));
+                   return arith::MulFOp::create(ib, args[0], scale).getResult();
+                 });
     }
+    if (scaledQueries)
+      LinalgBuilder::prefetchingRowsAhead(Qs, Q);
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
     o = writeChunkTokens(lb, O, o, t0, Q);
   }
@@ -205,12 +201,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
   // the chunk end.
   Value Kw = Kc;
   if (cum) {
-    Kw =
-        lb.map({Kc, rowDecays(/*fromStart=*/false, 1.0)},
-               {lb.dims(2, {0, 1}), lb.dims(2, {0})}, lb.empty({q, dk}, f32),
-               [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                 return arith::MulFOp::create(ib, args[0], args[1]).getResult();
-               });
+    Kw = lb.scaleRows(Kc, rowDecays(/*fromStart=*/false, 1.0));
     // Its loop reads the chunk's rows of k: the next chunk's come in
     // meanwhile.
     LinalgBuilder::prefetchingRowsAhead(Kw, Q);

@@ -99,23 +99,12 @@ SsdChunkDecays SsdChunkDecays::of(LinalgBuilder &lb, Value A) {
   return d;
 }
 
-/// rows[t, :] * factors[t].
-static Value scaleRows(LinalgBuilder &lb, Value rows, Value factors) {
-  Type f32 = lb.builder().getF32Type();
-  return lb.map({rows, factors}, {lb.dims(2, {0, 1}), lb.dims(2, {0})},
-                lb.empty(lb.sizesOf(rows), f32),
-                [](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  return arith::MulFOp::create(ib, args[0], args[1])
-                      .getResult();
-                });
-}
-
 Value SsdChunkDecays::fromStart(LinalgBuilder &lb, Value rows) const {
-  return scaleRows(lb, rows, startFactors);
+  return lb.scaleRows(rows, startFactors);
 }
 
 Value SsdChunkDecays::toEnd(LinalgBuilder &lb, Value rows) const {
-  return scaleRows(lb, rows, endFactors);
+  return lb.scaleRows(rows, endFactors);
 }
 
 Value SsdChunkDecays::overChunk(LinalgBuilder &lb, Value state) const {
