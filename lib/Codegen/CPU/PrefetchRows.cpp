@@ -25,6 +25,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -51,8 +52,7 @@ struct RowAccess {
 /// Whether `buffer` views a buffer that the function allocates: the rows
 /// past a local buffer's tile are nothing a later step reads.
 static bool isLocal(Value buffer) {
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
+  buffer = memref::skipViewLikeOps(cast<MemrefValue>(buffer));
   return buffer.getDefiningOp<memref::AllocOp>() ||
          buffer.getDefiningOp<memref::AllocaOp>();
 }

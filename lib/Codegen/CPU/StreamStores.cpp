@@ -30,6 +30,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -44,9 +45,7 @@ using namespace mlir;
 
 /// The buffer `value` is a view of (through subviews, casts, reshapes).
 static Value viewRoot(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
+  return memref::skipViewLikeOps(cast<MemrefValue>(value));
 }
 
 /// Whether the function only writes `buffer`: every use, through views, is
