@@ -5,7 +5,10 @@
 // shuffles of 8-lane rows in three rounds: interleave pairs of rows, combine
 // pairs of pairs within each 128-bit half, then swap halves. Each shuffle
 // is one AVX instruction (vunpcklps/vunpckhps, vshufps, vperm2f128); the
-// generic lowering moves the 64 elements one by one.
+// generic lowering moves the 64 elements one by one. MLIR's x86vector AVX2
+// transpose lowering does the same but emits vblendps as inline assembly,
+// an instruction fixed in the IR; plain vector.shuffles leave the choice
+// to LLVM's lowering for the target.
 //
 //===----------------------------------------------------------------------===//
 
