@@ -283,6 +283,16 @@ def machine_words(m, cfg):
     return words
 
 
+def calibration_pair_words(m):
+    """The calibrations before and after the cases, in a few words."""
+    def words(c):
+        return (f"FMA {fmt(c.get('fma_peak_gflops'), '.1f')}, triad "
+                f"{fmt(c.get('triad_gbps'), '.1f')}, exp "
+                f"{fmt(c.get('exp_gps'), '.2f')}")
+    return (f"before {words(m['calibration_before'])}; after "
+            f"{words(m['calibration_after'])}")
+
+
 def code_target_words(m):
     """The CPU the code was compiled for (mixer-bench --mcpu), when it is
     not the machine's own; None otherwise and in files without it."""
@@ -416,6 +426,9 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     fma += f"; STREAM triad: {fmt(m.get('triad_gbps'), '.1f')} GB/s"
     if "exp_gps" in m:
         fma += f"; the pipeline's exp: {fmt(m.get('exp_gps'), '.2f')} G/s"
+    if m.get("calibration_before") and m.get("calibration_after"):
+        fma += (" (each the higher of the calibrations before and after the "
+                "cases: " + calibration_pair_words(m) + ")")
     w(fma)
     vers = data.get("versions", {})
     w("- Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(vers.items())))
@@ -521,7 +534,10 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
       "pipeline's own vectorized exp (a linalg exp kernel compiled through "
       "the same pipeline and JIT); `triad`, the STREAM triad, for "
       "byte-counted ops. All on the same number of threads "
-      "(`mixer-bench --calibrate`). Files written before the ceilings were "
+      "(`mixer-bench --calibrate`), measured before the cases and again "
+      "after them, each ceiling the higher of the two (a slow minute of a "
+      "shared machine lowers one measurement; the fractions are of the "
+      "higher). Files written before the ceilings were "
       "named have no name after the number: FMA peak or triad. The counts:")
     for key in sorted(k for k in cfg if k.startswith("flops_")):
         w(f"  - {key[len('flops_'):]}: `{cfg[key]}`")

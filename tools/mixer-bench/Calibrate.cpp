@@ -344,42 +344,66 @@ Ceiling mixer::bench::chooseCeiling(const Work &work,
   return c;
 }
 
-Ceilings mixer::bench::calibrate(int threads, const CodeTarget &target,
-                                 llvm::json::Object &machine,
-                                 llvm::raw_ostream &os) {
-  Ceilings ceilings;
-  FmaPeak fma = measureFmaPeak(threads, target.description.vectorWidth,
-                               target.description.vectorRegisters);
-  ceilings.fmaGflops = fma.gflops();
-  ceilings.triadGbps = measureTriadBandwidth(threads);
+Calibration mixer::bench::measureCalibration(int threads,
+                                             const CodeTarget &target) {
+  Calibration c;
+  c.fma = measureFmaPeak(threads, target.description.vectorWidth,
+                         target.description.vectorRegisters);
+  c.triadGbps = measureTriadBandwidth(threads);
   llvm::Expected<double> exps = measureExpThroughput(threads, target);
-  std::string expError;
   if (exps)
-    ceilings.expGps = *exps;
+    c.expGps = *exps;
   else
-    expError = llvm::toString(exps.takeError());
-  machine["fma_peak_gflops"] = ceilings.fmaGflops;
-  machine["fma_isa"] = fma.isa;
-  machine["fma_accumulators"] = fma.accumulators;
-  machine["fma_compiled_gflops"] = fma.compiledGflops;
-  machine["fma_hand_written_gflops"] = fma.handWrittenGflops;
-  machine["triad_gbps"] = ceilings.triadGbps;
-  if (expError.empty())
-    machine["exp_gps"] = ceilings.expGps;
+    c.expError = llvm::toString(exps.takeError());
+  return c;
+}
+
+Calibration mixer::bench::higherOf(const Calibration &a, const Calibration &b) {
+  Calibration c = a;
+  c.fma.compiledGflops = std::max(a.fma.compiledGflops, b.fma.compiledGflops);
+  c.fma.handWrittenGflops =
+      std::max(a.fma.handWrittenGflops, b.fma.handWrittenGflops);
+  c.triadGbps = std::max(a.triadGbps, b.triadGbps);
+  c.expGps = std::max(a.expGps, b.expGps);
+  if (c.expGps > 0)
+    c.expError.clear();
+  return c;
+}
+
+llvm::json::Object mixer::bench::calibrationJson(const Calibration &c) {
+  llvm::json::Object o{{"fma_peak_gflops", c.fma.gflops()},
+                       {"fma_isa", c.fma.isa},
+                       {"fma_accumulators", c.fma.accumulators},
+                       {"fma_compiled_gflops", c.fma.compiledGflops},
+                       {"fma_hand_written_gflops", c.fma.handWrittenGflops},
+                       {"triad_gbps", c.triadGbps}};
+  if (c.expError.empty())
+    o["exp_gps"] = c.expGps;
   else
-    machine["exp_gps"] = nullptr;
+    o["exp_gps"] = nullptr;
+  return o;
+}
+
+void mixer::bench::recordCalibration(const Calibration &c, int threads,
+                                     llvm::json::Object &machine) {
+  for (auto &field : calibrationJson(c))
+    machine[field.first] = field.second;
   machine["calibration_threads"] = threads;
-  std::string cpu = machine.getString("cpu").value_or("unknown").str();
-  os << llvm::format("machine: %s, fp32 FMA peak %.1f GFLOP/s (%s, %d "
+}
+
+void mixer::bench::printCalibration(const Calibration &c, int threads,
+                                    const std::string &label,
+                                    llvm::raw_ostream &os) {
+  os << label
+     << llvm::format(", fp32 FMA peak %.1f GFLOP/s (%s, %d "
                      "accumulators; compiled loop %.1f, hand-written %.1f), "
                      "STREAM triad %.1f GB/s, ",
-                     cpu.c_str(), ceilings.fmaGflops, fma.isa.c_str(), fma.accumulators,
-                     fma.compiledGflops, fma.handWrittenGflops,
-                     ceilings.triadGbps);
-  if (expError.empty())
-    os << llvm::format("pipeline exp %.2f G/s", ceilings.expGps);
+                     c.fma.gflops(), c.fma.isa.c_str(), c.fma.accumulators,
+                     c.fma.compiledGflops, c.fma.handWrittenGflops,
+                     c.triadGbps);
+  if (c.expError.empty())
+    os << llvm::format("pipeline exp %.2f G/s", c.expGps);
   else
-    os << "no exp ceiling (" << expError << ")";
+    os << "no exp ceiling (" << c.expError << ")";
   os << " on " << threads << " threads\n";
-  return ceilings;
 }

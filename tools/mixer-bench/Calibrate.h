@@ -74,11 +74,33 @@ struct Ceiling {
 };
 Ceiling chooseCeiling(const Work &work, const Ceilings &ceilings);
 
-/// Measures the three ceilings of code for `target` on `threads` threads,
-/// records them (and both FMA loops) in `machine` and prints them on one
-/// line to `os`.
-Ceilings calibrate(int threads, const CodeTarget &target,
-                   llvm::json::Object &machine, llvm::raw_ostream &os);
+/// One measurement of the three ceilings: both FMA loops, the triad and
+/// the exp kernel (or why the exp kernel could not be measured).
+struct Calibration {
+  FmaPeak fma;
+  double triadGbps = 0, expGps = 0;
+  std::string expError;
+  Ceilings ceilings() const { return {fma.gflops(), triadGbps, expGps}; }
+};
+
+/// Measures the three ceilings of code for `target` on `threads` threads.
+Calibration measureCalibration(int threads, const CodeTarget &target);
+
+/// The higher of each measurement of `a` and `b`: a ceiling is the most the
+/// machine did, and a shared machine's slow minute lowers one measurement
+/// (seen: the exp throughput 1.7x apart in two runs minutes apart).
+Calibration higherOf(const Calibration &a, const Calibration &b);
+
+/// Records `c` in `machine`: the ceilings, both FMA loops and `threads`.
+void recordCalibration(const Calibration &c, int threads,
+                       llvm::json::Object &machine);
+
+/// Prints `c` on one line to `os`, after `label` ("machine: <cpu>").
+void printCalibration(const Calibration &c, int threads,
+                      const std::string &label, llvm::raw_ostream &os);
+
+/// The fields recordCalibration writes, as an object of their own.
+llvm::json::Object calibrationJson(const Calibration &c);
 
 } // namespace mixer::bench
 
