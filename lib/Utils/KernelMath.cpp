@@ -30,6 +30,13 @@ Value mlir::mixer::expOfNonPositive(OpBuilder &b, Location loc, Value v) {
                              arith::MinimumFOp::create(b, loc, v, zero));
 }
 
+Value mlir::mixer::logSumExpMax(OpBuilder &b, Location loc, Value x,
+                                Value acc) {
+  Value greater =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, acc);
+  return arith::SelectOp::create(b, loc, greater, x, acc);
+}
+
 Value mlir::mixer::logSumExpShift(OpBuilder &b, Location loc, Value m) {
   Value negInf = kernelConstantLike(b, loc, m,
                                     -std::numeric_limits<double>::infinity());

@@ -39,6 +39,12 @@ Value kernelConstantLike(OpBuilder &b, Location loc, Value like, double value);
 /// exp(min(v, 0)): an exp that cannot overflow.
 Value expOfNonPositive(OpBuilder &b, Location loc, Value v);
 
+/// The running maximum of an online log-sum-exp: x > acc ? x : acc, one
+/// vmaxps on x86, where arith.maximumf's NaN and signed-zero rules take six
+/// instructions per vector. A NaN term is skipped by the maximum but still
+/// reaches the sum through its exp, so the result is NaN all the same.
+Value logSumExpMax(OpBuilder &b, Location loc, Value x, Value acc);
+
 /// The shift of an online log-sum-exp with running maximum m: m, or 0 while
 /// every term so far is -inf (so that -inf - -inf is never formed).
 Value logSumExpShift(OpBuilder &b, Location loc, Value m);

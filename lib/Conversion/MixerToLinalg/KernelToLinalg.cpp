@@ -116,16 +116,13 @@ static SmallVector<Value> lowerKernelLse(KernelLseOp op,
     // Block maximum of each row.
     Value blockMax = reduceBlock(
         clb, s, clb.filled({cb.getIndexAttr(R)}, f32, -kInf),
-        /*reducedDim=*/0,
-        [](OpBuilder &nb, Location loc, Value x, Value acc) -> Value {
-          return arith::MaximumFOp::create(nb, loc, x, acc);
-        });
+        /*reducedDim=*/0, logSumExpMax);
     // Rescale the running sum to the new maximum, then raise the maximum
     // (both in place).
     sum = clb.map(
         {m, blockMax}, {clb.dims(1, {0}), clb.dims(1, {0})}, sum,
         [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-          Value mNew = arith::MaximumFOp::create(ib, args[0], args[1]);
+          Value mNew = logSumExpMax(ib, ib.getLoc(), args[1], args[0]);
           Value shift = logSumExpShift(ib, ib.getLoc(), mNew);
           Value scale = expOfNonPositive(
               ib, ib.getLoc(), arith::SubFOp::create(ib, args[0], shift));
@@ -134,7 +131,7 @@ static SmallVector<Value> lowerKernelLse(KernelLseOp op,
     m = clb.map(
         {blockMax}, {clb.dims(1, {0})}, m,
         [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-          return arith::MaximumFOp::create(ib, args[1], args[0]).getResult();
+          return logSumExpMax(ib, ib.getLoc(), args[0], args[1]);
         });
     // sum[i] += sum_j exp(s^T[j, i] - m[i]).
     sum = linalg::GenericOp::create(

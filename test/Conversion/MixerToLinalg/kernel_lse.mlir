@@ -54,12 +54,16 @@
 // Block max of each row (a reduction over the outer dim), then the online
 // update: the sum rescaled to the new max (shift 0 while the max is -inf),
 // the max raised, the block's terms added; every exp of a value clamped to
-// <= 0.
+// <= 0. The maxima are x > acc ? x : acc (one vmaxps on x86).
 // CHECK:             %[[BM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]] : tensor<64x16xf32>)
-// CHECK:               arith.maximumf
+// CHECK-NEXT:        ^bb0(%[[SV2:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:          %[[GT:.*]] = arith.cmpf ogt, %[[SV2]], %[[ACC]] : f32
+// CHECK-NEXT:          %[[BMX:.*]] = arith.select %[[GT]], %[[SV2]], %[[ACC]] : f32
+// CHECK-NEXT:          linalg.yield %[[BMX]] : f32
 // CHECK:             %[[S1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[M]], %[[BM]] : tensor<16xf32>, tensor<16xf32>) outs(%[[S]] : tensor<16xf32>)
 // CHECK-NEXT:        ^bb0(%[[MO:.*]]: f32, %[[BMV:.*]]: f32, %[[SO:.*]]: f32):
-// CHECK-NEXT:          %[[MN:.*]] = arith.maximumf %[[MO]], %[[BMV]] : f32
+// CHECK-NEXT:          %[[RAISE:.*]] = arith.cmpf ogt, %[[BMV]], %[[MO]] : f32
+// CHECK-NEXT:          %[[MN:.*]] = arith.select %[[RAISE]], %[[BMV]], %[[MO]] : f32
 // CHECK-NEXT:          %[[ISINF:.*]] = arith.cmpf oeq, %[[MN]], %[[NEGINF]] : f32
 // CHECK-NEXT:          %[[SHIFT:.*]] = arith.select %[[ISINF]], %[[ZERO]], %[[MN]] : f32
 // CHECK-NEXT:          %[[D:.*]] = arith.subf %[[MO]], %[[SHIFT]] : f32
