@@ -395,10 +395,10 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("```sh")
     w("scripts/bench.sh          # setup --bench, build, run the cpu suite, plot")
     w("# or step by step:")
-    w("build/bin/mixer-bench --suite cpu --isolate --json bench/results/cpu.json")
+    w("build/bin/mixer-bench --suite cpu --isolate --rounds 3 --json bench/results/cpu.json")
     w("build/bin/mixer-bench --suite train --isolate --json bench/results/train.json")
     w("# code for another CPU that this one can run, as a column of its own:")
-    w("build/bin/mixer-bench --suite cpu --isolate --mcpu znver3 --no-alternatives "
+    w("build/bin/mixer-bench --suite cpu --isolate --rounds 3 --mcpu znver3 --no-alternatives "
       "--json bench/results/cpu-znver3.json")
     w(".venv-bench/bin/python bench/decode.py --json bench/results/decode.json")
     w("/usr/bin/python3 python/mixer_bench_plot.py bench/results/cpu.json \\")
@@ -519,6 +519,13 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
       f"`--repeat` ({cfg.get('repeat')}) timed calls reusing the same input "
       "and output buffers; median, first and third quartiles of the "
       "per-call wall times.")
+    if (cfg.get("rounds") or 1) > 1:
+        w(f"- **Rounds.** mixer's rows (not the naive ones) were timed in "
+          f"{cfg['rounds']} rounds, one round of every case after another, "
+          "and each is its median round (every round's median is the row's "
+          "`round_medians_ms` in the JSON): a slow minute of the shared "
+          "machine then lands in one round of a case, not in its row. The "
+          "comparison rows ran once.")
     w("- **Flops.** Each op counts its algorithm's nominal work, the same for "
       "every implementation (the naive loops may do less or more). `% peak` "
       "is a fraction of the ceiling the op's work calls for, named after the "

@@ -71,6 +71,8 @@ json::Object mixer::bench::toJson(const Row &row) {
     o["library"] = row.library;
     o["version"] = row.version;
   }
+  if (!row.roundMediansMs.empty())
+    o["round_medians_ms"] = json::Array(row.roundMediansMs);
   if (llvm::StringRef(row.impl).ends_with("fwd+bwd")) {
     o["fwd_ms"] = optNumber(row.fwdMs);
     o["bwd_ms"] = optNumber(row.bwdMs);
@@ -108,5 +110,9 @@ Row mixer::bench::fromJson(const json::Object &o) {
   row.bwdMs = getNumber(o, "bwd_ms");
   row.workRssMb = getNumber(o, "work_rss_mb");
   row.gradCheck = str("grad_check");
+  if (const json::Array *rounds = o.getArray("round_medians_ms"))
+    for (const json::Value &v : *rounds)
+      if (std::optional<double> ms = v.getAsNumber())
+        row.roundMediansMs.push_back(*ms);
   return row;
 }

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mixer::bench {
 
@@ -27,6 +28,9 @@ struct Row {
   std::string peak;
   /// Comparison rows of another library: its name and version.
   std::string library, version;
+  /// mixer-bench --rounds: the median time (ms) of each round of the row's
+  /// case, in the order run; the row is that of their median round.
+  std::vector<double> roundMediansMs;
 };
 
 /// Why a child process ended, from its wait status: "exit status 2",

@@ -162,6 +162,27 @@ void setMedian(Row &row, std::vector<double> times) {
   row.q3Ms = quantile(times, 0.75);
 }
 
+Row medianRound(const std::vector<Row> &rounds) {
+  std::vector<size_t> timed;
+  for (size_t i = 0; i < rounds.size(); ++i) {
+    if (rounds[i].status != "ok")
+      return rounds[i];
+    if (rounds[i].medianMs)
+      timed.push_back(i);
+  }
+  if (timed.empty())
+    return rounds.front();
+  std::sort(timed.begin(), timed.end(), [&](size_t a, size_t b) {
+    return *rounds[a].medianMs < *rounds[b].medianMs;
+  });
+  Row row = rounds[timed[timed.size() / 2]];
+  row.roundMediansMs.clear();
+  for (const Row &round : rounds)
+    if (round.medianMs)
+      row.roundMediansMs.push_back(*round.medianMs);
+  return row;
+}
+
 double medianOf(std::vector<double> times) {
   std::sort(times.begin(), times.end());
   return quantile(times, 0.5);

@@ -153,6 +153,12 @@ public:
 };
 /// median_ms, q1_ms, q3_ms of `times`.
 void setMedian(Row &row, std::vector<double> times);
+
+/// The row of a case's round (mixer-bench --rounds) whose median time is
+/// the median of the rounds' (the upper one of an even count), with every
+/// round's median beside it; the first round that did not succeed where one
+/// did not (a failure is never outvoted).
+Row medianRound(const std::vector<Row> &rounds);
 double medianOf(std::vector<double> times);
 /// Marks the row inaccurate (naming `what`) when rel_error is above the
 /// family's tolerance.

@@ -61,6 +61,8 @@ struct Options {
   std::string opFilter, caseFilter, jsonFile;
   int threads = 0;
   int repeat = 10;
+  /// Rounds of the suite's mixer rows (mixer-bench --rounds).
+  int rounds = 1;
   bool isolate = false, fwdBwd = false, calibrateOnly = false,
        noCalibrate = false, noCompare = false, noRuntimeChecks = false,
        gradFd = false, noCublas = false, compileOnly = false,
@@ -96,6 +98,9 @@ const char *kUsage =
     "  --filter SUBSTR,...  only cases whose name contains one of SUBSTRs\n"
     "  --threads N          threads (OMP_NUM_THREADS; default: all cores)\n"
     "  --repeat N           timed calls per case (default 10)\n"
+    "  --rounds N           time every row but the naive ones N times, one\n"
+    "                       round of the cases after another, and keep each\n"
+    "                       row's median round (CPU suites; default 1)\n"
     "  --json FILE          write the results as JSON\n"
     "  --isolate            run each case in a fresh child process\n"
     "  --fwd-bwd            add fwd+bwd rows (forward, then the op's VJP) of\n"
@@ -180,6 +185,8 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(v) && llvm::to_integer(v, opts.threads) && opts.threads >= 0;
     } else if (arg == "--repeat") {
       ok = next(v) && llvm::to_integer(v, opts.repeat) && opts.repeat >= 1;
+    } else if (arg == "--rounds") {
+      ok = next(v) && llvm::to_integer(v, opts.rounds) && opts.rounds >= 1;
     } else if (arg == "--naive-max-work") {
       ok = next(v) && llvm::to_float(v, opts.naiveMaxWork);
     } else if (arg == "--reference-max-work") {
@@ -515,21 +522,37 @@ int main(int argc, char **argv) {
       perFamily.push_back({family.get(), std::move(cases)});
   }
 
-  std::vector<Row> rows;
+  // With --rounds, the cases run round after round (the naive rows in the
+  // first only), so that a slow minute of a shared machine lands in one
+  // round of a case, which its median round then leaves out.
+  std::vector<std::vector<Row>> rounds(jobs.size());
   Clock::time_point suiteStart = Clock::now();
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    const Job &job = jobs[i];
-    if (isatty(2)) {
-      double elapsed = secondsSince(suiteStart);
-      llvm::errs() << "case " << (i + 1) << "/" << jobs.size() << " "
-                   << job.c.name << " " << job.impl << " ...";
-      if (i > 0)
-        llvm::errs() << " ~" << int(elapsed / i * (jobs.size() - i) + 0.5)
-                     << "s left";
-      llvm::errs() << "\n";
+  size_t runs = 0, total = 0;
+  for (const Job &job : jobs)
+    total += job.impl == "mixer-naive" ? 1 : opts.rounds;
+  for (int round = 0; round < opts.rounds; ++round) {
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      const Job &job = jobs[i];
+      if (round > 0 && job.impl == "mixer-naive")
+        continue;
+      if (isatty(2)) {
+        double elapsed = secondsSince(suiteStart);
+        llvm::errs() << "case " << (runs + 1) << "/" << total << " "
+                     << job.c.name << " " << job.impl << " ...";
+        if (runs > 0)
+          llvm::errs() << " ~" << int(elapsed / runs * (total - runs) + 0.5)
+                       << "s left";
+        llvm::errs() << "\n";
+      }
+      rounds[i].push_back(opts.isolate ? runJobIsolated(job, run)
+                                       : runJob(job, run));
+      ++runs;
     }
-    rows.push_back(opts.isolate ? runJobIsolated(job, run) : runJob(job, run));
   }
+  std::vector<Row> rows;
+  for (const std::vector<Row> &jobRounds : rounds)
+    rows.push_back(jobRounds.size() > 1 ? medianRound(jobRounds)
+                                        : jobRounds.front());
 
   json::Object versions{{"llvm", LLVM_VERSION_STRING},
                         {"compiler", __VERSION__}};
@@ -631,6 +654,7 @@ int main(int argc, char **argv) {
                         {"filter", opts.caseFilter},
                         {"threads", numThreads},
                         {"repeat", opts.repeat},
+                        {"rounds", opts.rounds},
                         {"mcpu", opts.mcpu.empty() ? "host" : opts.mcpu},
                         {"isolate", opts.isolate},
                         {"fwd_bwd", fwdBwd},
