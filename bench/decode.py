@@ -92,6 +92,26 @@ def quartiles(times_s):
             float(np.quantile(t, 0.75)))
 
 
+def machine():
+    """The CPU of this machine: its name, with the family and model that
+    tell CPUs of one name apart (under a hypervisor the name is often just
+    "AMD EPYC"), and its logical CPUs."""
+    info = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if not line.strip():
+                    break
+                key, _, value = line.partition(":")
+                info[key.strip()] = value.strip()
+    except OSError:
+        pass
+    cpu = info.get("model name", "unknown CPU")
+    if "cpu family" in info and "model" in info:
+        cpu += f" (family {info['cpu family']}, model {info['model']})"
+    return {"cpu": cpu, "cores": os.cpu_count()}
+
+
 def mixer_decode(mixer, op, bsz, context, steps, threads, rng):
     tokens, per_layer, kwargs, attrs = make_inputs(op, bsz, context + steps + 1, rng)
     function = getattr(mixer, op)
@@ -204,6 +224,7 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"threads": args.threads, "steps": args.steps,
+                       "machine": machine(),
                        "versions": {"python": sys.version.split()[0],
                                     "numpy": np.__version__,
                                     "jax": version("jax"),

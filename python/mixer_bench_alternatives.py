@@ -105,6 +105,10 @@ def write_decode(w, decode):
       "call of the op over the context and the new token, what a decoder "
       "without a state pays per token; rel error compares the steps with one "
       "call over the whole sequence (mamba2-jax: with mixer's steps).")
+    m = decode.get("machine")
+    if m:
+        w("")
+        w(f"Measured on {m.get('cpu')}, {m.get('cores')} logical CPUs.")
     w("")
     w("The prefill's time includes compiling for the first context of each "
       "op and B. Per-step times of a few µs of work are mostly the Python "
