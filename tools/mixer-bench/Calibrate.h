@@ -99,7 +99,8 @@ void recordCalibration(const Calibration &c, int threads,
 void printCalibration(const Calibration &c, int threads,
                       const std::string &label, llvm::raw_ostream &os);
 
-/// The fields recordCalibration writes, as an object of their own.
+/// The ceilings and both FMA loops of `c` as a JSON object (the fields
+/// recordCalibration writes into the machine object, but the threads).
 llvm::json::Object calibrationJson(const Calibration &c);
 
 } // namespace mixer::bench

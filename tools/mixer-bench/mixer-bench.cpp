@@ -527,13 +527,16 @@ int main(int argc, char **argv) {
   // round of a case, which its median round then leaves out.
   std::vector<std::vector<Row>> rounds(jobs.size());
   Clock::time_point suiteStart = Clock::now();
+  auto roundsOf = [&](const Job &job) {
+    return job.impl == "mixer-naive" ? 1 : opts.rounds;
+  };
   size_t runs = 0, total = 0;
   for (const Job &job : jobs)
-    total += job.impl == "mixer-naive" ? 1 : opts.rounds;
+    total += roundsOf(job);
   for (int round = 0; round < opts.rounds; ++round) {
     for (size_t i = 0; i < jobs.size(); ++i) {
       const Job &job = jobs[i];
-      if (round > 0 && job.impl == "mixer-naive")
+      if (round >= roundsOf(job))
         continue;
       if (isatty(2)) {
         double elapsed = secondsSince(suiteStart);
