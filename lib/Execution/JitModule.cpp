@@ -134,7 +134,7 @@ JitModule::create(ModuleOp module, const JitOptions &options) {
   engineOptions.transformer = optimize;
   engineOptions.jitCodeGenOptLevel = getCodeGenOptLevel(options.optLevel);
   engineOptions.sharedLibPaths = libs;
-  engineOptions.enablePerfNotificationListener = false;
+  engineOptions.enablePerfNotificationListener = options.enablePerfProfiling;
   engineOptions.enableObjectDump = options.enableObjectDump;
   auto engine = ExecutionEngine::create(module, engineOptions, std::move(*tm));
   if (!engine)

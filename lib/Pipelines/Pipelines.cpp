@@ -56,6 +56,11 @@ getNamedTarget(const TensorPipelineOptions &options) {
   std::string error;
   FailureOr<TargetDescription> target = getCpuTargetDescription(
       options.targetCpu.getValue(), options.targetFeatures.getValue(), error);
+  if (succeeded(target) && !options.targetOverrides.empty()) {
+    MLIRContext context;
+    target = overrideTargetEntries(&context, *target, options.targetOverrides,
+                                   [] { return InFlightDiagnostic(); });
+  }
   if (failed(target))
     return std::nullopt;
   return *target;
@@ -79,6 +84,7 @@ buildTensorPipeline(OpPassManager &pm, const TensorPipelineOptions &options,
     setTarget.cpu =
         options.targetCpu.empty() ? "host" : options.targetCpu.getValue();
     setTarget.features = options.targetFeatures;
+    setTarget.overrides = options.targetOverrides;
     pm.addPass(createMixerSetTargetPass(setTarget));
   }
   // The tiles keep that many threads busy (else the compiling machine's).

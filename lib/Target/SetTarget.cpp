@@ -30,6 +30,12 @@ struct MixerSetTargetPass
       getOperation().emitError() << "mixer-set-target: " << error;
       return signalPassFailure();
     }
+    if (!overrides.empty())
+      target = overrideTargetEntries(&getContext(), *target, overrides, [&] {
+        return getOperation().emitError() << "mixer-set-target: ";
+      });
+    if (failed(target))
+      return signalPassFailure();
     setTargetDescription(getOperation(), *target);
   }
 };

@@ -168,6 +168,32 @@ mlir::mixer::parseTargetAttr(DictionaryAttr attr,
   return target;
 }
 
+FailureOr<TargetDescription> mlir::mixer::overrideTargetEntries(
+    MLIRContext *context, const TargetDescription &target, StringRef overrides,
+    function_ref<InFlightDiagnostic()> emitError) {
+  Builder b(context);
+  NamedAttrList entries(getTargetAttr(context, target));
+  SmallVector<StringRef> items;
+  overrides.split(items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef item : items) {
+    auto [name, text] = item.split('=');
+    name = name.trim();
+    text = text.trim();
+    int64_t number;
+    Attribute value;
+    if (text == "true" || text == "false")
+      value = b.getBoolAttr(text == "true");
+    else if (!text.getAsInteger(10, number))
+      value = b.getI64IntegerAttr(number);
+    else
+      return emitError() << "target override '" << item
+                         << "' is not name=integer (or name=true|false)",
+             failure();
+    entries.set(name, value);
+  }
+  return parseTargetAttr(entries.getDictionary(context), emitError);
+}
+
 void mlir::mixer::setTargetDescription(Operation *op,
                                        const TargetDescription &target) {
   op->setAttr(kTargetAttrName, getTargetAttr(op->getContext(), target));

@@ -12,12 +12,12 @@
 // spells out the tiles it chose; the rest of the pipeline is the same.
 
 // ZNVER3-PIPE:      builtin.module(
-// ZNVER3-PIPE-NEXT:   mixer-set-target{chip= cpu=znver3 features= threads-per-block=0},
+// ZNVER3-PIPE-NEXT:   mixer-set-target{chip= cpu=znver3 features= overrides= threads-per-block=0},
 // ZNVER3-PIPE-NEXT:   mixer-insert-runtime-checks,
 // ZNVER3-PIPE:          mixer-tile-parallel-dims{row-block=64},
 // ZNVER3-PIPE:          mixer-vectorize-cpu{row-tile=4 vector-width=8},
 
-// SKX-PIPE:      mixer-set-target{chip= cpu=skylake-avx512 features= threads-per-block=0},
+// SKX-PIPE:      mixer-set-target{chip= cpu=skylake-avx512 features= overrides= threads-per-block=0},
 // SKX-PIPE:      mixer-vectorize-cpu{row-tile=8 vector-width=16},
 
 // An explicit vector width wins over the target's.

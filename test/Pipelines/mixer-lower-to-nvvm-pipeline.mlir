@@ -17,7 +17,7 @@
 // The expanded pass list of the NVVM pipeline, in order.
 
 // PIPE:      builtin.module(
-// PIPE-NEXT:   mixer-set-target{chip=sm_90 cpu=host features= threads-per-block=0},
+// PIPE-NEXT:   mixer-set-target{chip=sm_90 cpu=host features= overrides= threads-per-block=0},
 // PIPE-NEXT:   func.func(
 // PIPE-NEXT:     mixer-decompose-composites{ssd-backward-to-scans=false},
 // PIPE-NEXT:     linalg-fuse-elementwise-ops,
@@ -63,7 +63,7 @@
 // PIPE-NEXT:   canonicalize{
 // PIPE-NEXT: )
 
-// OPTS: mixer-set-target{chip=sm_80 cpu=host features= threads-per-block=256}
+// OPTS: mixer-set-target{chip=sm_80 cpu=host features= overrides= threads-per-block=256}
 // OPTS: mixer-map-forall-to-gpu{shared-memory-bytes=-1 tensor-core-precision=3xtf32 tensor-cores=true threads-per-block=256}
 // OPTS: nvvm-attach-target{O=3 chip=sm_80
 // SIMT: mixer-map-forall-to-gpu{shared-memory-bytes=-1 tensor-core-precision=tf32 tensor-cores=false threads-per-block=0}

@@ -225,6 +225,27 @@ void mixer::bench::printFwdBwdSummary(const std::vector<Row> &rows,
   }
 }
 
+void mixer::bench::printAbSummary(const std::vector<Row> &rows,
+                                  llvm::raw_ostream &os) {
+  auto first = llvm::find_if(rows, [](const Row &r) { return r.abRatio; });
+  if (first == rows.end())
+    return;
+  os << "\nA/B: each row built as usual (A) and with \"" << first->abOptions
+     << "\" (B), called in turn; A/B is the median over the pairs of calls "
+        "(above 1: B is faster)\n";
+  os << llvm::format("  %-28s %11s %11s %7s %9s %9s\n", "case", "A", "B", "A/B",
+                     "A error", "B error");
+  for (const Row &r : rows) {
+    if (!r.abRatio)
+      continue;
+    os << llvm::format(
+        "  %-28s %s %s %7.3f %9s %9s\n", r.name.c_str(),
+        pad(formatOptionalDuration(r.medianMs), 11, true).c_str(),
+        pad(formatOptionalDuration(r.abMedianMs), 11, true).c_str(), *r.abRatio,
+        fmt(r.relError, "%.1e").c_str(), fmt(r.abRelError, "%.1e").c_str());
+  }
+}
+
 bool mixer::bench::writeJson(const std::string &path, json::Object machine,
                              json::Object versions, json::Object config,
                              const std::vector<Row> &rows) {

@@ -32,6 +32,11 @@ void printSummary(const std::vector<Row> &rows, llvm::raw_ostream &os);
 /// ratio, peak and working RSS, and the largest gradient error.
 void printFwdBwdSummary(const std::vector<Row> &rows, llvm::raw_ostream &os);
 
+/// mixer-bench --ab: per row built twice, both medians, their errors and
+/// the median over the pairs of calls of the first's time over the
+/// second's (above 1: the second build is faster). Nothing without --ab.
+void printAbSummary(const std::vector<Row> &rows, llvm::raw_ostream &os);
+
 /// Writes {"machine", "versions", "config", "rows"}; false (with a message)
 /// when the file cannot be written.
 bool writeJson(const std::string &path, llvm::json::Object machine,

@@ -73,6 +73,12 @@ json::Object mixer::bench::toJson(const Row &row) {
   }
   if (!row.roundMediansMs.empty())
     o["round_medians_ms"] = json::Array(row.roundMediansMs);
+  if (!row.abOptions.empty()) {
+    o["ab_options"] = row.abOptions;
+    o["ab_median_ms"] = optNumber(row.abMedianMs);
+    o["ab_rel_error"] = optNumber(row.abRelError);
+    o["ab_ratio"] = optNumber(row.abRatio);
+  }
   if (llvm::StringRef(row.impl).ends_with("fwd+bwd")) {
     o["fwd_ms"] = optNumber(row.fwdMs);
     o["bwd_ms"] = optNumber(row.bwdMs);
@@ -110,6 +116,10 @@ Row mixer::bench::fromJson(const json::Object &o) {
   row.bwdMs = getNumber(o, "bwd_ms");
   row.workRssMb = getNumber(o, "work_rss_mb");
   row.gradCheck = str("grad_check");
+  row.abOptions = str("ab_options");
+  row.abMedianMs = getNumber(o, "ab_median_ms");
+  row.abRelError = getNumber(o, "ab_rel_error");
+  row.abRatio = getNumber(o, "ab_ratio");
   if (const json::Array *rounds = o.getArray("round_medians_ms"))
     for (const json::Value &v : *rounds)
       if (std::optional<double> ms = v.getAsNumber())

@@ -31,6 +31,12 @@ struct Row {
   /// mixer-bench --rounds: the median time (ms) of each round of the row's
   /// case, in the order run; the row is that of their median round.
   std::vector<double> roundMediansMs;
+  /// mixer-bench --ab: the second build's pipeline options, its median
+  /// time and error, and the median over the pairs of calls (one of each
+  /// build, in turn) of the first's time over the second's: > 1 when the
+  /// second build is faster.
+  std::string abOptions;
+  std::optional<double> abMedianMs, abRelError, abRatio;
 };
 
 /// Why a child process ended, from its wait status: "exit status 2",

@@ -56,7 +56,8 @@ void setPeakFraction(Row &row, const Work &work, const RunSettings &settings) {
 
 llvm::Expected<CompiledCase> compileCase(const Job &job,
                                          const RunSettings &settings,
-                                         bool withVjp) {
+                                         bool withVjp,
+                                         llvm::StringRef extraOptions) {
   const OpBench &family = *job.family;
   Clock::time_point compileStart = Clock::now();
   CompiledCase out;
@@ -83,12 +84,18 @@ llvm::Expected<CompiledCase> compileCase(const Job &job,
   options.runtimeChecks = settings.runtimeChecks;
   options.targetCpu = settings.targetCpu;
   options.targetFeatures = settings.targetFeatures;
+  std::string optionError;
+  if (!extraOptions.empty() &&
+      failed(mc::parsePipelineOptions(extraOptions, options, optionError)))
+    return fail("invalid pipeline options '" + extraOptions.str() +
+                "': " + optionError);
   if (failed(mc::compileToLLVM(*out.module, options)))
     return fail("compilation failed");
   mc::JitOptions jitOptions;
   jitOptions.cpu = settings.targetCpu;
   jitOptions.features = settings.targetFeatures;
   jitOptions.enableObjectDump = !settings.objectDir.empty();
+  jitOptions.enablePerfProfiling = settings.perfProfile;
   auto jit = mc::JitModule::create(*out.module, jitOptions);
   if (!jit)
     return fail("JIT failed: " + llvm::toString(jit.takeError()));
@@ -135,14 +142,46 @@ Row runJob(const Job &job, const RunSettings &settings) {
       return fail("call failed: " + llvm::toString(std::move(err)));
   row.relError = instance.relativeError();
 
-  std::vector<double> times;
-  for (int i = 0; i < std::max(1, settings.repeat); ++i) {
+  // --ab: the second build, checked as the first, then called in turn
+  // with it, so that both meet the same moments of a noisy machine.
+  llvm::Expected<CompiledCase> secondCase = CompiledCase();
+  const mc::JitModule *second = nullptr;
+  if (!settings.abOptions.empty() && !naive) {
+    secondCase = compileCase(job, settings, false, settings.abOptions);
+    if (!secondCase)
+      return fail("--ab build: " + llvm::toString(secondCase.takeError()));
+    second = secondCase->jit.get();
+    if (llvm::Error err = second->call(fn, instance.args))
+      return fail("--ab call failed: " + llvm::toString(std::move(err)));
+    row.abOptions = settings.abOptions;
+    row.abRelError = instance.relativeError();
+  }
+
+  auto timeCall = [&](const mc::JitModule &module) -> llvm::Expected<double> {
     Clock::time_point start = Clock::now();
-    if (llvm::Error err = jit.call(fn, instance.args))
-      return fail("call failed: " + llvm::toString(std::move(err)));
-    times.push_back(secondsSince(start) * 1e3);
+    if (llvm::Error err = module.call(fn, instance.args))
+      return std::move(err);
+    return secondsSince(start) * 1e3;
+  };
+  std::vector<double> times, secondTimes, ratios;
+  for (int i = 0; i < std::max(1, settings.repeat); ++i) {
+    llvm::Expected<double> ms = timeCall(jit);
+    if (!ms)
+      return fail("call failed: " + llvm::toString(ms.takeError()));
+    times.push_back(*ms);
+    if (!second)
+      continue;
+    llvm::Expected<double> other = timeCall(*second);
+    if (!other)
+      return fail("--ab call failed: " + llvm::toString(other.takeError()));
+    secondTimes.push_back(*other);
+    ratios.push_back(*ms / *other);
   }
   setMedian(row, times);
+  if (second) {
+    row.abMedianMs = medianOf(secondTimes);
+    row.abRatio = medianOf(ratios);
+  }
   Work work = family.work(job.c);
   double seconds = *row.medianMs * 1e-3;
   if (work.flops > 0)

@@ -53,6 +53,12 @@ struct RunSettings {
   /// Where each compiled case's machine code goes as CASE.IMPL.o, to read
   /// its assembly; empty: nowhere.
   std::string objectDir;
+  /// Whether the JIT tells perf where each case's code lies
+  /// (JitOptions::enablePerfProfiling).
+  bool perfProfile = false;
+  /// mixer-bench --ab: CPU pipeline options of a second build of each
+  /// mixer row, timed call by call in turn with the first (empty: none).
+  std::string abOptions;
   /// The calibration (0: not measured); the denominators of peak_fraction.
   Ceilings ceilings;
 };
@@ -122,9 +128,12 @@ struct CompiledCase {
 /// (mixer-generate-vjp; an error starting with kNoBackward when the op has
 /// no backward), lowers it with the job's pipeline and JIT-loads it. The
 /// error names what failed, with the first diagnostic.
+/// `extraOptions`, when not empty, are CPU pipeline options parsed over the
+/// job's own (mixer-bench --ab's second build).
 llvm::Expected<CompiledCase> compileCase(const Job &job,
                                          const RunSettings &settings,
-                                         bool withVjp);
+                                         bool withVjp,
+                                         llvm::StringRef extraOptions = "");
 
 /// The forward, then @op_vjp on the same inputs with fixed random
 /// cotangents, timed together (and apart); the gradients are checked

@@ -80,6 +80,8 @@ struct Options {
   std::string mcpu;
   /// Where the compiled cases' objects go (empty: nowhere).
   std::string objectDir;
+  bool perfProfile = false;
+  std::string abOptions;
   std::string python = "/usr/bin/python3";
   /// The bench venv's Python (default: .venv-bench/ of the source tree).
   std::string benchPython;
@@ -125,6 +127,15 @@ const char *kUsage =
     "                       vector ISA (CPU suites)\n"
     "  --object-dir DIR     write each case's machine code, as JIT-compiled,\n"
     "                       to DIR/CASE.IMPL.o (CPU suites)\n"
+    "  --ab OPTIONS         also build each mixer row with these CPU\n"
+    "                       pipeline options (\"target-overrides=...\"),\n"
+    "                       call both builds in turn and report the median\n"
+    "                       over the pairs of the first's time over the\n"
+    "                       second's (CPU suites)\n"
+    "  --perf-profile       tell perf where the JIT-compiled code lies\n"
+    "                       (jit-PID.dump under $JITDUMPDIR or ~/.debug/jit):\n"
+    "                       profile with `perf record -k 1 mixer-bench\n"
+    "                       --perf-profile ...`, then `perf inject --jit`\n"
     "  --no-runtime-checks  compile without the run-time checks\n"
     "                       (runtime-checks=false), to measure their cost\n"
     "  --naive-max-work W   largest naive work (inner-loop iterations, e.g.\n"
@@ -202,6 +213,10 @@ bool parseCommandLine(int argc, char **argv, Options &opts) {
       ok = next(opts.mcpu) && !opts.mcpu.empty();
     } else if (arg == "--object-dir") {
       ok = next(opts.objectDir) && !opts.objectDir.empty();
+    } else if (arg == "--ab") {
+      ok = next(opts.abOptions) && !opts.abOptions.empty();
+    } else if (arg == "--perf-profile") {
+      opts.perfProfile = true;
     } else if (arg == "--chip") {
       ok = next(opts.chip);
     } else if (arg == "--isolate") {
@@ -475,6 +490,8 @@ int main(int argc, char **argv) {
   run.targetCpu = target->cpu;
   run.targetFeatures = target->features;
   run.objectDir = opts.objectDir;
+  run.perfProfile = opts.perfProfile;
+  run.abOptions = opts.abOptions;
 
   json::Object machine{{"cpu", cpuModel()},
                        {"cores", int64_t(std::thread::hardware_concurrency())}};
@@ -650,6 +667,7 @@ int main(int argc, char **argv) {
   printComparisonNotes(rows, comparisonNotRun, llvm::outs());
   if (fwdBwd)
     printFwdBwdSummary(rows, llvm::outs());
+  printAbSummary(rows, llvm::outs());
 
   if (!opts.jsonFile.empty()) {
     json::Object config{{"suite", opts.suite},
@@ -658,6 +676,7 @@ int main(int argc, char **argv) {
                         {"threads", numThreads},
                         {"repeat", opts.repeat},
                         {"rounds", opts.rounds},
+                        {"ab_options", opts.abOptions},
                         {"mcpu", opts.mcpu.empty() ? "host" : opts.mcpu},
                         {"isolate", opts.isolate},
                         {"fwd_bwd", fwdBwd},

@@ -30,6 +30,10 @@ struct JitOptions {
   std::vector<std::string> sharedLibPaths = getDefaultSharedLibraries();
   /// Keep the compiled object for dumpToObjectFile (to inspect the code).
   bool enableObjectDump = false;
+  /// Tell `perf` where the compiled functions are (LLVM's jitdump, a
+  /// jit-PID.dump under $JITDUMPDIR or $HOME/.debug/jit): `perf record -k 1`
+  /// then `perf inject --jit` names their samples.
+  bool enablePerfProfiling = false;
   /// The CPU to generate code for (an LLVM name such as "haswell") and LLVM
   /// features changed from its own ("-sse4a"); empty: this machine's CPU
   /// with all its features. The module should have been lowered for the

@@ -54,9 +54,18 @@ struct TensorPipelineOptions
                      "(e.g. -avx512f); alone: applied to this machine's"),
       llvm::cl::init("")};
 
+  PassOptions::Option<std::string> targetOverrides{
+      *this, "target-overrides",
+      llvm::cl::desc("Entries of the target's description to change, "
+                     "name=value separated by commas (e.g. "
+                     "l1_cache_bytes=65536); alone: applied to this "
+                     "machine's"),
+      llvm::cl::init("")};
+
   /// Whether the options name a target (then the pipeline attaches it).
   bool namesTarget() const {
-    return !targetCpu.empty() || !targetFeatures.empty();
+    return !targetCpu.empty() || !targetFeatures.empty() ||
+           !targetOverrides.empty();
   }
 };
 

@@ -52,7 +52,11 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
            "An NVIDIA GPU (sm_80, sm_90, sm_90a) instead of a CPU">,
     Option<"threadsPerBlock", "threads-per-block", "int64_t", /*default=*/"0",
-           "Threads per block of the GPU (0: 128)">
+           "Threads per block of the GPU (0: 128)">,
+    Option<"overrides", "overrides", "std::string", /*default=*/"\"\"",
+           "Entries of the description to change, name=value separated by "
+           "commas (l1_cache_bytes=65536,register_tile_rows=2): to measure "
+           "one of its choices at a time">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

@@ -212,6 +212,15 @@ FailureOr<TargetDescription>
 parseTargetAttr(DictionaryAttr attr,
                 function_ref<InFlightDiagnostic()> emitError);
 
+/// `target` with the entries that `overrides` names changed:
+/// "name=value,..." over the names of the attribute (`l1_cache_bytes=65536`,
+/// `transposed_states=false`), each value checked as the attribute's is.
+/// For experiments with one choice of the description at a time.
+FailureOr<TargetDescription>
+overrideTargetEntries(MLIRContext *context, const TargetDescription &target,
+                      StringRef overrides,
+                      function_ref<InFlightDiagnostic()> emitError);
+
 /// Attaches `target` to `op` (a module) as `mixer.target`.
 void setTargetDescription(Operation *op, const TargetDescription &target);
 
