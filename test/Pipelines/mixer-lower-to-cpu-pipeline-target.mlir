@@ -26,14 +26,16 @@
 // The register blocks of the contractions follow the vector registers: rows
 // of 2 x 8 lanes with AVX2 (Zen 3), 2 x 16 with AVX-512 (Zen 5), whether the
 // target is named by the pipeline or attached to the module before it (P =
-// 32: the products into y and the state are 32 columns wide). (The
-// outer-product FMAs are fmuladd; the fma of exp's polynomial is on whole
-// rows of 32.)
+// 32: the products into y and the state are 32 columns wide). The tail's
+// token step multiplies one row, c_t St, which takes all 32 columns in one
+// block (4 vectors of 8 with AVX2, 2 of 16 with AVX-512: as many
+// accumulators as a block of rows). (The outer-product FMAs are fmuladd;
+// the fma of exp's polynomial is on whole rows of 32.)
 
 // AVX2:       llvm.func @ssd(
-// AVX2-NOT:     llvm.intr.fmuladd({{.*}}) : (vector<32xf32>
+// AVX2-NOT:     llvm.intr.fmuladd({{.*}}) : (vector<64xf32>
 // AVX2:         llvm.intr.fmuladd({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
-// AVX2-NOT:     llvm.intr.fmuladd({{.*}}) : (vector<32xf32>
+// AVX2-NOT:     llvm.intr.fmuladd({{.*}}) : (vector<64xf32>
 // AVX2:       llvm.func @_mlir_ciface_ssd(
 
 // (With AVX-512 the causal products' first column block of 16, up to the

@@ -231,7 +231,7 @@ void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
   ImplicitLocOpBuilder &b = lb.builder();
   Value xt = tokensOf(lb, in.x, t, 1, {in.P});
   Value bt = tokensOf(lb, in.b, t, 1, {in.N}, group);
-  Value ct = tokensOf(lb, in.c, t, 1, {in.N}, group);
+  Value ct = tokensOf(lb, in.c, t, 1, {1, in.N}, group);
   // St = exp(a_t) St + b_t x_t^T, in place.
   Value decay = lb.expOfNonPositive(
       tensor::ExtractOp::create(b, in.logA, ValueRange{batch, t, head}));
@@ -247,11 +247,13 @@ void SsdScan::tokenStep(LinalgBuilder &lb, unsigned, Value t,
     return;
   Value y = carry.outs[0];
 
-  // y_t[p] = sum_n c_t[n] St[n, p], summed in a row of its own and then
-  // written: the function only writes y (mixer-stream-stores).
-  Value acc = lb.filled({b.getIndexAttr(in.P)}, b.getF32Type(), 0.0);
-  Value yt = lb.sumInto({ct, newSt}, {lb.dims(2, {1}), lb.dims(2, {1, 0})}, acc,
-                        lb.dims(2, {0}), {1}, productOf);
+  // y_t = c_t St, a [1, N] x [N, P] contraction: FMAs over the rows of the
+  // state, a whole row of y per step (a reduction over n for each p would
+  // read St a column at a time, in scalars). Summed in a row of its own and
+  // then written: the function only writes y (mixer-stream-stores).
+  Value acc =
+      lb.filled({b.getIndexAttr(1), b.getIndexAttr(in.P)}, b.getF32Type(), 0.0);
+  Value yt = lb.contract(ct, newSt, acc, Lhs::RowMajor);
   carry.outs[0] = insertTokens(lb, yt, y, t, 1);
 }
 

@@ -17,7 +17,6 @@
 // CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG:   #[[$KI:.*]] = affine_map<(d0, d1, d2) -> (d2, d0)>
-// CHECK-DAG:   #[[$T2:.*]] = affine_map<(d0, d1) -> (d1, d0)>
 // CHECK-LABEL: func.func @ssd_chunks_and_tail
 // CHECK-SAME:    (%[[X:[^:]*]]: tensor<1x100x2x4xf32>, %[[LA:[^:]*]]: tensor<1x100x2xf32>, %[[B:[^:]*]]: tensor<1x100x1x8xf32>, %[[C:[^:]*]]: tensor<1x100x1x8xf32>, %[[Y0:[^:]*]]: tensor<1x100x2x4xf32>, %[[S0:[^:]*]]: tensor<1x2x4x8xf32>)
 // CHECK-DAG:     %[[F64ZERO:.*]] = arith.constant 0.000000e+00 : f64
@@ -157,7 +156,7 @@
 // CHECK:             %[[TOK:.*]]:2 = scf.for %[[TI:.*]] = %[[C96]] to %[[C100]] step %[[C1]] iter_args(%[[YT2:.*]] = %[[CHUNKS]]#0, %[[ST2:.*]] = %[[CHUNKS]]#1)
 // CHECK-DAG:           %[[XT:.*]] = tensor.extract_slice %[[X]][%[[BI]], %[[TI]], %[[HI]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x100x2x4xf32> to tensor<4xf32>
 // CHECK-DAG:           %[[BTT:.*]] = tensor.extract_slice %[[B]][%[[BI]], %[[TI]], %[[GI]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<8xf32>
-// CHECK-DAG:           %[[CTT:.*]] = tensor.extract_slice %[[C]][%[[BI]], %[[TI]], %[[GI]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<8xf32>
+// CHECK-DAG:           %[[CTT:.*]] = tensor.extract_slice %[[C]][%[[BI]], %[[TI]], %[[GI]], 0] [1, 1, 1, 8] [1, 1, 1, 1] : tensor<1x100x1x8xf32> to tensor<1x8xf32>
 // CHECK:               %[[AT:.*]] = tensor.extract %[[LA]][%[[BI]], %[[TI]], %[[HI]]] : tensor<1x100x2xf32>
 // CHECK-NEXT:          %[[ATCL:.*]] = arith.minimumf %[[AT]], %[[ZERO]] : f32
 // CHECK-NEXT:          %[[ATEXP:.*]] = math.exp %[[ATCL]] : f32
@@ -167,11 +166,13 @@
 // CHECK-NEXT:            %[[KEPT:.*]] = arith.mulf %[[TS]], %[[ATEXP]] : f32
 // CHECK-NEXT:            %[[TSN:.*]] = arith.addf %[[KEPT]], %[[OUTER]] : f32
 // CHECK-NEXT:            linalg.yield %[[TSN]] : f32
-// The row of y sums in a tensor of its own (y is only written):
-// CHECK:               %[[YTT:.*]] = bufferization.alloc_tensor() : tensor<4xf32>
-// CHECK-NEXT:          %[[YTZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YTT]] : tensor<4xf32>)
-// CHECK-NEXT:          %[[YTV:.*]] = linalg.generic {indexing_maps = [#[[$COL]], #[[$T2]], #[[$ROW]]], iterator_types = ["parallel", "reduction"]} ins(%[[CTT]], %[[TST]] : tensor<8xf32>, tensor<8x4xf32>) outs(%[[YTZ]] : tensor<4xf32>)
-// CHECK:               %[[TNY:.*]] = tensor.insert_slice %[[YTV]] into %[[YT2]][%[[BI]], %[[TI]], %[[HI]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<4xf32> into tensor<1x100x2x4xf32>
+// The row of y, a [1, N] x [N, P] contraction over the rows of St (FMAs
+// on whole rows of y, not a reduction reading St by columns), sums in a
+// tensor of its own (y is only written):
+// CHECK:               %[[YTT:.*]] = bufferization.alloc_tensor() : tensor<1x4xf32>
+// CHECK-NEXT:          %[[YTZ:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[YTT]] : tensor<1x4xf32>)
+// CHECK-NEXT:          %[[YTV:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[CTT]], %[[TST]] : tensor<1x8xf32>, tensor<8x4xf32>) outs(%[[YTZ]] : tensor<1x4xf32>)
+// CHECK:               %[[TNY:.*]] = tensor.insert_slice %[[YTV]] into %[[YT2]][%[[BI]], %[[TI]], %[[HI]], 0] [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x4xf32> into tensor<1x100x2x4xf32>
 // CHECK-NEXT:          scf.yield %[[TNY]], %[[TST]] : tensor<1x100x2x4xf32>, tensor<8x4xf32>
 // The final state, transposed back to [P, N], into the state output.
 // CHECK:             %[[FST:.*]] = linalg.transpose ins(%[[TOK]]#1 : tensor<8x4xf32>) outs(%{{.*}} : tensor<4x8xf32>) permutation = [1, 0]
@@ -213,7 +214,7 @@ func.func @ssd_chunks_and_tail(%x: tensor<1x100x2x4xf32>, %la: tensor<1x100x2xf3
 // CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%{{.*}} = %[[CH]]#0, %{{.*}} = %[[CH]]#1)
 // CHECK:               math.exp
 // CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
-// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:               linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
 module attributes {mixer.target = {scan_chunk_limit = 0 : i64, scan_head_block_limit = 1 : i64}} {
 func.func @ssd_short_with_init(%x: tensor<1x4x2x4xf32>, %la: tensor<1x4x2xf32>, %b: tensor<1x4x1x8xf32>, %c: tensor<1x4x1x8xf32>, %h: tensor<1x2x4x8xf32>, %y0: tensor<1x4x2x4xf32>, %s0: tensor<1x2x4x8xf32>) -> (tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) {
   %y, %s = mixer.ssd chunk_size(32) ins(%x, %la, %b, %c : tensor<1x4x2x4xf32>, tensor<1x4x2xf32>, tensor<1x4x1x8xf32>, tensor<1x4x1x8xf32>) init(%h : tensor<1x2x4x8xf32>) outs(%y0, %s0 : tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>) -> tensor<1x4x2x4xf32>, tensor<1x2x4x8xf32>
