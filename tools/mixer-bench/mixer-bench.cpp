@@ -80,7 +80,9 @@ struct Options {
   std::string mcpu;
   /// Where the compiled cases' objects go (empty: nowhere).
   std::string objectDir;
+  /// Whether the JIT writes LLVM's jitdump for perf (--perf-profile).
   bool perfProfile = false;
+  /// The second build's CPU pipeline options (--ab; empty: one build).
   std::string abOptions;
   std::string python = "/usr/bin/python3";
   /// The bench venv's Python (default: .venv-bench/ of the source tree).
