@@ -57,7 +57,8 @@ getNamedTarget(const TensorPipelineOptions &options) {
   FailureOr<TargetDescription> target = getCpuTargetDescription(
       options.targetCpu.getValue(), options.targetFeatures.getValue(), error);
   if (succeeded(target) && !options.targetOverrides.empty()) {
-    MLIRContext context;
+    // Only to build and check the entries' attributes: no threads needed.
+    MLIRContext context(MLIRContext::Threading::DISABLED);
     target = overrideTargetEntries(&context, *target, options.targetOverrides,
                                    [] { return InFlightDiagnostic(); });
   }

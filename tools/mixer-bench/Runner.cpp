@@ -22,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,12 +145,14 @@ Row runJob(const Job &job, const RunSettings &settings) {
 
   // --ab: the second build, checked as the first, then called in turn
   // with it, so that both meet the same moments of a noisy machine.
-  llvm::Expected<CompiledCase> secondCase = CompiledCase();
+  std::optional<CompiledCase> secondCase;
   const mc::JitModule *second = nullptr;
   if (!settings.abOptions.empty() && !naive) {
-    secondCase = compileCase(job, settings, false, settings.abOptions);
-    if (!secondCase)
-      return fail("--ab build: " + llvm::toString(secondCase.takeError()));
+    llvm::Expected<CompiledCase> built =
+        compileCase(job, settings, false, settings.abOptions);
+    if (!built)
+      return fail("--ab build: " + llvm::toString(built.takeError()));
+    secondCase = std::move(*built);
     second = secondCase->jit.get();
     if (llvm::Error err = second->call(fn, instance.args))
       return fail("--ab call failed: " + llvm::toString(std::move(err)));
