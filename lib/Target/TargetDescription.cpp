@@ -8,6 +8,7 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <tuple>
 
 using namespace mlir;
@@ -43,9 +44,11 @@ TargetDescription mlir::mixer::getCpuTargetDescription(CpuVectorIsa isa) {
   target.vectorRegisters = r.count;
   target.l1CacheBytes = r.l1;
   target.l2CacheBytes = r.l2;
-  // Half of the registers accumulate (two vectors per row), the rest hold
-  // the operands: 8 rows with 32 registers, 4 with 16.
-  target.registerTileRows = target.vectorRegisters / 4;
+  // The most rows whose accumulators (two vectors per row) fit beside the
+  // operands, up to 8: 6 rows with 16 registers (12 accumulators, more
+  // than the 8 FMAs in flight that cover the latency of two FMA pipes), 8
+  // with 32 (16 accumulators; 14 rows measured 1-2% slower on Zen 4).
+  target.registerTileRows = std::min<int64_t>(target.gemmTileRows(), 8);
   return target;
 }
 

@@ -23,7 +23,7 @@
 // AVX2: module attributes {mixer.target = {kernel_column_block = 64 : i64,
 // AVX2-SAME: l1_cache_bytes = {{[0-9]+}} : i64, l2_cache_bytes = {{[0-9]+}} : i64,
 // AVX2-SAME: moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
-// AVX2-SAME: register_tile_rows = 4 : i64, scan_channel_block_limit = 64 : i64,
+// AVX2-SAME: register_tile_rows = 6 : i64, scan_channel_block_limit = 64 : i64,
 // AVX2-SAME: scan_chunk_limit = 16 : i64,
 // AVX2-SAME: scan_head_block_limit = 4 : i64, scan_time_block = 16 : i64, transposed_states = true,
 // AVX2-SAME: vector_registers = 16 : i64, vector_width = 8 : i64}}
@@ -54,7 +54,7 @@
 
 // Without AVX: 16 registers of 4 lanes.
 
-// SSE: register_tile_rows = 4 : i64
+// SSE: register_tile_rows = 6 : i64
 // SSE-SAME: vector_registers = 16 : i64, vector_width = 4 : i64
 
 // UNKNOWN: error: mixer-set-target: unknown CPU 'no-such-cpu'

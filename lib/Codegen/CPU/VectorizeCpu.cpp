@@ -8,10 +8,12 @@
 //     whose accumulators are hoisted out of the k loop: vector.contract lowered
 //     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
 //     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel,
-//     whose `mixer.prefetch_rows_ahead` goes to its K loop); the
-//     element-wise op that makes the accumulator (zeros, a copy, a decayed
-//     state) is fused into each block, which then starts from registers, not
-//     from a pass over memory;
+//     whose `mixer.prefetch_rows_ahead` goes to its K loop); the rows that
+//     full blocks do not cover are split off into a contraction of their
+//     own, in a smaller block (rowSplitPoint); the element-wise op that
+//     makes the accumulator (zeros, a copy, a decayed state) is fused into
+//     each block, which then starts from registers, not from a pass over
+//     memory;
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, so that they accumulate into a hoisted vector), the innermost
 //     whole, or by 2*vectorWidth when it is long; a `mixer.prefetch_rows_ahead`
@@ -72,6 +74,51 @@ static bool isRowMajorRhsContraction(linalg::LinalgOp op) {
          maps[2] == AffineMap::get(3, 0, {d(0), d(1)}, ctx);
 }
 
+/// Columns of a contraction's register block: two vectors, or one, or the
+/// whole of a narrower dim (0: none fits).
+static int64_t blockColumns(ArrayRef<int64_t> bounds, int64_t vectorWidth) {
+  return pickTile(bounds[1], {2 * vectorWidth, vectorWidth}, 2 * vectorWidth);
+}
+
+/// Rows of a contraction's register block `columns` wide: the target's,
+/// twice as many for a block one vector wide (as many accumulators, as many
+/// independent FMAs per k to cover their latency), or those a lowering that
+/// shaped the contraction for a block of its own (the grouped GEMMs'
+/// micro-kernel) names. A reduction of fewer than 16 steps takes a power
+/// of two: its blocks spend as much on their accumulators' loads and
+/// stores as on FMAs, and rows that do not divide a power-of-two dim only
+/// add a remainder block (gated_delta_rule's 8-step state update, AVX2:
+/// 7-11% slower in 6-row blocks than in 4-row ones).
+static int64_t blockRows(linalg::LinalgOp op, int64_t columns,
+                         int64_t vectorWidth, int64_t rowTile) {
+  if (auto attr =
+          op->getAttrOfType<IntegerAttr>(mixer::kRegisterTileRowsAttrName))
+    return attr.getInt();
+  int64_t rows = columns == vectorWidth ? 2 * rowTile : rowTile;
+  if (op.getStaticLoopRanges()[2] < 16)
+    rows = llvm::bit_floor(uint64_t(rows));
+  return rows;
+}
+
+/// Where the static contraction `op` splits along its rows so that full
+/// register blocks cover the first part: the largest multiple of the
+/// block's rows, when they do not divide the contraction's (6-row AVX2
+/// blocks of a 64-row chunk: 60 rows, then 4). 0: no split.
+static int64_t rowSplitPoint(linalg::LinalgOp op, int64_t vectorWidth,
+                             int64_t rowTile) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  if (!isRowMajorRhsContraction(op) ||
+      llvm::any_of(bounds, ShapedType::isDynamic))
+    return 0;
+  int64_t columns = blockColumns(bounds, vectorWidth);
+  if (!columns)
+    return 0;
+  int64_t rows = blockRows(op, columns, vectorWidth, rowTile);
+  if (bounds[0] < 2 * rows || bounds[0] % rows == 0)
+    return 0;
+  return bounds[0] - bounds[0] % rows;
+}
+
 /// Tile sizes of `op` for register blocks, or empty to leave it scalar.
 static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
                                               int64_t vectorWidth,
@@ -80,24 +127,22 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
   if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
     return {};
   if (isRowMajorRhsContraction(op)) {
-    int64_t j =
-        pickTile(bounds[1], {2 * vectorWidth, vectorWidth}, 2 * vectorWidth);
-    // A block one vector wide takes twice the rows: as many accumulators,
-    // as many independent FMAs per k to cover their latency.
-    int64_t rows = j == vectorWidth ? 2 * rowTile : rowTile;
-    // A lowering that shaped the contraction for a register block of its
-    // own (the grouped GEMMs' micro-kernel) names its rows.
-    if (auto attr = op->getAttrOfType<IntegerAttr>(
-            mixer::kRegisterTileRowsAttrName))
-      rows = attr.getInt();
-    int64_t i = pickTile(bounds[0], {rows, rowTile, rowTile / 2, 2, 1}, 0);
-    if (!i || !j)
+    int64_t j = blockColumns(bounds, vectorWidth);
+    if (!j)
       return {};
+    // The block's rows when they divide the contraction's (rowSplitPoint
+    // made the rest a contraction of its own), else the largest power of
+    // two below them that does.
+    int64_t rows = blockRows(op, j, vectorWidth, rowTile);
+    int64_t i = bounds[0] % rows == 0 ? rows : 0;
+    for (int64_t t = llvm::bit_floor(uint64_t(rows)); !i; t /= 2)
+      if (bounds[0] % t == 0)
+        i = t;
     // A block of few rows (a row of a triangular solve, a token's step)
     // takes wider columns, up to a full block's 2 * rowTile accumulators:
     // each k step then has that many independent FMAs, not one or two.
-    for (int64_t vectors = 2 * rowTile / i; vectors * vectorWidth > j;
-         vectors /= 2)
+    for (int64_t vectors = int64_t(llvm::bit_floor(uint64_t(2 * rowTile / i)));
+         vectors * vectorWidth > j; vectors /= 2)
       if (bounds[1] % (vectors * vectorWidth) == 0) {
         j = vectors * vectorWidth;
         break;
@@ -226,6 +271,85 @@ static linalg::LinalgOp fusableAccumulatorProducer(linalg::LinalgOp op) {
   return producer;
 }
 
+/// An op to register-tile (a contraction or a part of one), with the op
+/// that makes its accumulator when that is fused into its blocks (null
+/// otherwise).
+struct ContractionPart {
+  linalg::LinalgOp contraction, producer;
+};
+
+/// `op` on rows [offset, offset + rows) of its first dim and the whole of
+/// the others, writing into the rows of `dest` (in place of its own init).
+static FailureOr<linalg::LinalgOp> rowsOf(RewriterBase &rewriter,
+                                          linalg::LinalgOp op, Value dest,
+                                          int64_t offset, int64_t rows) {
+  SmallVector<OpFoldResult> offsets(op.getNumLoops(), rewriter.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes =
+      getAsIndexOpFoldResult(op.getContext(), op.getStaticLoopRanges());
+  offsets[0] = rewriter.getIndexAttr(offset);
+  sizes[0] = rewriter.getIndexAttr(rows);
+  auto writer = cast<linalg::LinalgOp>(rewriter.clone(*op));
+  rewriter.modifyOpInPlace(writer,
+                           [&] { writer.getDpsInitOperand(0)->set(dest); });
+  FailureOr<TilingResult> part =
+      cast<TilingInterface>(writer.getOperation())
+          .getTiledImplementation(rewriter, offsets, sizes);
+  rewriter.eraseOp(writer);
+  if (failed(part))
+    return failure();
+  return cast<linalg::LinalgOp>(part->tiledOps.front());
+}
+
+/// Splits the contraction `op` at row `splitRow` into one on the rows
+/// before it and one on the rest, each writing its rows of the tensor `op`
+/// wrote. `producer`, when given, makes `op`'s accumulator and is split
+/// with it, each part making the accumulator of its own rows (to be fused
+/// into their blocks).
+static FailureOr<std::array<ContractionPart, 2>>
+splitRows(RewriterBase &rewriter, linalg::LinalgOp op,
+          linalg::LinalgOp producer, int64_t splitRow) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  const int64_t rowRanges[2][2] = {{0, splitRow},
+                                   {splitRow, bounds[0] - splitRow}};
+  rewriter.setInsertionPoint(op);
+  // The tensor both parts write: the destination of `op` (or of its
+  // producer), then that with the first part's rows inserted.
+  Value result = (producer ? producer : op).getDpsInitOperand(0)->get();
+  std::array<ContractionPart, 2> parts;
+  for (auto [part, range] : llvm::zip_equal(parts, rowRanges)) {
+    FailureOr<linalg::LinalgOp> accumulator;
+    if (producer && failed(accumulator = rowsOf(rewriter, producer, result,
+                                                range[0], range[1])))
+      return failure();
+    FailureOr<linalg::LinalgOp> contraction =
+        rowsOf(rewriter, op, result, range[0], range[1]);
+    if (failed(contraction))
+      return failure();
+    if (producer) {
+      // The part accumulates into its producer's part.
+      OpOperand *init = (*contraction).getDpsInitOperand(0);
+      Operation *slice = init->get().getDefiningOp();
+      rewriter.modifyOpInPlace(
+          *contraction, [&] { init->set((*accumulator)->getResult(0)); });
+      if (slice && slice->use_empty())
+        rewriter.eraseOp(slice);
+    }
+    OpFoldResult zero = rewriter.getIndexAttr(0),
+                 one = rewriter.getIndexAttr(1);
+    result = tensor::InsertSliceOp::create(
+        rewriter, op.getLoc(), (*contraction)->getResult(0), result,
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(range[0]), zero},
+        ArrayRef<OpFoldResult>{rewriter.getIndexAttr(range[1]),
+                               rewriter.getIndexAttr(bounds[1])},
+        ArrayRef<OpFoldResult>{one, one});
+    part = {*contraction, producer ? *accumulator : linalg::LinalgOp()};
+  }
+  rewriter.replaceOp(op, result);
+  if (producer)
+    rewriter.eraseOp(producer);
+  return parts;
+}
+
 /// Tiles the contraction `op` by the register block `sizes` (i, j, k = 1)
 /// with `producer`, which makes its accumulator, fused into each (i, j)
 /// block: the block's accumulator is computed in registers right before
@@ -275,6 +399,36 @@ tileFusingAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
   return loops;
 }
 
+/// Tiles `op` to its register blocks and vectorizes them, with `producer`
+/// (when given) fused into each; appends the loops, innermost last, to
+/// `tileLoops`. An op without register blocks stays as it is.
+static LogicalResult
+tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
+                 linalg::LinalgOp producer, int64_t vectorWidth,
+                 int64_t rowTile,
+                 SmallVectorImpl<LoopLikeOpInterface> &tileLoops) {
+  SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
+  if (sizes.empty())
+    return success();
+  Attribute prefetch = op->getAttr(mixer::kPrefetchRowsAheadAttrName);
+  bool contraction = isRowMajorRhsContraction(op);
+  FailureOr<SmallVector<LoopLikeOpInterface>> loops =
+      producer
+          ? tileFusingAccumulator(rewriter, op, producer, sizes, vectorWidth)
+          : tileAndVectorize(rewriter, op, sizes);
+  if (failed(loops))
+    return op->emitError("register tiling failed");
+  // The prefetch a lowering asked for goes to the loop whose steps read
+  // one row each: a contraction's K loop (innermost), another op's loop
+  // over its rows (outermost). mixer-prefetch-rows finds it there after
+  // bufferization.
+  if (prefetch && !loops->empty())
+    (contraction ? loops->back() : loops->front())
+        ->setAttr(mixer::kPrefetchRowsAheadAttrName, prefetch);
+  tileLoops.append(loops->begin(), loops->end());
+  return success();
+}
+
 static LogicalResult applyPatterns(Operation *root,
                                    function_ref<void(RewritePatternSet &)> add) {
   RewritePatternSet patterns(root->getContext());
@@ -317,26 +471,20 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
         return op->emitError("cache tiling failed");
       op = cast<linalg::LinalgOp>(block->tiledOps.front());
     }
-    SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
-    if (sizes.empty())
-      continue;
-    Attribute prefetch = op->getAttr(mixer::kPrefetchRowsAheadAttrName);
-    bool contraction = isRowMajorRhsContraction(op);
     linalg::LinalgOp producer = accumulatorProducers.lookup(op);
-    FailureOr<SmallVector<LoopLikeOpInterface>> loops =
-        producer ? tileFusingAccumulator(rewriter, op, producer, sizes,
-                                         vectorWidth)
-                 : tileAndVectorize(rewriter, op, sizes);
-    if (failed(loops))
-      return op->emitError("register tiling failed");
-    // The prefetch a lowering asked for goes to the loop whose steps read
-    // one row each: a contraction's K loop (innermost), another op's loop
-    // over its rows (outermost). mixer-prefetch-rows finds it there after
-    // bufferization.
-    if (prefetch && !loops->empty())
-      (contraction ? loops->back() : loops->front())
-          ->setAttr(mixer::kPrefetchRowsAheadAttrName, prefetch);
-    tileLoops.append(loops->begin(), loops->end());
+    SmallVector<ContractionPart, 2> parts = {{op, producer}};
+    if (int64_t splitRow = rowSplitPoint(op, vectorWidth, rowTile)) {
+      FailureOr<std::array<ContractionPart, 2>> split =
+          splitRows(rewriter, op, producer, splitRow);
+      if (failed(split))
+        return op->emitError(
+            "splitting the rows of the register blocks failed");
+      parts.assign(split->begin(), split->end());
+    }
+    for (const ContractionPart &part : parts)
+      if (failed(tileForRegisters(rewriter, part.contraction, part.producer,
+                                  vectorWidth, rowTile, tileLoops)))
+        return failure();
   }
 
   // 2. Fold the vectorized multiply-reduce into vector.contract before any

@@ -1,5 +1,6 @@
 // RUN: mixer-opt %s --mixer-vectorize-cpu | FileCheck %s
 // RUN: mixer-opt %s --mixer-vectorize-cpu="vector-width=8 row-tile=4" | FileCheck %s --check-prefix=SMALL
+// RUN: mixer-opt %s --mixer-vectorize-cpu="vector-width=8 row-tile=6" | FileCheck %s --check-prefix=SIX
 
 #ik = affine_map<(i, j, k) -> (i, k)>
 #kj = affine_map<(i, j, k) -> (k, j)>
@@ -324,4 +325,74 @@ func.func @copied_accumulator(%a: tensor<1x16xf32>, %x: tensor<16x64xf32>) -> te
     linalg.yield %s : f32
   } -> tensor<1x64xf32>
   return %0 : tensor<1x64xf32>
+}
+
+// Blocks of 6 rows (AVX2's 12 accumulators) do not divide 64: the
+// contraction splits into rows 0-59, in 6-row blocks, and rows 60-63, in a
+// block of 4, which accumulates into the first part's result.
+// SIX-LABEL: func.func @split_rows
+// SIX-SAME:    %[[C:[^:]*]]: tensor<64x64xf32>)
+// SIX:         %[[TOP:.*]] = tensor.extract_slice %[[C]][0, 0] [60, 64] [1, 1]
+// SIX:         %[[FIRST:.*]] = scf.for %{{.*}} = %{{.*}} to %c60 step %c6 iter_args(%{{.*}} = %[[TOP]])
+// SIX:           scf.for {{.*}} -> ({{.*}}vector<6x16xf32>)
+// SIX-COUNT-6:     vector.fma {{.*}} : vector<16xf32>
+// SIX-NOT:         vector.fma
+// SIX:         %[[WITH_TOP:.*]] = tensor.insert_slice %[[FIRST]] into %[[C]][0, 0] [60, 64] [1, 1]
+// SIX:         %[[BOTTOM:.*]] = tensor.extract_slice %[[WITH_TOP]][60, 0] [4, 64] [1, 1]
+// SIX:         %[[REST:.*]] = scf.for %{{.*}} = %{{.*}} to %c4 step %c4 iter_args(%{{.*}} = %[[BOTTOM]])
+// SIX:           scf.for {{.*}} -> ({{.*}}vector<4x16xf32>)
+// SIX-COUNT-4:     vector.fma {{.*}} : vector<16xf32>
+// SIX-NOT:         vector.fma
+// SIX:         %[[ALL:.*]] = tensor.insert_slice %[[REST]] into %[[WITH_TOP]][60, 0] [4, 64] [1, 1]
+// SIX:         return %[[ALL]]
+func.func @split_rows(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// The op that makes the accumulator splits with the contraction: each
+// part's blocks start from zeros in registers.
+// SIX-LABEL: func.func @split_rows_fill
+// SIX-DAG:     %[[ZERO6:.*]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
+// SIX-DAG:     %[[ZERO4:.*]] = arith.constant dense<0.000000e+00> : vector<4x16xf32>
+// SIX-NOT:     linalg.fill
+// SIX:         scf.for %{{.*}} = %{{.*}} to %c60 step %c6
+// SIX:           scf.for {{.*}} iter_args({{.*}}%{{.*}} = %[[ZERO6]]) -> ({{.*}}vector<6x16xf32>)
+// SIX:         tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [60, 64] [1, 1]
+// SIX:         scf.for %{{.*}} = %{{.*}} to %c4 step %c4
+// SIX:           scf.for {{.*}} iter_args({{.*}}%{{.*}} = %[[ZERO4]]) -> ({{.*}}vector<4x16xf32>)
+// SIX:         tensor.insert_slice %{{.*}} into %{{.*}}[60, 0] [4, 64] [1, 1]
+func.func @split_rows_fill(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%c : tensor<64x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
+
+// A reduction of 8 steps (a chunk's state update) keeps power-of-two
+// blocks: 4 rows, no split.
+// SIX-LABEL: func.func @short_reduction
+// SIX-NOT:     tensor.insert_slice {{.*}} [60, 64]
+// SIX:         scf.for %{{.*}} = %{{.*}} to %c64 step %c4
+// SIX:           scf.for {{.*}} -> ({{.*}}vector<4x16xf32>)
+// SIX-NOT:     vector<6x16xf32>
+func.func @short_reduction(%a: tensor<64x8xf32>, %b: tensor<8x64xf32>, %c: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<64x8xf32>, tensor<8x64xf32>) outs(%c : tensor<64x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
 }

@@ -46,8 +46,12 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
     (the default target, AVX-512: 8 x 32 blocks, without one); the options,
     when given, override it. A contraction that carries
     `mixer.register_tile_rows = R` (the grouped GEMMs' micro-kernel, shaped
-    by its lowering) gets blocks of R rows when R divides its rows. A
-    contraction of fewer rows than a block (a row of a triangular solve)
+    by its lowering) gets blocks of R rows when R divides its rows. Where
+    the block's rows do not divide a contraction's (6-row AVX2 blocks of a
+    64-row chunk), the contraction is split: the largest multiple of them
+    in full blocks, the rest in a power-of-two block (60 rows, then 4);
+    a reduction of fewer than 16 steps takes power-of-two blocks instead.
+    A contraction of fewer rows than a block (a row of a triangular solve)
     takes wider columns, up to as many accumulators as a full block.
 
     A 2-D linalg.transpose moves in square blocks, the largest of 16 and 8
