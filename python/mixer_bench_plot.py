@@ -280,6 +280,9 @@ def machine_words(m, cfg):
         words += f"; FMA peak {fmt(m.get('fma_peak_gflops'), '.1f')} GFLOP/s"
     if m.get("target_cpu", "host") != "host":
         words += f"; code for {m['target_cpu']}"
+    if m.get("unsteady"):
+        words += (f"; unsteady: its FMA peak drifted "
+                  f"{fmt(100 * m.get('fma_drift', 0), '.0f')}% during the run")
     return words
 
 
@@ -430,6 +433,8 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
         fma += (" (each the higher of the calibrations before and after the "
                 "cases: " + calibration_pair_words(m) + ")")
     w(fma)
+    if m.get("unsteady"):
+        w(f"- **Unsteady machine.** mixer-bench: {m['unsteady']}.")
     vers = data.get("versions", {})
     w("- Versions: " + ", ".join(f"{k} {v}" for k, v in sorted(vers.items())))
     w("")

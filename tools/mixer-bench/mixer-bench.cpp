@@ -32,6 +32,7 @@
 #include "OpBench.h"
 #include "Report.h"
 #include "Runner.h"
+#include "Steadiness.h"
 #include "Torch.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -424,7 +425,9 @@ int runGpuSuite(const Options &opts,
 /// calibration_before and calibration_after), then makes every row's
 /// fraction one of the kept ceilings: a slow minute of a shared machine
 /// during one calibration would otherwise raise every fraction of the run.
-void recalibrateAfterCases(
+/// Returns the unsteady-machine note (empty when the FMA peak held), also
+/// kept in the JSON as `unsteady`, beside the drift `fma_drift`.
+std::string recalibrateAfterCases(
     const Calibration &before, int threads, const CodeTarget &target,
     const std::vector<std::pair<const OpBench *, std::vector<Case>>> &perFamily,
     json::Object &machine, RunSettings &run, std::vector<Row> &rows) {
@@ -438,6 +441,11 @@ void recalibrateAfterCases(
   machine["calibration_after"] = calibrationJson(after);
   printCalibration(kept, threads, "ceilings (the higher of both)",
                    llvm::outs());
+  machine["fma_drift"] = ceilingDrift(before.fma.gflops(), after.fma.gflops());
+  std::string unsteady =
+      unsteadyMachineNote(before.fma.gflops(), after.fma.gflops());
+  if (!unsteady.empty())
+    machine["unsteady"] = unsteady;
   run.ceilings = kept.ceilings();
   for (Row &row : rows) {
     if (row.peak.empty())
@@ -450,6 +458,7 @@ void recalibrateAfterCases(
           setPeakFraction(row, family->work(c), run);
         }
   }
+  return unsteady;
 }
 } // namespace
 
@@ -644,9 +653,10 @@ int main(int argc, char **argv) {
       }
     }
   }
+  std::string unsteady;
   if (!opts.noCalibrate && !jobs.empty())
-    recalibrateAfterCases(before, numThreads, *target, perFamily, machine, run,
-                          rows);
+    unsteady = recalibrateAfterCases(before, numThreads, *target, perFamily,
+                                     machine, run, rows);
 
   // Cases together, in suite order (rows of one case keep their order).
   auto caseIndex = [&](const std::string &name) {
@@ -670,6 +680,8 @@ int main(int argc, char **argv) {
   if (fwdBwd)
     printFwdBwdSummary(rows, llvm::outs());
   printAbSummary(rows, llvm::outs());
+  if (!unsteady.empty())
+    llvm::outs() << "\n" << unsteady << "\n";
 
   if (!opts.jsonFile.empty()) {
     json::Object config{{"suite", opts.suite},
