@@ -18,7 +18,7 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
 
     The vector registers decide the description: 32 registers of 16 f32
     lanes with AVX-512 (register blocks of 8 rows), 16 of 8 lanes with AVX2
-    (4 rows), 16 of 4 with SSE only.
+    (6 rows), 16 of 4 with SSE only.
 
     With `chip` (sm_80, sm_90, sm_90a) the description is the GPU's
     instead: warps of 32 threads, `threads-per-block` threads per block,
@@ -34,7 +34,7 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
     module attributes {mixer.target = {kernel_column_block = 64 : i64,
         l1_cache_bytes = 32768 : i64, l2_cache_bytes = 524288 : i64,
         moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
-        register_tile_rows = 4 : i64, scan_channel_block_limit = 64 : i64,
+        register_tile_rows = 6 : i64, scan_channel_block_limit = 64 : i64,
         scan_chunk_limit = 16 : i64,
         scan_head_block_limit = 4 : i64, scan_time_block = 16 : i64,
         transposed_states = true,
