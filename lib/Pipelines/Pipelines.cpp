@@ -77,13 +77,14 @@ buildTensorPipeline(OpPassManager &pm, const TensorPipelineOptions &options,
                     int64_t numThreads = 0) {
   // Every pass that depends on the target reads the module's `mixer.target`
   // (the default target when there is none). A target named by the options
-  // replaces it.
+  // replaces it; overrides alone change the module's own (cpu empty).
   if (gpuTarget) {
     pm.addPass(createMixerSetTargetPass(*gpuTarget));
-  } else if (options.namesTarget()) {
+  } else if (options.namesTarget() || !options.targetOverrides.empty()) {
     MixerSetTargetPassOptions setTarget;
-    setTarget.cpu =
-        options.targetCpu.empty() ? "host" : options.targetCpu.getValue();
+    setTarget.cpu = !options.namesTarget()      ? ""
+                    : options.targetCpu.empty() ? "host"
+                                                : options.targetCpu.getValue();
     setTarget.features = options.targetFeatures;
     setTarget.overrides = options.targetOverrides;
     pm.addPass(createMixerSetTargetPass(setTarget));

@@ -22,12 +22,17 @@ struct MixerSetTargetPass
   using Base::Base;
   void runOnOperation() override {
     std::string error;
+    // No CPU, features or chip: the module's own description (its
+    // mixer.target, else the default target), for the overrides to change.
+    bool ownTarget = cpu.empty() && features.empty() && chip.empty();
     FailureOr<TargetDescription> target =
-        chip.empty() ? getCpuTargetDescription(cpu, features, error)
-                     : getGpuTargetDescription(&getContext(), chip,
-                                               threadsPerBlock, error);
+        ownTarget      ? getTargetDescription(getOperation())
+        : chip.empty() ? getCpuTargetDescription(cpu, features, error)
+                       : getGpuTargetDescription(&getContext(), chip,
+                                                 threadsPerBlock, error);
     if (failed(target)) {
-      getOperation().emitError() << "mixer-set-target: " << error;
+      if (!ownTarget)
+        getOperation().emitError() << "mixer-set-target: " << error;
       return signalPassFailure();
     }
     if (!overrides.empty())

@@ -210,13 +210,6 @@ int main(int argc, char **argv) {
     options.numThreads = numThreads;
   if (options.numThreads < 0)
     return fail("--num-threads must be at least 0");
-  // Target overrides change the description of the CPU the object is for,
-  // not that of the compiling machine.
-  if (!options.targetOverrides.empty() && options.targetCpu.empty() &&
-      options.targetFeatures.empty()) {
-    options.targetCpu = mcpu.empty() ? "host" : mcpu.getValue();
-    options.targetFeatures = mattr;
-  }
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =

@@ -58,14 +58,14 @@ struct TensorPipelineOptions
       *this, "target-overrides",
       llvm::cl::desc("Entries of the target's description to change, "
                      "name=value separated by commas (e.g. "
-                     "l1_cache_bytes=65536); alone: applied to this "
-                     "machine's"),
+                     "l1_cache_bytes=65536): of the target named by "
+                     "target-cpu/target-features, else of the module's "
+                     "mixer.target (else of the default target)"),
       llvm::cl::init("")};
 
   /// Whether the options name a target (then the pipeline attaches it).
   bool namesTarget() const {
-    return !targetCpu.empty() || !targetFeatures.empty() ||
-           !targetOverrides.empty();
+    return !targetCpu.empty() || !targetFeatures.empty();
   }
 };
 

@@ -46,7 +46,8 @@ def MixerSetTargetPass : Pass<"mixer-set-target", "ModuleOp"> {
   let options = [
     Option<"cpu", "cpu", "std::string", /*default=*/"\"host\"",
            "The CPU, as LLVM names it (znver3, skylake-avx512); host: this "
-           "machine's">,
+           "machine's; empty, with no features or chip: the module's own "
+           "description, for `overrides` to change">,
     Option<"features", "features", "std::string", /*default=*/"\"\"",
            "LLVM target features to add or remove, e.g. +avx2,-avx512f">,
     Option<"chip", "chip", "std::string", /*default=*/"\"\"",
