@@ -78,11 +78,13 @@ func.func @contraction(%a: tensor<64x64xf32>, %b: tensor<64x64xf32>, %c: tensor<
 // CHECK-NEXT:        %[[W:.*]] = vector.transfer_write %[[M]], %[[OS]]{{.*}} : vector<1x64xf32>, tensor<1x64xf32>
 // CHECK-NEXT:        tensor.insert_slice %[[W]] into %[[OUT]][%[[I]], %[[J]]] [1, 64] [1, 1]
 
-// With vector-width=8 a 64-wide row is longer than 4 vectors: tiled by 16.
+// With vector-width=8 a 64-wide row is longer than 4 vectors: tiled by 4
+// vectors, 32, since the body has a math op (its polynomial wants that many
+// independent vectors).
 // SMALL-LABEL: func.func @elementwise
 // SMALL:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
-// SMALL:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
-// SMALL:             math.exp %{{.*}} : vector<1x16xf32>
+// SMALL:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
+// SMALL:             math.exp %{{.*}} : vector<1x32xf32>
 func.func @elementwise(%a: tensor<8x64xf32>, %b: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x64xf32>) outs(%b : tensor<8x64xf32>) {
   ^bb0(%x: f32, %o: f32):
@@ -91,6 +93,48 @@ func.func @elementwise(%a: tensor<8x64xf32>, %b: tensor<8x64xf32>) -> tensor<8x6
     linalg.yield %s : f32
   } -> tensor<8x64xf32>
   return %0 : tensor<8x64xf32>
+}
+
+// A body without math ops takes rows of 2 vectors once tiled.
+
+// SMALL-LABEL: func.func @elementwise_without_math
+// SMALL:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1
+// SMALL:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c16
+// SMALL:             arith.mulf %{{.*}} : vector<1x16xf32>
+// SMALL-NOT:         vector<1x32xf32>
+// SMALL:         return
+func.func @elementwise_without_math(%a: tensor<8x64xf32>, %b: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<8x64xf32>) outs(%b : tensor<8x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.mulf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+
+// A reduction over the outer dim (sum[i] += exp(s[j, i]), as the online
+// log-sum-exp of a transposed block): the loop over the reduced dim j runs
+// inside the loop over the row's tiles, so that the accumulator tile is a
+// vector carried by that loop, read once before it and written once after.
+
+// SMALL-LABEL: func.func @outer_reduction
+// SMALL-SAME:    (%[[S:[^:]*]]: tensor<64x64xf32>, %[[SUM:[^:]*]]: tensor<64xf32>)
+// SMALL:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %c32 iter_args(%[[OUT:.*]] = %[[SUM]])
+// SMALL:           %[[ACC0:.*]] = vector.transfer_read %{{.*}} : tensor<32xf32>, vector<32xf32>
+// SMALL:           %[[ACC:.*]]:3 = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %c1 iter_args({{.*}}, %[[A:[^ ]*]] = %[[ACC0]])
+// SMALL:             tensor.extract_slice %[[S]][%[[J]], %[[I]]] [1, 32] [1, 1]
+// SMALL:             math.exp %{{.*}} : vector<1x32xf32>
+// SMALL:             %[[NEXT:.*]] = arith.addf %{{.*}}, %[[A]] : vector<32xf32>
+// SMALL-NEXT:        scf.yield %{{.*}}, %{{.*}}, %[[NEXT]] :
+// SMALL:           vector.transfer_write %[[ACC]]#2
+func.func @outer_reduction(%s: tensor<64x64xf32>, %sum: tensor<64xf32>) -> tensor<64xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(j, i) -> (j, i)>, affine_map<(j, i) -> (i)>], iterator_types = ["reduction", "parallel"]} ins(%s : tensor<64x64xf32>) outs(%sum : tensor<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %e = math.exp %x : f32
+    %a = arith.addf %e, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<64xf32>
+  return %0 : tensor<64xf32>
 }
 
 // Dynamic shapes are left to the scalar loops of the pipeline.

@@ -54,6 +54,13 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
     A contraction of fewer rows than a block (a row of a triangular solve)
     takes wider columns, up to as many accumulators as a full block.
 
+    Other ops become vector rows: the innermost dim whole when it is at
+    most 4 vectors, else in steps of 2 vectors (4 when the body has a math
+    op: an exp's polynomial wants more independent vectors in flight), the
+    other dims one at a time with the reductions innermost, so that a
+    reduction over an outer dim (the running sums of a transposed block)
+    accumulates in registers.
+
     A 2-D linalg.transpose moves in square blocks, the largest of 16 and 8
     that a vector holds and that divides both dims, each a vector.transpose
     lowered to register shuffles (8 x 8: 24 two-source shuffles of rows);
