@@ -243,15 +243,13 @@ static SmallVector<int64_t> parallelDimsFirst(linalg::LinalgOp op) {
   return order;
 }
 
-/// Tiles `op` by `sizes` into scf.for loops, replacing it. A contraction's
-/// loops keep their order (its blocks choose their own); other ops' loops
-/// run in the order of parallelDimsFirst.
+/// Tiles `op` by `sizes` into scf.for loops, replacing it, in the order of
+/// parallelDimsFirst (a contraction's (i, j, k) already is).
 static FailureOr<scf::SCFTilingResult>
 tileOp(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  if (!isRowMajorRhsContraction(op))
-    options.setInterchange(parallelDimsFirst(op));
+  options.setInterchange(parallelDimsFirst(op));
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled =
       scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()),
