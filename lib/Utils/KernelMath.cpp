@@ -256,40 +256,13 @@ Value mlir::mixer::centred(LinalgBuilder &lb, Value block, Value centre,
       });
 }
 
-Value mlir::mixer::squaredDifferences(LinalgBuilder &lb, Value a, Value bT) {
-  ImplicitLocOpBuilder &b = lb.builder();
-  auto aType = cast<RankedTensorType>(a.getType());
-  auto bType = cast<RankedTensorType>(bT.getType());
-  int64_t P = aType.getDimSize(0), D = aType.getDimSize(1),
-          Q = bType.getDimSize(1);
-  // One parallel map over [P, Q] reading column d of a and row d of bT for
-  // every d: the sum over d stays in registers (vectors along q) and is
-  // written once. (A reduction dim d would be vectorized one d at a time,
-  // as a multiply-reduction of the difference with itself.)
-  if (D == 0)
-    return lb.filled({b.getIndexAttr(P), b.getIndexAttr(Q)},
-                     aType.getElementType(), 0.0);
-  SmallVector<Value> ins;
-  SmallVector<AffineMap> maps;
-  for (int64_t d = 0; d < D; ++d) {
-    ins.push_back(lb.slice(a, {b.getIndexAttr(0), b.getIndexAttr(d)},
-                           {b.getIndexAttr(P), b.getIndexAttr(1)}, {P}));
-    maps.push_back(lb.dims(2, {0}));
+Value mlir::mixer::sumOfSquaredDifferences(OpBuilder &b, Location loc,
+                                           ValueRange x, ValueRange y) {
+  assert(!x.empty() && x.size() == y.size() && "one y per x");
+  Value sum;
+  for (auto [xd, yd] : llvm::zip_equal(x, y)) {
+    Value sq = squaredDifference(b, loc, xd, yd);
+    sum = sum ? arith::AddFOp::create(b, loc, sum, sq).getResult() : sq;
   }
-  for (int64_t d = 0; d < D; ++d) {
-    ins.push_back(lb.slice(bT, {b.getIndexAttr(d), b.getIndexAttr(0)},
-                           {b.getIndexAttr(1), b.getIndexAttr(Q)}, {Q}));
-    maps.push_back(lb.dims(2, {1}));
-  }
-  Value init =
-      lb.empty({b.getIndexAttr(P), b.getIndexAttr(Q)}, aType.getElementType());
-  return lb.map(
-      ins, maps, init, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-        Value sum;
-        for (int64_t d = 0; d < D; ++d) {
-          Value sq = squaredDifference(ib, ib.getLoc(), args[d], args[D + d]);
-          sum = sum ? arith::AddFOp::create(ib, sum, sq).getResult() : sq;
-        }
-        return sum;
-      });
+  return sum;
 }

@@ -58,7 +58,7 @@ Value squaredDistanceFromDot(OpBuilder &b, Location loc, Value xNorm2,
 Value squaredDifference(OpBuilder &b, Location loc, Value x, Value y);
 
 /// Points of at most this dimension get their blocked squared distances as
-/// sums of squared differences (squaredDifferences); larger ones as the
+/// sums of squared differences (sumOfSquaredDifferences); larger ones as the
 /// expansion around a dot product (squaredDistanceFromDot), whose blocked
 /// contraction is faster there (measured: the direct sum is faster at D = 3
 /// and 4, as fast at 8, slower from 12 on). The expansion rounds by about
@@ -118,9 +118,10 @@ Value meanPoint(LinalgBuilder &lb, Value points, bool batched);
 /// the point `centre` [D], as a fresh block.
 Value centred(LinalgBuilder &lb, Value block, Value centre, unsigned pointDim);
 
-/// r2[p, q] = sum_d (a[p, d] - bT[d, q])^2 for static blocks a [P, D] and
-/// bT [D, Q], as a fresh [P, Q] block: exactly zero at coincident points.
-Value squaredDifferences(LinalgBuilder &lb, Value a, Value bT);
+/// sum_d (x[d] - y[d])^2 over the scalars x and y (as many of each, at
+/// least one): exactly zero at coincident points.
+Value sumOfSquaredDifferences(OpBuilder &b, Location loc, ValueRange x,
+                              ValueRange y);
 
 /// The squared norms of the rows (reducedDim = 1) or columns (reducedDim =
 /// 0) of a static 2-D f32 block, as a fresh 1-D tensor.

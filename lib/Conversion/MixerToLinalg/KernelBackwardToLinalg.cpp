@@ -81,13 +81,15 @@ static SmallVector<Value> lowerKernelMvPointGrad(KernelMvPointGradOp op,
         Lhs::RowMajor);
     if (!distance)
       return {state[0], clb.contract(G, yb, state[1], Lhs::RowMajor)};
-    DistanceBlock dist = col.blk.distances(xb, clb.transpose(yb), xn, Value());
+    DistanceBlock dist =
+        col.blk.distances(xb, clb.transpose(yb), xn, Value()).stored(clb);
     SmallVector<Value> ins = {G};
     SmallVector<AffineMap> maps = {clb.dims(2, {0, 1})};
-    dist.addNormInputs(clb, ins, maps);
+    dist.addInputs(clb, ins, maps, /*inPlace=*/true);
     Value W = clb.map(
-        ins, maps, dist.values, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-          Value r2 = dist.r2(ib, args.back(), args.slice(1, args.size() - 2));
+        ins, maps, dist.init(clb),
+        [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+          Value r2 = dist.r2(ib, args.slice(1, args.size() - 2), args.back());
           Value slope =
               kernelSlopeOfSquaredDistance(ib, ib.getLoc(), kind, coef, r2);
           return arith::MulFOp::create(ib, args[0], slope).getResult();
@@ -137,17 +139,17 @@ static SmallVector<Value> lowerKernelLsePointGrad(KernelLsePointGradOp op,
     // Padded columns: b = -inf and w = 0, so Q vanishes there.
     Value bb = col.entriesOf(colShift, -kInf);
     Value wb = col.entriesOf(colWeight, 0.0);
-    DistanceBlock dist = col.blk.distances(xb, clb.transpose(yb), xn, Value());
-    unsigned norms = dist.numNormInputs();
-    SmallVector<Value> ins = {ab, bb, wb, dist.values};
+    DistanceBlock dist =
+        col.blk.distances(xb, clb.transpose(yb), xn, Value()).stored(clb);
+    SmallVector<Value> ins = {ab, bb, wb};
     SmallVector<AffineMap> maps = {clb.dims(2, {0}), clb.dims(2, {1}),
-                                   clb.dims(2, {1}), clb.dims(2, {0, 1})};
-    dist.addNormInputs(clb, ins, maps);
+                                   clb.dims(2, {1})};
+    dist.addInputs(clb, ins, maps, /*inPlace=*/false);
     // Q = w_j exp(min(-c / eps + a_i + b_j, 0)).
     Value Q =
         clb.map(ins, maps, clb.empty(clb.sizesOf(dist.values), f32),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value r2 = dist.r2(ib, args[3], args.slice(4, norms));
+                  Value r2 = dist.r2(ib, args.slice(3, args.size() - 4));
                   Value s = arith::AddFOp::create(
                       ib, negScaledCost(ib, ib.getLoc(), kind, coef, r2),
                       arith::AddFOp::create(ib, args[0], args[1]));
@@ -158,11 +160,12 @@ static SmallVector<Value> lowerKernelLsePointGrad(KernelLsePointGradOp op,
     // W = Q f(r2), computed in place of the distance block.
     SmallVector<Value> wIns = {Q};
     SmallVector<AffineMap> wMaps = {clb.dims(2, {0, 1})};
-    dist.addNormInputs(clb, wIns, wMaps);
+    dist.addInputs(clb, wIns, wMaps, /*inPlace=*/true);
     Value W =
-        clb.map(wIns, wMaps, dist.values,
+        clb.map(wIns, wMaps, dist.init(clb),
                 [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                  Value r2 = dist.r2(ib, args.back(), args.slice(1, norms));
+                  Value r2 =
+                      dist.r2(ib, args.slice(1, args.size() - 2), args.back());
                   Value f = costGradientFactor(ib, ib.getLoc(), kind, r2);
                   return arith::MulFOp::create(ib, args[0], f).getResult();
                 });

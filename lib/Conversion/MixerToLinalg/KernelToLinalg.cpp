@@ -10,8 +10,9 @@
 //     r2 = max(|x_i|^2 + |y_j|^2 - 2 <x_i, y_j>, 0)    from one contraction,
 //          x and y centred on the mean of y first
 //     kernel_lse: the block transposed, s^T[j, i] = -c(r2) / eps + g[j]
-//       (y_blk x_blk^T with x_blk^T packed once), then the online
-//       log-sum-exp per row, reducing over the block's outer dim j:
+//       (y_blk x_blk^T with x_blk^T packed once), and its block max in the
+//       same pass, then the online log-sum-exp per row, reducing over the
+//       block's outer dim j:
 //       m' = max(m, max_j s), sum = sum exp(m - m') + sum_j exp(s - m')
 //     kernel_mv: K[i, j] = k(r2) (linear: the dot itself) from x_blk y_blk^T,
 //       acc += K v[block]
@@ -95,28 +96,37 @@ static SmallVector<Value> lowerKernelLse(KernelLseOp op,
                                                    f32Const(ib, -kInf))
                         .getResult();
                   });
-    // s^T[j, i], computed in place of the distance block [Cb, R].
+    // s^T[j, i] over the block [Cb, R]: in place of the dot products when
+    // r^2 is expanded, else with r^2 summed in the same map.
     DistanceBlock dist = col.blk.distances(yb, xT, Value(), xn);
     SmallVector<Value> ins;
     SmallVector<AffineMap> maps;
-    dist.addNormInputs(clb, ins, maps);
-    unsigned norms = dist.numNormInputs();
+    dist.addInputs(clb, ins, maps, /*inPlace=*/true);
+    unsigned distInputs = ins.size();
     if (gb) {
       ins.push_back(gb);
       maps.push_back(clb.dims(2, {0}));
     }
-    Value s = clb.map(
-        ins, maps, dist.values, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-          Value r2 = dist.r2(ib, args.back(), args.take_front(norms));
-          Value v = negScaledCost(ib, ib.getLoc(), kind, coef, r2);
-          return gb ? arith::AddFOp::create(ib, v, args[norms]).getResult() : v;
-        });
+    // s^T and the block maximum of each row, in one pass.
     SmallVector<utils::IteratorType> overColumns = {
         utils::IteratorType::reduction, utils::IteratorType::parallel};
-    // Block maximum of each row.
-    Value blockMax = reduceBlock(
-        clb, s, clb.filled({cb.getIndexAttr(R)}, f32, -kInf),
-        /*reducedDim=*/0, logSumExpMax);
+    maps.append({clb.dims(2, {0, 1}), clb.dims(2, {1})});
+    Value sInit = dist.init(clb);
+    Value maxInit = clb.filled({cb.getIndexAttr(R)}, f32, -kInf);
+    auto scaled = linalg::GenericOp::create(
+        cb, TypeRange{sInit.getType(), maxInit.getType()}, ins,
+        ValueRange{sInit, maxInit}, maps, overColumns,
+        [&](OpBuilder &nb, Location loc, ValueRange args) {
+          ImplicitLocOpBuilder ib(loc, nb);
+          Value sOut = args[ins.size()], maxOut = args[ins.size() + 1];
+          Value r2 = dist.r2(ib, args.take_front(distInputs), sOut);
+          Value v = negScaledCost(ib, loc, kind, coef, r2);
+          if (gb)
+            v = arith::AddFOp::create(ib, v, args[distInputs]);
+          linalg::YieldOp::create(
+              ib, ValueRange{v, logSumExpMax(ib, loc, v, maxOut)});
+        });
+    Value s = scaled.getResult(0), blockMax = scaled.getResult(1);
     // Rescale the running sum to the new maximum, then raise the maximum
     // (both in place).
     sum = clb.map(
@@ -232,13 +242,13 @@ static SmallVector<Value> lowerKernelMv(KernelMvOp op,
     }
     Value K;
     if (distance) {
-      DistanceBlock dist = blk.distances(xb, yT, xn, Value());
+      DistanceBlock dist = blk.distances(xb, yT, xn, Value()).stored(clb);
       SmallVector<Value> ins;
       SmallVector<AffineMap> maps;
-      dist.addNormInputs(clb, ins, maps);
-      K = clb.map(ins, maps, dist.values,
+      dist.addInputs(clb, ins, maps, /*inPlace=*/true);
+      K = clb.map(ins, maps, dist.init(clb),
                   [&](ImplicitLocOpBuilder &ib, ValueRange args) {
-                    Value r2 = dist.r2(ib, args.back(), args.drop_back());
+                    Value r2 = dist.r2(ib, args.drop_back(), args.back());
                     return kernelOfSquaredDistance(ib, ib.getLoc(), kind, coef,
                                                    r2);
                   });
@@ -288,11 +298,13 @@ static SmallVector<Value> lowerTransportCost(TransportCostOp op,
     // Padded columns are zero points with log_v = -inf: their terms vanish.
     Value yb = col.yRows();
     Value vb = col.entriesOf(logV, -kInf);
-    DistanceBlock dist = col.blk.distances(yb, xT, Value(), xn);
-    SmallVector<Value> ins = {dist.values, vb, ub};
-    SmallVector<AffineMap> maps = {clb.dims(2, {0, 1}), clb.dims(2, {0}),
-                                   clb.dims(2, {1})};
-    dist.addNormInputs(clb, ins, maps);
+    DistanceBlock dist = col.blk.distances(yb, xT, Value(), xn).stored(clb);
+    SmallVector<Value> ins;
+    SmallVector<AffineMap> maps;
+    dist.addInputs(clb, ins, maps, /*inPlace=*/false);
+    unsigned distInputs = ins.size();
+    ins.append({vb, ub});
+    maps.append({clb.dims(2, {0}), clb.dims(2, {1})});
     Value acc = state[0];
     maps.push_back(clb.dims(2, {1}));
     return {
@@ -302,11 +314,12 @@ static SmallVector<Value> lowerTransportCost(TransportCostOp op,
                                           utils::IteratorType::parallel},
             [&](OpBuilder &nb, Location loc, ValueRange a) {
               ImplicitLocOpBuilder ib(loc, nb);
-              Value r2 = dist.r2(ib, a[0], a.slice(3, a.size() - 4));
+              Value r2 = dist.r2(ib, a.take_front(distInputs));
+              Value vj = a[distInputs], ui = a[distInputs + 1];
               Value c = costOfSquaredDistance(ib, loc, kind, r2);
-              Value arg = arith::SubFOp::create(
-                  ib, arith::AddFOp::create(ib, a[2], a[1]),
-                  arith::MulFOp::create(ib, c, invEps));
+              Value arg =
+                  arith::SubFOp::create(ib, arith::AddFOp::create(ib, ui, vj),
+                                        arith::MulFOp::create(ib, c, invEps));
               Value term =
                   arith::MulFOp::create(ib, math::ExpOp::create(ib, arg), c);
               linalg::YieldOp::create(

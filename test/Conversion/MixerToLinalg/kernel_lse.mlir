@@ -3,10 +3,11 @@
 // mixer.kernel_lse becomes, per block of rows (here all 16 rows at once), an
 // scf.for over the full 64-column blocks of y and one padded tail step for
 // the last 100 - 64 = 36 columns. Each step forms the block transposed,
-// 64 x 16: squared distances sum_d (y_d - x_d)^2 (at this small D; one map
-// over the block reading the D columns of y_blk and the D rows of the packed
-// x^T), turned into -c/eps + g in place, then updates the running max and
-// sum of every row by reductions over the block's outer (column) dim. The
+// 64 x 16, in one pass: s^T = -c/eps + g from the squared distances
+// sum_d (y_d - x_d)^2 (at this small D, summed in the map itself from the D
+// columns of y_blk and the D rows of the packed x^T), with the block max of
+// each row as a second result; then it updates the running max and sum of
+// every row by a reduction over the block's outer (column) dim. The
 // N x M matrix never appears.
 
 // CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -42,25 +43,30 @@
 // CHECK-DAG:         %[[X0:.*]] = tensor.extract_slice %[[XT]][0, 0] [1, 16] [1, 1] : tensor<3x16xf32> to tensor<16xf32>
 // CHECK-DAG:         %[[X1:.*]] = tensor.extract_slice %[[XT]][1, 0] [1, 16] [1, 1] : tensor<3x16xf32> to tensor<16xf32>
 // CHECK-DAG:         %[[X2:.*]] = tensor.extract_slice %[[XT]][2, 0] [1, 16] [1, 1] : tensor<3x16xf32> to tensor<16xf32>
-// CHECK:             %[[R2B:.*]] = linalg.generic {indexing_maps = [#[[$D0]], #[[$D0]], #[[$D0]], #[[$D1]], #[[$D1]], #[[$D1]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[Y0]], %[[Y1]], %[[Y2]], %[[X0]], %[[X1]], %[[X2]] : {{.*}}) outs(%{{.*}} : tensor<64x16xf32>)
-// CHECK:               arith.subf
-// CHECK:               linalg.yield
-// s^T = coef * r^2 + g, in place of the r^2 block.
-// CHECK:             %[[SB:.*]] = linalg.generic {indexing_maps = [#[[$D0]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[GB]] : tensor<64xf32>) outs(%[[R2B]] : tensor<64x16xf32>)
-// CHECK-NEXT:        ^bb0(%[[GV:.*]]: f32, %[[R2:.*]]: f32):
+// s^T = coef * r^2 + g and the block max of each row (a reduction over the
+// outer dim: x > acc ? x : acc, one vmaxps on x86), in one map that writes
+// s^T into a new block.
+// CHECK:             %[[SINIT:.*]] = tensor.empty() : tensor<64x16xf32>
+// CHECK:             %[[BMINIT:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:             %[[SB:.*]]:2 = linalg.generic {indexing_maps = [#[[$D0]], #[[$D0]], #[[$D0]], #[[$D1]], #[[$D1]], #[[$D1]], #[[$D0]], #[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[Y0]], %[[Y1]], %[[Y2]], %[[X0]], %[[X1]], %[[X2]], %[[GB]] : {{.*}}) outs(%[[SINIT]], %[[BMINIT]] : tensor<64x16xf32>, tensor<16xf32>)
+// CHECK-NEXT:        ^bb0(%[[YV0:.*]]: f32, %[[YV1:.*]]: f32, %[[YV2:.*]]: f32, %[[XV0:.*]]: f32, %[[XV1:.*]]: f32, %[[XV2:.*]]: f32, %[[GV:.*]]: f32, %{{.*}}: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:          %[[D0:.*]] = arith.subf %[[YV0]], %[[XV0]] : f32
+// CHECK-NEXT:          %[[Q0:.*]] = arith.mulf %[[D0]], %[[D0]] : f32
+// CHECK-NEXT:          %[[D1:.*]] = arith.subf %[[YV1]], %[[XV1]] : f32
+// CHECK-NEXT:          %[[Q1:.*]] = arith.mulf %[[D1]], %[[D1]] : f32
+// CHECK-NEXT:          %[[Q01:.*]] = arith.addf %[[Q0]], %[[Q1]] : f32
+// CHECK-NEXT:          %[[D2:.*]] = arith.subf %[[YV2]], %[[XV2]] : f32
+// CHECK-NEXT:          %[[Q2:.*]] = arith.mulf %[[D2]], %[[D2]] : f32
+// CHECK-NEXT:          %[[R2:.*]] = arith.addf %[[Q01]], %[[Q2]] : f32
 // CHECK-NEXT:          %[[SC:.*]] = arith.mulf %[[COEF]], %[[R2]] : f32
 // CHECK-NEXT:          %[[SV:.*]] = arith.addf %[[SC]], %[[GV]] : f32
-// CHECK-NEXT:          linalg.yield %[[SV]] : f32
-// Block max of each row (a reduction over the outer dim), then the online
-// update: the sum rescaled to the new max (shift 0 while the max is -inf),
-// the max raised, the block's terms added; every exp of a value clamped to
-// <= 0. The maxima are x > acc ? x : acc (one vmaxps on x86).
-// CHECK:             %[[BM:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]] : tensor<64x16xf32>)
-// CHECK-NEXT:        ^bb0(%[[SV2:.*]]: f32, %[[ACC:.*]]: f32):
-// CHECK-NEXT:          %[[GT:.*]] = arith.cmpf ogt, %[[SV2]], %[[ACC]] : f32
-// CHECK-NEXT:          %[[BMX:.*]] = arith.select %[[GT]], %[[SV2]], %[[ACC]] : f32
-// CHECK-NEXT:          linalg.yield %[[BMX]] : f32
-// CHECK:             %[[S1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[M]], %[[BM]] : tensor<16xf32>, tensor<16xf32>) outs(%[[S]] : tensor<16xf32>)
+// CHECK-NEXT:          %[[GT:.*]] = arith.cmpf ogt, %[[SV]], %[[ACC]] : f32
+// CHECK-NEXT:          %[[BMX:.*]] = arith.select %[[GT]], %[[SV]], %[[ACC]] : f32
+// CHECK-NEXT:          linalg.yield %[[SV]], %[[BMX]] : f32, f32
+// Then the online update: the sum rescaled to the new max (shift 0 while
+// the max is -inf), the max raised, the block's terms added; every exp of a
+// value clamped to <= 0.
+// CHECK:             %[[S1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[M]], %[[SB]]#1 : tensor<16xf32>, tensor<16xf32>) outs(%[[S]] : tensor<16xf32>)
 // CHECK-NEXT:        ^bb0(%[[MO:.*]]: f32, %[[BMV:.*]]: f32, %[[SO:.*]]: f32):
 // CHECK-NEXT:          %[[RAISE:.*]] = arith.cmpf ogt, %[[BMV]], %[[MO]] : f32
 // CHECK-NEXT:          %[[MN:.*]] = arith.select %[[RAISE]], %[[BMV]], %[[MO]] : f32
@@ -71,8 +77,8 @@
 // CHECK-NEXT:          %[[SCALE:.*]] = math.exp %[[DC]] : f32
 // CHECK-NEXT:          %[[SS:.*]] = arith.mulf %[[SO]], %[[SCALE]] : f32
 // CHECK-NEXT:          linalg.yield %[[SS]] : f32
-// CHECK:             %[[M1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[BM]] : tensor<16xf32>) outs(%[[M]] : tensor<16xf32>)
-// CHECK:             %[[S2:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]], %[[M1]] : tensor<64x16xf32>, tensor<16xf32>) outs(%[[S1]] : tensor<16xf32>)
+// CHECK:             %[[M1:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[SB]]#1 : tensor<16xf32>) outs(%[[M]] : tensor<16xf32>)
+// CHECK:             %[[S2:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[SB]]#0, %[[M1]] : tensor<64x16xf32>, tensor<16xf32>) outs(%[[S1]] : tensor<16xf32>)
 // CHECK:               arith.minimumf
 // CHECK-NEXT:          math.exp
 // CHECK-NEXT:          arith.addf
@@ -87,7 +93,7 @@
 // CHECK:             %[[GPAD:.*]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%{{.*}} : tensor<64xf32>)
 // CHECK:             %[[GTS:.*]] = tensor.extract_slice %[[G]][%[[T0]]] [%[[CNT]]] [1] : tensor<100xf32> to tensor<?xf32>
 // CHECK:             tensor.insert_slice %[[GTS]] into %[[GPAD]][0] [%[[CNT]]] [1] : tensor<?xf32> into tensor<64xf32>
-// CHECK:             linalg.generic {indexing_maps = [#[[$D0]], #[[$D0]], #[[$D0]], #[[$D1]], #[[$D1]], #[[$D1]], #[[$ID2]]]
+// CHECK:             linalg.generic {indexing_maps = [#[[$D0]], #[[$D0]], #[[$D0]], #[[$D1]], #[[$D1]], #[[$D1]], #[[$D0]], #[[$ID2]], #[[$D1]]]
 // CHECK:             scf.yield
 // out = m + log(sum), computed straight into the block's rows of out.
 // CHECK:           %[[ODST:.*]] = tensor.extract_slice %[[OUT]][%[[R0]]] [16] [1] : tensor<16xf32> to tensor<16xf32>
@@ -181,7 +187,8 @@ func.func @kernel_lse_batched_dynamic(%x: tensor<?x?x3xf32>, %y: tensor<?x?x3xf3
 // CHECK:             %[[YC:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$D1]], #[[$ID2]]], {{.*}} ins(%[[YS]], %[[MEAN]] : tensor<64x32xf32>, tensor<32xf32>)
 // CHECK:             %[[DOT:.*]] = linalg.generic {{.*}} ins(%[[YC]], %[[XT]] : tensor<64x32xf32>, tensor<32x64xf32>)
 // CHECK:             %[[YN:.*]] = linalg.generic {{.*}} ins(%[[YC]] : tensor<64x32xf32>)
-// CHECK:             linalg.generic {indexing_maps = [#[[$D0]], #[[$D1]], #[[$D0]], #[[$ID2]]], {{.*}} ins(%[[YN]], %[[XN]], %{{.*}} : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%[[DOT]] : tensor<64x64xf32>)
+// s^T (and the block max) in place of the dot products.
+// CHECK:             linalg.generic {indexing_maps = [#[[$D0]], #[[$D1]], #[[$D0]], #[[$ID2]], #[[$D1]]], iterator_types = ["reduction", "parallel"]} ins(%[[YN]], %[[XN]], %{{.*}} : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%[[DOT]], %{{.*}} : tensor<64x64xf32>, tensor<64xf32>)
 // CHECK:               arith.maximumf
 func.func @kernel_lse_expanded(%x: tensor<64x32xf32>, %y: tensor<?x32xf32>, %eps: tensor<f32>, %g: tensor<?xf32>, %o: tensor<64xf32>) -> tensor<64xf32> {
   %r = mixer.kernel_lse kernel(sqeuclidean) ins(%x, %y, %eps : tensor<64x32xf32>, tensor<?x32xf32>, tensor<f32>) g(%g : tensor<?xf32>) outs(%o : tensor<64xf32>) -> tensor<64xf32>
