@@ -287,12 +287,16 @@ def machine_words(m, cfg):
 
 
 def calibration_pair_words(m):
-    """The calibrations before and after the cases, in a few words."""
+    """The calibrations before the cases, between their rounds (when any)
+    and after them, in a few words."""
     def words(c):
         return (f"FMA {fmt(c.get('fma_peak_gflops'), '.1f')}, triad "
                 f"{fmt(c.get('triad_gbps'), '.1f')}, exp "
                 f"{fmt(c.get('exp_gps'), '.2f')}")
-    return (f"before {words(m['calibration_before'])}; after "
+    between = "".join(f"; before round {i + 2} {words(c)}"
+                      for i, c in enumerate(
+                          m.get("calibration_between_rounds", [])))
+    return (f"before {words(m['calibration_before'])}{between}; after "
             f"{words(m['calibration_after'])}")
 
 
@@ -430,8 +434,11 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     if "exp_gps" in m:
         fma += f"; the pipeline's exp: {fmt(m.get('exp_gps'), '.2f')} G/s"
     if m.get("calibration_before") and m.get("calibration_after"):
-        fma += (" (each the higher of the calibrations before and after the "
-                "cases: " + calibration_pair_words(m) + ")")
+        which = ("the highest of the calibrations before the cases, "
+                 "between their rounds and after them"
+                 if m.get("calibration_between_rounds") else
+                 "the higher of the calibrations before and after the cases")
+        fma += f" (each {which}: " + calibration_pair_words(m) + ")"
     w(fma)
     if m.get("unsteady"):
         w(f"- **Unsteady machine.** mixer-bench: {m['unsteady']}.")
@@ -546,10 +553,11 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
       "pipeline's own vectorized exp (a linalg exp kernel compiled through "
       "the same pipeline and JIT); `triad`, the STREAM triad, for "
       "byte-counted ops. All on the same number of threads "
-      "(`mixer-bench --calibrate`), measured before the cases and again "
-      "after them, each ceiling the higher of the two (a slow minute of a "
-      "shared machine lowers one measurement; the fractions are of the "
-      "higher). Files written before the ceilings were "
+      "(`mixer-bench --calibrate`), measured before the cases, again "
+      "before every round after the first (with --rounds) and after them, "
+      "each ceiling the highest measured (a slow minute of a shared "
+      "machine lowers one measurement; the fractions are of the "
+      "highest). Files written before the ceilings were "
       "named have no name after the number: FMA peak or triad. The counts:")
     for key in sorted(k for k in cfg if k.startswith("flops_")):
         w(f"  - {key[len('flops_'):]}: `{cfg[key]}`")

@@ -420,15 +420,18 @@ int runGpuSuite(const Options &opts,
   return noDevice.empty() ? 0 : 1;
 }
 
-/// Calibrates again after the cases and keeps the higher of each ceiling
-/// (the JSON's machine fields; both measurements beside them as
-/// calibration_before and calibration_after), then makes every row's
-/// fraction one of the kept ceilings: a slow minute of a shared machine
-/// during one calibration would otherwise raise every fraction of the run.
-/// Returns the unsteady-machine note (empty when the FMA peak held), also
-/// kept in the JSON as `unsteady`, beside the drift `fma_drift`.
+/// Calibrates again after the cases and keeps the highest of each ceiling
+/// over that, the calibration before them and those `between` rounds (the
+/// JSON's machine fields; the measurements beside them as
+/// calibration_before, calibration_between_rounds and calibration_after),
+/// then makes every row's fraction one of the kept ceilings: a slow minute
+/// of a shared machine during one calibration would otherwise raise every
+/// fraction of the run. Returns the unsteady-machine note (empty when the
+/// FMA peak held), also kept in the JSON as `unsteady`, beside the drift
+/// `fma_drift`.
 std::string recalibrateAfterCases(
-    const Calibration &before, int threads, const CodeTarget &target,
+    const Calibration &before, llvm::ArrayRef<Calibration> between, int threads,
+    const CodeTarget &target,
     const std::vector<std::pair<const OpBench *, std::vector<Case>>> &perFamily,
     json::Object &machine, RunSettings &run, std::vector<Row> &rows) {
   if (isatty(2))
@@ -436,10 +439,21 @@ std::string recalibrateAfterCases(
   Calibration after = measureCalibration(threads, target);
   printCalibration(after, threads, "after the cases", llvm::outs());
   Calibration kept = higherOf(before, after);
+  json::Array betweenJson;
+  for (const Calibration &c : between) {
+    kept = higherOf(kept, c);
+    betweenJson.push_back(calibrationJson(c));
+  }
   recordCalibration(kept, threads, machine);
   machine["calibration_before"] = calibrationJson(before);
+  if (!between.empty())
+    machine["calibration_between_rounds"] = std::move(betweenJson);
   machine["calibration_after"] = calibrationJson(after);
-  printCalibration(kept, threads, "ceilings (the higher of both)",
+  printCalibration(kept, threads,
+                   between.empty()
+                       ? "ceilings (the higher of both)"
+                       : "ceilings (the highest of all " +
+                             std::to_string(between.size() + 2) + ")",
                    llvm::outs());
   machine["fma_drift"] = ceilingDrift(before.fma.gflops(), after.fma.gflops());
   std::string unsteady =
@@ -561,7 +575,17 @@ int main(int argc, char **argv) {
   size_t runs = 0, total = 0;
   for (const Job &job : jobs)
     total += roundsOf(job);
+  // Between rounds the ceilings are measured again: the exp rate of a
+  // shared machine can stay low for a minute, and the ceilings kept are
+  // the highest measured.
+  std::vector<Calibration> between;
   for (int round = 0; round < opts.rounds; ++round) {
+    if (round > 0 && !opts.noCalibrate && !jobs.empty()) {
+      between.push_back(measureCalibration(numThreads, *target));
+      printCalibration(between.back(), numThreads,
+                       "before round " + std::to_string(round + 1),
+                       llvm::outs());
+    }
     for (size_t i = 0; i < jobs.size(); ++i) {
       const Job &job = jobs[i];
       if (round >= roundsOf(job))
@@ -655,8 +679,8 @@ int main(int argc, char **argv) {
   }
   std::string unsteady;
   if (!opts.noCalibrate && !jobs.empty())
-    unsteady = recalibrateAfterCases(before, numThreads, *target, perFamily,
-                                     machine, run, rows);
+    unsteady = recalibrateAfterCases(before, between, numThreads, *target,
+                                     perFamily, machine, run, rows);
 
   // Cases together, in suite order (rows of one case keep their order).
   auto caseIndex = [&](const std::string &name) {

@@ -107,7 +107,10 @@ static SmallVector<Value> lowerKernelLse(KernelLseOp op,
       ins.push_back(gb);
       maps.push_back(clb.dims(2, {0}));
     }
-    // s^T and the block maximum of each row, in one pass.
+    // s^T and the block maximum of each row, in one pass. The max stays
+    // x > acc ? x : acc, which mixer-vectorize-cpu leaves to LLVM's loop
+    // vectorizer: as arith.maxnumf, a combiner the linalg vectorizer takes,
+    // this pass measured 3-7% slower.
     SmallVector<utils::IteratorType> overColumns = {
         utils::IteratorType::reduction, utils::IteratorType::parallel};
     maps.append({clb.dims(2, {0, 1}), clb.dims(2, {1})});
