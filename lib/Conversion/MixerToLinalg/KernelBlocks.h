@@ -104,13 +104,6 @@ struct DistanceBlock {
     }
   }
 
-  /// The number of inputs addInputs appends.
-  unsigned numInputs(bool inPlace) const {
-    if (direct())
-      return aColumns.size() + bRows.size();
-    return (inPlace ? 0 : 1) + (expanded() ? 2 : 0);
-  }
-
   /// The init of a map over the block that writes in place of `values`
   /// (a new block when direct).
   Value init(LinalgBuilder &lb) const {
@@ -296,7 +289,8 @@ struct KernelBlocks {
   }
 
   /// The [P, Q] squared distances between the rows of `a` [P, D] and the
-  /// columns of `bT` [D, Q] (both centred when expanded). `aNorms` and
+  /// columns of `bT` [D, Q] (both centred when expanded): direct when the
+  /// points are not centred, else expanded. `aNorms` and
   /// `bNorms` are the squared norms of either side when already known
   /// (hoisted out of the column loop), else null.
   DistanceBlock distances(Value a, Value bT, Value aNorms, Value bNorms) {
