@@ -286,7 +286,7 @@ def machine_words(m, cfg):
     return words
 
 
-def calibration_pair_words(m):
+def calibration_words(m):
     """The calibrations before the cases, between their rounds (when any)
     and after them, in a few words."""
     def words(c):
@@ -438,7 +438,7 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
                  "between their rounds and after them"
                  if m.get("calibration_between_rounds") else
                  "the higher of the calibrations before and after the cases")
-        fma += f" (each {which}: " + calibration_pair_words(m) + ")"
+        fma += f" (each {which}: " + calibration_words(m) + ")"
     w(fma)
     if m.get("unsteady"):
         w(f"- **Unsteady machine.** mixer-bench: {m['unsteady']}.")
