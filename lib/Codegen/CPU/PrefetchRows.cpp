@@ -3,9 +3,11 @@
 // A loop that mixer-vectorize-cpu marked with `mixer.prefetch_rows_ahead =
 // R` reads one row per step, [k, c .. c + w), of some rank-2 buffers
 // (directly or through a one-row subview): the right-hand side of a
-// micro-kernel's K loop, the source (and target) of a copy's row loop. Each
-// step then also prefetches row k + R of those buffers, one prefetch per
-// cache line of the row, into L2:
+// micro-kernel's K loop, the source (and target) of a copy's row loop. Where
+// the row is read in column tiles, by a loop nested in the step (AVX2's
+// narrower tiles of an elementwise row), the step reads the columns that loop
+// covers. Each step then also prefetches row k + R of those buffers, one
+// prefetch per cache line of the columns read, into L2:
 //   - the grouped GEMMs ask for the same columns of the next expert's
 //     weights, which then stream in from memory while this expert's FMAs
 //     run instead of stalling its first slab;
@@ -96,16 +98,47 @@ static std::optional<RowAccess> rowReadOf(vector::TransferReadOp read,
   return row;
 }
 
+/// The columns that one step of `loop` reads of `row`: the row itself where
+/// its column is known where the step starts; all of the column tiles where
+/// it is the induction variable of a loop with constant bounds nested in the
+/// step; none otherwise.
+static std::optional<RowAccess> columnsPerStep(const RowAccess &row,
+                                               scf::ForOp loop) {
+  auto col = dyn_cast<Value>(row.col);
+  if (!col || loop.isDefinedOutsideOfLoop(col))
+    return row;
+  scf::ForOp tiles = scf::getForInductionVarOwner(col);
+  if (!tiles || !loop->isProperAncestor(tiles))
+    return std::nullopt;
+  std::optional<int64_t> lb = getConstantIntValue(tiles.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(tiles.getUpperBound());
+  std::optional<int64_t> step = getConstantIntValue(tiles.getStep());
+  if (!lb || !ub || !step || *step <= 0 || *ub <= *lb)
+    return std::nullopt;
+  int64_t lastTile = *lb + (*ub - *lb - 1) / *step * *step;
+  RowAccess covered = row;
+  covered.col = IntegerAttr::get(IndexType::get(loop->getContext()), *lb);
+  covered.width = lastTile - *lb + row.width;
+  return covered;
+}
+
 /// Adds the prefetches of row k + `ahead` of every buffer row that `loop`
 /// reads or copies into at k, one per cache line, at the start of its body.
 static void prefetchAhead(scf::ForOp loop, int64_t ahead, int64_t lineBytes) {
   SmallVector<RowAccess> rows;
-  // A row whose column is known where the step starts, of a buffer that
-  // outlives the function.
-  auto add = [&](std::optional<RowAccess> row) {
-    auto col = dyn_cast_if_present<Value>(row ? row->col : OpFoldResult());
-    if (row && (!col || loop.isDefinedOutsideOfLoop(col)) &&
-        !isLocal(row->buffer))
+  // A row whose columns per step are known where the step starts, of a
+  // buffer that outlives the function; once, however many tiles read it.
+  auto add = [&](std::optional<RowAccess> access) {
+    if (!access || isLocal(access->buffer))
+      return;
+    std::optional<RowAccess> row = columnsPerStep(*access, loop);
+    if (!row)
+      return;
+    bool seen = llvm::any_of(rows, [&](const RowAccess &other) {
+      return other.buffer == row->buffer && other.col == row->col &&
+             other.width == row->width && other.write == row->write;
+    });
+    if (!seen)
       rows.push_back(*row);
   };
   loop.getBody()->walk([&](Operation *op) {

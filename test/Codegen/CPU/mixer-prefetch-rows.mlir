@@ -156,3 +156,56 @@ func.func @local_panel(%acc: vector<32xf32>) -> vector<32xf32> {
   memref.dealloc %w : memref<64x32xf32>
   return %r : vector<32xf32>
 }
+
+// -----
+
+// A row loop whose rows are read in column tiles (AVX2's tiles of 16 floats
+// of an element-wise map over a chunk's 64-float rows): each step reads the
+// whole row of the time-major input through the nested loop, so it
+// prefetches the four lines of row r + 8 once, from the step's start. A
+// column loop with a bound unknown there gets none.
+
+// CHECK-LABEL: func.func @column_tiles
+// CHECK-SAME:    (%[[X:[^:]*]]: memref<8x64xf32, strided<[512, 1], offset: ?>>
+// CHECK:       scf.for %[[R:.+]] = %{{.+}} to %{{.+}} step %{{.+}} {
+// CHECK:         %[[ROW:.+]] = arith.addi %[[R]], %{{.+}} : index
+// CHECK:         %[[C0:.+]] = arith.constant 0 : index
+// CHECK:         memref.prefetch %[[X]][%[[ROW]], %[[C0]]], read, locality<2>, data
+// CHECK:         %[[C16:.+]] = arith.constant 16 : index
+// CHECK:         memref.prefetch %[[X]][%[[ROW]], %[[C16]]], read, locality<2>, data
+// CHECK:         %[[C32:.+]] = arith.constant 32 : index
+// CHECK:         memref.prefetch %[[X]][%[[ROW]], %[[C32]]], read, locality<2>, data
+// CHECK:         %[[C48:.+]] = arith.constant 48 : index
+// CHECK:         memref.prefetch %[[X]][%[[ROW]], %[[C48]]], read, locality<2>, data
+// CHECK-NOT:     memref.prefetch
+// CHECK:         scf.for
+// CHECK:           vector.transfer_read
+// CHECK:       scf.for
+// CHECK-NOT:     memref.prefetch
+// CHECK:       return
+func.func @column_tiles(%x: memref<8x64xf32, strided<[512, 1], offset: ?>>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %buf = memref.alloca() : memref<8x64xf32>
+  scf.for %r = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c64 step %c16 {
+      %src = memref.subview %x[%r, %j] [1, 16] [1, 1] : memref<8x64xf32, strided<[512, 1], offset: ?>> to memref<1x16xf32, strided<[512, 1], offset: ?>>
+      %dst = memref.subview %buf[%r, %j] [1, 16] [1, 1] : memref<8x64xf32> to memref<1x16xf32, strided<[64, 1], offset: ?>>
+      %v = vector.transfer_read %src[%c0, %c0], %zero {in_bounds = [true, true]} : memref<1x16xf32, strided<[512, 1], offset: ?>>, vector<1x16xf32>
+      %s = arith.mulf %v, %v : vector<1x16xf32>
+      vector.transfer_write %s, %dst[%c0, %c0] {in_bounds = [true, true]} : vector<1x16xf32>, memref<1x16xf32, strided<[64, 1], offset: ?>>
+    }
+  } {mixer.prefetch_rows_ahead = 8 : i64}
+  scf.for %r = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %n step %c16 {
+      %src = memref.subview %x[%r, %j] [1, 16] [1, 1] : memref<8x64xf32, strided<[512, 1], offset: ?>> to memref<1x16xf32, strided<[512, 1], offset: ?>>
+      %dst = memref.subview %buf[%r, %j] [1, 16] [1, 1] : memref<8x64xf32> to memref<1x16xf32, strided<[64, 1], offset: ?>>
+      memref.copy %src, %dst : memref<1x16xf32, strided<[512, 1], offset: ?>> to memref<1x16xf32, strided<[64, 1], offset: ?>>
+    }
+  } {mixer.prefetch_rows_ahead = 8 : i64}
+  return
+}
