@@ -440,3 +440,24 @@ func.func @short_reduction(%a: tensor<64x8xf32>, %b: tensor<8x64xf32>, %c: tenso
   } -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
 }
+
+// A chunk product of 8 rows (gated_delta_rule's 8-token chunks times its
+// state): one 6-row block, then the 2 rows left in a block of their own,
+// twice as wide (2 x 4 vectors: 8 accumulators), not two 4-row blocks.
+// SIX-LABEL: func.func @split_chunk_rows
+// SIX:         scf.for %{{.*}} = %{{.*}} to %c6 step %c6
+// SIX:           scf.for {{.*}} -> ({{.*}}vector<6x16xf32>)
+// SIX:         tensor.insert_slice %{{.*}} into %{{.*}}[0, 0] [6, 64] [1, 1]
+// SIX:         scf.for %{{.*}} = %{{.*}} to %c2 step %c2
+// SIX:           scf.for {{.*}} -> ({{.*}}vector<2x32xf32>)
+// SIX:         tensor.insert_slice %{{.*}} into %{{.*}}[6, 0] [2, 64] [1, 1]
+// SIX-NOT:     vector<4x16xf32>
+func.func @split_chunk_rows(%a: tensor<8x64xf32>, %b: tensor<64x64xf32>, %c: tensor<8x64xf32>) -> tensor<8x64xf32> {
+  %0 = linalg.generic {indexing_maps = [#ik, #kj, #ij], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<8x64xf32>, tensor<64x64xf32>) outs(%c : tensor<8x64xf32>) {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
