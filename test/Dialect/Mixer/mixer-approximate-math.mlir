@@ -50,3 +50,54 @@ func.func @log_tanh(%x: vector<8xf32>) -> vector<8xf32> {
   %1 = math.tanh %0 : vector<8xf32>
   return %1 : vector<8xf32>
 }
+
+// exp(min(x, 0)) (the lowerings' exp of values <= 0): the same polynomial
+// without the clamps that x <= 0 makes redundant, and 2^n from the low bits
+// of x log2(e) + 1.5 * 2^23 + 127 (one FMA): no floor, no float-to-int
+// conversion, one clamp.
+// CHECK-LABEL: func.func @exp_non_positive
+// CHECK-SAME:    (%[[X:.*]]: vector<8xf32>) -> vector<8xf32>
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8xf32>
+// CHECK-DAG:     %[[LOWEST:.*]] = arith.constant dense<-8.780000e+01> : vector<8xf32>
+// CHECK-DAG:     %[[LOG2E:.*]] = arith.constant dense<1.44269502> : vector<8xf32>
+// CHECK-DAG:     %[[SHIFTER:.*]] = arith.constant dense<0x4B40007F> : vector<8xf32>
+// CHECK-DAG:     %[[MANT:.*]] = arith.constant dense<23> : vector<8xi32>
+// CHECK:         %[[M:.*]] = arith.minimumf %[[X]], %[[ZERO]] : vector<8xf32>
+// CHECK:         %[[GE:.*]] = arith.cmpf uge, %[[M]], %[[LOWEST]] : vector<8xf32>
+// CHECK:         %[[C:.*]] = arith.select %[[GE]], %[[M]], %[[LOWEST]] : vector<8xi1>, vector<8xf32>
+// CHECK-NOT:     arith.cmpf
+// CHECK:         %[[T:.*]] = math.fma %[[C]], %[[LOG2E]], %[[SHIFTER]] : vector<8xf32>
+// CHECK:         %[[N:.*]] = arith.subf %[[T]], %[[SHIFTER]] : vector<8xf32>
+// CHECK-COUNT-7: math.fma {{.*}} : vector<8xf32>
+// CHECK:         %[[BITS:.*]] = arith.bitcast %[[T]] : vector<8xf32> to vector<8xi32>
+// CHECK:         %[[SH:.*]] = arith.shli %[[BITS]], %[[MANT]] : vector<8xi32>
+// CHECK:         %[[P2:.*]] = arith.bitcast %[[SH]] : vector<8xi32> to vector<8xf32>
+// CHECK:         %[[R:.*]] = arith.mulf %{{.*}}, %[[P2]] : vector<8xf32>
+// CHECK-NEXT:    return %[[R]]
+// CHECK-NOT:     math.floor
+func.func @exp_non_positive(%x: vector<8xf32>) -> vector<8xf32> {
+  %z = arith.constant dense<0.0> : vector<8xf32>
+  %m = arith.minimumf %x, %z : vector<8xf32>
+  %0 = math.exp %m : vector<8xf32>
+  return %0 : vector<8xf32>
+}
+
+// A scalar exp(min(x, -1)) takes the same form; min(x, 1) can be positive
+// and keeps math's polynomial.
+// CHECK-LABEL: func.func @exp_min_bounds
+// CHECK:         arith.minimumf
+// CHECK-NOT:     math.floor
+// CHECK:         arith.shli %{{.*}} : i32
+// CHECK:         arith.minimumf
+// CHECK:         math.floor
+// CHECK:         arith.fptosi
+// CHECK:         return
+func.func @exp_min_bounds(%x: f32) -> (f32, f32) {
+  %c = arith.constant -1.0 : f32
+  %one = arith.constant 1.0 : f32
+  %m = arith.minimumf %x, %c : f32
+  %0 = math.exp %m : f32
+  %p = arith.minimumf %x, %one : f32
+  %1 = math.exp %p : f32
+  return %0, %1 : f32, f32
+}
