@@ -181,13 +181,17 @@ static void buildBufferizeToOuts(OpPassManager &pm) {
 }
 
 /// Polynomial math, then memrefs, loops and OpenMP to the LLVM dialect with
-/// `_mlir_ciface_` wrappers.
-static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads) {
+/// `_mlir_ciface_` wrappers; `fpContract`: multiplies and adds fused into
+/// FMAs where LLVM finds them.
+static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads,
+                           bool fpContract) {
   // The prefetches the lowerings asked for: the next expert's weights, the
   // next chunk's rows.
   pm.nest<func::FuncOp>().addPass(createMixerPrefetchRowsPass());
   // Polynomial exp/log so that they stay vectorized.
   pm.addPass(createMixerApproximateMathPass());
+  if (fpContract)
+    pm.addPass(createMixerContractFloatOpsPass());
   // Copies between strided tiles as vector code, not runtime calls; then
   // the rows of outputs larger than L2 that nothing reads back bypass the
   // caches.
@@ -277,7 +281,7 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
 
   // Steps 7 and 8. Polynomial exp/log; parallel loops to OpenMP, the rest
   // to LLVM.
-  buildCpuToLLVM(pm, options.numThreads);
+  buildCpuToLLVM(pm, options.numThreads, options.fpContract && !options.naive);
 }
 
 //===----------------------------------------------------------------------===//
@@ -382,8 +386,9 @@ void mlir::mixer::buildLowerGpuMappedToCpuPipeline(
   // In: gpu.launch. Out: scf.for over omp.parallel.
   pm.addPass(createMixerGpuLaunchToCpuPass());
 
-  // Step 8 (CPU). As the CPU pipeline's steps 7 and 8.
-  buildCpuToLLVM(pm, /*numThreads=*/0);
+  // Step 8 (CPU). As the CPU pipeline's steps 7 and 8, with the multiplies
+  // and adds left apart as the NVVM pipeline leaves them.
+  buildCpuToLLVM(pm, /*numThreads=*/0, /*fpContract=*/false);
 }
 
 void mlir::mixer::registerPipelines() {

@@ -4,6 +4,8 @@
 // RUN:   | FileCheck %s --check-prefix=NAIVE
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline=runtime-checks=false --dump-pass-pipeline -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=UNCHECKED
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline=fp-contract=false --dump-pass-pipeline -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=APART
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="vector-width=8 recurrent-threshold=4 num-threads=2" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
 // (" mixer." is an op; the messages of the run-time checks quote op names.)
@@ -62,6 +64,7 @@
 // PIPE-NEXT:     mixer-prefetch-rows{line-bytes=64}
 // PIPE-NEXT:   ),
 // PIPE-NEXT:   mixer-approximate-math,
+// PIPE-NEXT:   mixer-contract-float-ops,
 // PIPE-NEXT:   func.func(
 // PIPE-NEXT:     mixer-lower-memref-copies,
 // PIPE-NEXT:     mixer-stream-stores{line-bytes=64 min-bytes=0}
@@ -93,6 +96,11 @@
 // UNCHECKED:      builtin.module(
 // UNCHECKED-NEXT:   func.func(
 // UNCHECKED-NEXT:     mixer-decompose-composites{ssd-backward-to-scans=false},
+
+// fp-contract=false: the multiplies and adds stay apart.
+// APART:        mixer-approximate-math,
+// APART-NEXT:   func.func(
+// APART-NEXT:     mixer-lower-memref-copies,
 
 // NAIVE:      builtin.module(
 // NAIVE-NEXT:   mixer-insert-runtime-checks,

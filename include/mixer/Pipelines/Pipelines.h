@@ -82,6 +82,12 @@ struct CpuPipelineOptions : public TensorPipelineOptions {
       llvm::cl::desc("f32 lanes of the register tiles; overrides the "
                      "target's (16 for AVX-512, 8 for AVX2)"),
       llvm::cl::init(16)};
+  PassOptions::Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Let LLVM fuse each floating-point multiply with the "
+                     "add that consumes it into one FMA "
+                     "(mixer-contract-float-ops; not on the naive path)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `mixer-lower-to-nvvm-pipeline` and
