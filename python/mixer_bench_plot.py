@@ -383,6 +383,48 @@ def write_code_targets(w, data, json_path, target_runs):
     for case in dict.fromkeys(c for run in cells for c in run):
         w(f"| {case} | " + " | ".join(run.get(case, "-") for run in cells)
           + " |")
+    write_named_comparisons(w, runs)
+
+
+# The comparisons the CPU targets name (docs/Benchmarks.md per machine): the
+# op, the rows that stand for the other implementation, and its name.
+NAMED_COMPARISONS = [
+    ("grouped_matmul", ("openblas-loop",), "a per-expert OpenBLAS loop"),
+    ("topk_router", ("torch", "torch2.15"), "torch.topk"),
+]
+
+
+def named_comparison(rows, case, impls):
+    """The fastest of `impls`' accurate rows of `case` over mixer's median
+    (> 1: mixer is faster), as a cell; "-" when the run lacks either."""
+    mine = [r for r in rows if r["case"] == case and r["impl"] == "mixer"
+            and ok(r)]
+    theirs = [r for r in rows if r["case"] == case and r["impl"] in impls
+              and ok(r)]
+    if not mine or not theirs:
+        return "-"
+    fastest = min(theirs, key=lambda r: r["median_ms"])
+    return (f"{fastest['median_ms'] / mine[0]['median_ms']:.2f}x "
+            f"({fastest['impl']})")
+
+
+def write_named_comparisons(w, runs):
+    """Per run, mixer against the implementations the CPU targets name."""
+    w("")
+    w("Per run, the other implementation's median time over mixer's (> 1: "
+      "mixer is faster), for the comparisons the CPU targets name:")
+    w("")
+    w("| case | compared with | " +
+      " | ".join(f"run {i + 1}" for i in range(len(runs))) + " |")
+    w("|---|---|" + "---:|" * len(runs))
+    for op, impls, name in NAMED_COMPARISONS:
+        cases = dict.fromkeys(r["case"] for _, run in runs for r in run["rows"]
+                              if r.get("op") == op and r["impl"] == "mixer"
+                              and not is_fwd_bwd(r))
+        for case in cases:
+            w(f"| {case} | {name} | " + " | ".join(
+                named_comparison(run["rows"], case, impls) for _, run in runs)
+              + " |")
 
 
 def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),

@@ -182,9 +182,10 @@ static void buildBufferizeToOuts(OpPassManager &pm) {
 
 /// Polynomial math, then memrefs, loops and OpenMP to the LLVM dialect with
 /// `_mlir_ciface_` wrappers; `fpContract`: multiplies and adds fused into
-/// FMAs where LLVM finds them.
+/// FMAs where LLVM finds them; `preferVectorWidth`: LLVM vectorizes the
+/// loops left scalar at the target's vector width.
 static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads,
-                           bool fpContract) {
+                           bool fpContract, bool preferVectorWidth) {
   // The prefetches the lowerings asked for: the next expert's weights, the
   // next chunk's rows.
   pm.nest<func::FuncOp>().addPass(createMixerPrefetchRowsPass());
@@ -223,6 +224,9 @@ static void buildCpuToLLVM(OpPassManager &pm, int64_t numThreads,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // LLVM's vectorizers at the target's width, as the lowerings' vectors.
+  if (preferVectorWidth)
+    pm.addPass(createMixerPreferVectorWidthPass());
   pm.addPass(createCanonicalizerPass());
 }
 
@@ -281,7 +285,8 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
 
   // Steps 7 and 8. Polynomial exp/log; parallel loops to OpenMP, the rest
   // to LLVM.
-  buildCpuToLLVM(pm, options.numThreads, options.fpContract && !options.naive);
+  buildCpuToLLVM(pm, options.numThreads, options.fpContract && !options.naive,
+                 options.preferVectorWidth);
 }
 
 //===----------------------------------------------------------------------===//
@@ -388,7 +393,8 @@ void mlir::mixer::buildLowerGpuMappedToCpuPipeline(
 
   // Step 8 (CPU). As the CPU pipeline's steps 7 and 8, with the multiplies
   // and adds left apart as the NVVM pipeline leaves them.
-  buildCpuToLLVM(pm, /*numThreads=*/0, /*fpContract=*/false);
+  buildCpuToLLVM(pm, /*numThreads=*/0, /*fpContract=*/false,
+                 /*preferVectorWidth=*/true);
 }
 
 void mlir::mixer::registerPipelines() {

@@ -9,7 +9,7 @@
 
 // CHECK-LABEL: llvm.func @step(
 // CHECK-NOT:     -> !llvm.struct
-// CHECK-SAME:    attributes {llvm.emit_c_interface}
+// CHECK-SAME:    attributes {llvm.emit_c_interface, prefer_vector_width = "512"}
 // CHECK:       llvm.func @_mlir_ciface_step(
 // CHECK-SAME:    {{(%[^:]+: !llvm.ptr, ){6}%[^:]+: !llvm.ptr}})
 // CHECK-LABEL: llvm.func @caller(

@@ -6,6 +6,8 @@
 // RUN:   | FileCheck %s --check-prefix=UNCHECKED
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline=fp-contract=false --dump-pass-pipeline -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=APART
+// RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline=prefer-vector-width=false --dump-pass-pipeline -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LLVM-WIDTH
 // RUN: mixer-opt %s --mixer-lower-to-cpu-pipeline="vector-width=8 recurrent-threshold=4 num-threads=2" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
 // (" mixer." is an op; the messages of the run-time checks quote op names.)
@@ -86,8 +88,13 @@
 // PIPE-NEXT:   convert-scf-to-cf{
 // PIPE-NEXT:   convert-to-llvm{
 // PIPE-NEXT:   reconcile-unrealized-casts,
+// PIPE-NEXT:   mixer-prefer-vector-width,
 // PIPE-NEXT:   canonicalize{
 // PIPE-NEXT: )
+
+// prefer-vector-width=false: LLVM's vectorizers keep the CPU's tuning.
+// LLVM-WIDTH:      reconcile-unrealized-casts,
+// LLVM-WIDTH-NEXT: canonicalize{
 
 // naive=true: the scalar loops of convert-mixer-to-loops replace tiling,
 // the linalg lowering and vectorization; the rest is the same.
@@ -130,6 +137,7 @@
 // NAIVE-NEXT:   ),
 // NAIVE-NEXT:   convert-scf-to-openmp{num-threads=0},
 // NAIVE:        reconcile-unrealized-casts,
+// NAIVE-NEXT:   mixer-prefer-vector-width,
 // NAIVE-NEXT:   canonicalize{
 // NAIVE-NEXT: )
 
@@ -147,7 +155,7 @@
 
 // LLVM:       llvm.func @ssd(
 // LLVM-NOT:     -> !llvm.struct
-// LLVM-SAME:    attributes {llvm.emit_c_interface}
+// LLVM-SAME:    attributes {llvm.emit_c_interface, prefer_vector_width = "512"}
 // LLVM:         omp.parallel
 // LLVM:           omp.wsloop
 // LLVM:             llvm.intr.fma({{.*}}) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>

@@ -88,6 +88,13 @@ struct CpuPipelineOptions : public TensorPipelineOptions {
                      "add that consumes it into one FMA "
                      "(mixer-contract-float-ops; not on the naive path)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> preferVectorWidth{
+      *this, "prefer-vector-width",
+      llvm::cl::desc("Let LLVM vectorize the loops the lowerings leave "
+                     "scalar at the target's vector width, not at the "
+                     "256 bits it prefers on AVX-512 CPUs "
+                     "(mixer-prefer-vector-width)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `mixer-lower-to-nvvm-pipeline` and

@@ -38,6 +38,23 @@ def MixerContractFloatOpsPass : Pass<"mixer-contract-float-ops"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MixerPreferVectorWidthPass : Pass<"mixer-prefer-vector-width", "ModuleOp"> {
+  let summary = "Let LLVM's vectorizers use the target's full vector width";
+  let description = [{
+    Sets `prefer_vector_width` on every llvm.func definition of the module
+    to the width of the vector registers of its target description
+    (`mixer.target`: 512 bits for AVX-512, 256 for AVX2), unless the
+    function sets it already; not on GPU targets. The lowerings' own
+    vectors already have that width, but the loops they leave scalar (the
+    kernel sums' score blocks, the linalg leftovers) are vectorized by
+    LLVM, which on the AVX-512 CPUs that LLVM tunes for 256-bit vectors
+    (Intel's and AMD's Zen 4 and 5) would use half-width vectors for them.
+    OpenMP's outlined bodies inherit the attribute from the function they
+    come from.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def MixerLowerMemrefCopiesPass : Pass<"mixer-lower-memref-copies", "func::FuncOp"> {
   let summary = "Lower memref.copy to vector code or loops";
   let description = [{
