@@ -386,8 +386,8 @@ def write_code_targets(w, data, json_path, target_runs):
     write_named_comparisons(w, runs)
 
 
-# The comparisons the CPU targets name (docs/Benchmarks.md per machine): the
-# op, the rows that stand for the other implementation, and its name.
+# The comparisons the per-machine section gives for every run: the op, the
+# rows that stand for the other implementation, and its name.
 NAMED_COMPARISONS = [
     ("grouped_matmul", ("openblas-loop",), "a per-expert OpenBLAS loop"),
     ("topk_router", ("torch", "torch2.15"), "torch.topk"),
@@ -409,10 +409,12 @@ def named_comparison(rows, case, impls):
 
 
 def write_named_comparisons(w, runs):
-    """Per run, mixer against the implementations the CPU targets name."""
+    """Per run, mixer against a per-expert OpenBLAS loop and torch.topk."""
     w("")
-    w("Per run, the other implementation's median time over mixer's (> 1: "
-      "mixer is faster), for the comparisons the CPU targets name:")
+    w("Per run, a per-expert OpenBLAS loop's (grouped_matmul) and "
+      "torch.topk's (topk_router) median time over mixer's (> 1: mixer is "
+      "faster), on the same threads, OpenBLAS and PyTorch set for the vector "
+      "ISA of mixer's code:")
     w("")
     w("| case | compared with | " +
       " | ".join(f"run {i + 1}" for i in range(len(runs))) + " |")
