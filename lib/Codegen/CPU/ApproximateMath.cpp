@@ -1,21 +1,24 @@
 //===- ApproximateMath.cpp - vectorizable polynomial math -----------------===//
 //
-// The polynomials of MLIR's math dialect, and before them one of our own for
-// the exps the lowerings know to be of values <= 0 (LinalgBuilder's and
-// KernelMath's expOfNonPositive: exp(min(v, 0))), which are most of them:
-// the decays of the scans, the kernel sums' exps, the log-sum-exp terms.
-// It is math's exp (the same range reduction, polynomial and coefficients)
-// without what x <= 0 makes redundant:
-//   - the upper clamp of x, and both clamps of n = round(x log2(e)): with x
-//     clamped to [-87.8, 0], n lies in [-127, 0];
-//   - n's floor and float-to-int conversion: one FMA, x log2(e) + 1.5 * 2^23
-//     + 127, rounds x log2(e) to an integer in the low bits of its result,
-//     which then hold n + 127, the exponent field of 2^n (shifted into
-//     place), while subtracting the constant gives n as a float for the
-//     range reduction.
-// 15 vector instructions instead of 20, and four constants fewer to keep in
-// registers (AVX2 has 16). exp(0) is exactly 1; below -87.8 (and for -inf)
-// the result is 0, as with math's polynomial; NaN stays NaN.
+// The polynomials of MLIR's math dialect, and before them two of our own
+// for f32 exp. Both are math's exp (the same range reduction, polynomial
+// and coefficients) with n = round(x log2(e)) and 2^n from one FMA:
+// x log2(e) + 1.5 * 2^23 + 127 rounds x log2(e) to an integer in the low
+// bits of its result, which then hold n + 127, the exponent field of 2^n
+// (shifted into place), while subtracting the constant gives n as a float
+// for the range reduction; no floor, no float-to-int conversion.
+//   - For the exps the lowerings know to be of values <= 0 (LinalgBuilder's
+//     and KernelMath's expOfNonPositive: exp(min(v, 0))), which are most of
+//     them (the decays of the chunked scans, the kernel sums' exps, the
+//     log-sum-exp terms), without what x <= 0 makes redundant: the upper
+//     clamp of x and both clamps of n (with x clamped to [-87.8, 0], n
+//     lies in [-127, 0]). 15 vector instructions instead of 20, and four
+//     constants fewer to keep in registers (AVX2 has 16).
+//   - For any x (the selective scan's exp(delta A), whose signs the op
+//     leaves free): x clamped to [-87.8, 88.8] and n to at most 127, as
+//     math's, by two selects and one on the FMA's result: 17 instead of 20.
+// exp(0) is exactly 1; below -87.8 (and for -inf) the result is 0, as with
+// math's polynomial; above 88.72 (and for +inf) inf; NaN stays NaN.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,17 +58,20 @@ bool isMinWithNonPositive(Value x) {
   });
 }
 
-/// exp(x) of f32 x = min(v, c <= 0): see the file comment.
-struct NonPositiveExpApproximation : OpRewritePattern<math::ExpOp> {
-  // Ahead of math's own exp pattern.
-  NonPositiveExpApproximation(MLIRContext *context)
-      : OpRewritePattern(context, /*benefit=*/2) {}
+/// exp(x) of f32 x: see the file comment. `nonPositive`: only of
+/// x = min(v, c <= 0), without the upper clamps.
+struct ExpApproximation : OpRewritePattern<math::ExpOp> {
+  // Ahead of math's own exp pattern, the non-positive form first.
+  ExpApproximation(MLIRContext *context, bool nonPositive)
+      : OpRewritePattern(context, /*benefit=*/nonPositive ? 3 : 2),
+        nonPositive(nonPositive) {}
 
   LogicalResult matchAndRewrite(math::ExpOp op,
                                 PatternRewriter &rewriter) const override {
     Type type = op.getType();
-    if (!getElementTypeOrSelf(type).isF32() ||
-        !isMinWithNonPositive(op.getOperand()))
+    if (!getElementTypeOrSelf(type).isF32())
+      return rewriter.notifyMatchFailure(op, "not an f32 exp");
+    if (nonPositive && !isMinWithNonPositive(op.getOperand()))
       return rewriter.notifyMatchFailure(op,
                                          "not an f32 exp of min(v, c <= 0)");
     ImplicitLocOpBuilder b(op.getLoc(), rewriter);
@@ -86,15 +92,26 @@ struct NonPositiveExpApproximation : OpRewritePattern<math::ExpOp> {
     auto fma = [&](Value x, Value y, Value z) -> Value {
       return math::FmaOp::create(b, x, y, z);
     };
-    // x = max(x, -87.8): as a select on `uge`, so that NaN passes through.
-    Value x = op.getOperand(), lowest = f32(-87.8f);
-    x = arith::SelectOp::create(
-        b, arith::CmpFOp::create(b, arith::CmpFPredicate::UGE, x, lowest), x,
-        lowest);
+    // Clamps as selects on unordered predicates, so that NaN passes
+    // through: x = max(x, -87.8), and for any x min(x, 88.8).
+    auto clamp = [&](arith::CmpFPredicate keep, Value v, Value bound) {
+      return arith::SelectOp::create(
+                 b, arith::CmpFOp::create(b, keep, v, bound), v, bound)
+          .getResult();
+    };
+    Value x = op.getOperand();
+    if (!nonPositive)
+      x = clamp(arith::CmpFPredicate::ULE, x, f32(88.8f));
+    x = clamp(arith::CmpFPredicate::UGE, x, f32(-87.8f));
     // t = x log2(e) + 1.5 * 2^23 + 127, rounded to an integer by the FMA;
-    // n = t - (1.5 * 2^23 + 127) in [-127, 0].
+    // n = t - (1.5 * 2^23 + 127): in [-127, 0] for x <= 0; for any x in
+    // [-127, 128], clamped to at most 127 as math's clamps it (above 88.38
+    // the polynomial then takes r up to 0.77; from 88.72 on the result
+    // overflows to inf).
     Value shifter = f32(12582912.0f + 127.0f);
     Value t = fma(x, f32(1.44269504f), shifter);
+    if (!nonPositive)
+      t = clamp(arith::CmpFPredicate::ULE, t, f32(12582912.0f + 254.0f));
     Value n = arith::SubFOp::create(b, t, shifter);
     // r = x - n ln(2) in two parts, |r| <= ln(2) / 2.
     Value r = fma(f32(-0.693359375f), n, x);
@@ -115,11 +132,15 @@ struct NonPositiveExpApproximation : OpRewritePattern<math::ExpOp> {
     rewriter.replaceOpWithNewOp<arith::MulFOp>(op, expR, twoToN);
     return success();
   }
+
+private:
+  bool nonPositive;
 };
 } // namespace
 
 void mlir::mixer::populateApproximateMathPatterns(RewritePatternSet &patterns) {
-  patterns.add<NonPositiveExpApproximation>(patterns.getContext());
+  patterns.add<ExpApproximation>(patterns.getContext(), /*nonPositive=*/true);
+  patterns.add<ExpApproximation>(patterns.getContext(), /*nonPositive=*/false);
   // Approximate on f32 (after widening f16/bf16) every function that has a
   // polynomial; libm calls would scalarize the vector loops.
   auto all = [](StringRef) { return true; };

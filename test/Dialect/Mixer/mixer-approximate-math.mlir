@@ -1,22 +1,34 @@
 // RUN: mixer-opt %s --mixer-approximate-math | FileCheck %s --implicit-check-not=math.exp
 
 // math.exp on a vector becomes the polynomial of MLIR's math dialect on the
-// same vector type: range reduction by ln(2), a polynomial in fmas, and the
-// power of two built in the exponent bits. No libm call is left.
+// same vector type, with the power of two from one FMA: x clamped to
+// [-87.8, 88.8] by selects that let NaN through, t = x log2(e) + 1.5 * 2^23
+// + 127 rounded by the FMA and clamped so that n = t - (1.5 * 2^23 + 127)
+// is at most 127, range reduction by ln(2), a polynomial in fmas, and 2^n
+// from t's low bits shifted into the exponent field. No floor, no
+// float-to-int conversion, no libm call.
 
 // CHECK-LABEL: func.func @exp_vector
 // CHECK-SAME:    (%[[X:.*]]: vector<16xf32>) -> vector<16xf32>
+// CHECK-DAG:     %[[HIGHEST:.*]] = arith.constant dense<8.880000e+01> : vector<16xf32>
+// CHECK-DAG:     %[[LOWEST:.*]] = arith.constant dense<-8.780000e+01> : vector<16xf32>
 // CHECK-DAG:     %[[LOG2E:.*]] = arith.constant dense<1.44269502> : vector<16xf32>
-// CHECK-DAG:     %[[BIAS:.*]] = arith.constant dense<127> : vector<16xi32>
+// CHECK-DAG:     %[[SHIFTER:.*]] = arith.constant dense<0x4B40007F> : vector<16xf32>
+// CHECK-DAG:     %[[TMAX:.*]] = arith.constant dense<0x4B4000FE> : vector<16xf32>
 // CHECK-DAG:     %[[MANT:.*]] = arith.constant dense<23> : vector<16xi32>
-// CHECK:         arith.cmpf uge, %[[X]], %{{.*}} : vector<16xf32>
-// CHECK:         arith.select %{{.*}} : vector<16xi1>, vector<16xf32>
-// CHECK:         math.fma %{{.*}}, %[[LOG2E]], %{{.*}} : vector<16xf32>
-// CHECK:         math.floor %{{.*}} : vector<16xf32>
-// CHECK-COUNT-5: math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<16xf32>
-// CHECK:         %[[I:.*]] = arith.fptosi %{{.*}} : vector<16xf32> to vector<16xi32>
-// CHECK-NEXT:    %[[E:.*]] = arith.addi %[[I]], %[[BIAS]] : vector<16xi32>
-// CHECK-NEXT:    %[[SH:.*]] = arith.shli %[[E]], %[[MANT]] : vector<16xi32>
+// CHECK:         %[[LE:.*]] = arith.cmpf ule, %[[X]], %[[HIGHEST]] : vector<16xf32>
+// CHECK:         %[[H:.*]] = arith.select %[[LE]], %[[X]], %[[HIGHEST]] : vector<16xi1>, vector<16xf32>
+// CHECK:         %[[GE:.*]] = arith.cmpf uge, %[[H]], %[[LOWEST]] : vector<16xf32>
+// CHECK:         %[[C:.*]] = arith.select %[[GE]], %[[H]], %[[LOWEST]] : vector<16xi1>, vector<16xf32>
+// CHECK:         %[[T0:.*]] = math.fma %[[C]], %[[LOG2E]], %[[SHIFTER]] : vector<16xf32>
+// CHECK:         %[[TLE:.*]] = arith.cmpf ule, %[[T0]], %[[TMAX]] : vector<16xf32>
+// CHECK:         %[[T:.*]] = arith.select %[[TLE]], %[[T0]], %[[TMAX]] : vector<16xi1>, vector<16xf32>
+// CHECK:         %[[N:.*]] = arith.subf %[[T]], %[[SHIFTER]] : vector<16xf32>
+// CHECK-NOT:     math.floor
+// CHECK-COUNT-7: math.fma {{.*}} : vector<16xf32>
+// CHECK-NOT:     arith.fptosi
+// CHECK:         %[[BITS:.*]] = arith.bitcast %[[T]] : vector<16xf32> to vector<16xi32>
+// CHECK-NEXT:    %[[SH:.*]] = arith.shli %[[BITS]], %[[MANT]] : vector<16xi32>
 // CHECK-NEXT:    %[[P2:.*]] = arith.bitcast %[[SH]] : vector<16xi32> to vector<16xf32>
 // CHECK-NEXT:    %[[R:.*]] = arith.mulf %{{.*}}, %[[P2]] : vector<16xf32>
 // CHECK-NEXT:    return %[[R]] : vector<16xf32>
@@ -83,14 +95,14 @@ func.func @exp_non_positive(%x: vector<8xf32>) -> vector<8xf32> {
 }
 
 // A scalar exp(min(x, -1)) takes the same form; min(x, 1) can be positive
-// and keeps math's polynomial.
+// and takes the general one, clamped above.
 // CHECK-LABEL: func.func @exp_min_bounds
 // CHECK:         arith.minimumf
-// CHECK-NOT:     math.floor
+// CHECK-NOT:     arith.cmpf ule
 // CHECK:         arith.shli %{{.*}} : i32
 // CHECK:         arith.minimumf
-// CHECK:         math.floor
-// CHECK:         arith.fptosi
+// CHECK:         arith.cmpf ule
+// CHECK:         arith.shli %{{.*}} : i32
 // CHECK:         return
 func.func @exp_min_bounds(%x: f32) -> (f32, f32) {
   %c = arith.constant -1.0 : f32

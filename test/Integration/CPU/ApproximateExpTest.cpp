@@ -2,12 +2,13 @@
 //
 // The CPU pipeline's two exps (mixer-approximate-math): the one for values
 // it knows to be <= 0 (exp(min(x, 0)), the form of the lowerings'
-// expOfNonPositive) and math's polynomial for any x. Each is compiled
-// through the CPU pipeline as an element-wise linalg.generic, so that it
-// runs vectorized, on a sweep of [-104, 0] (and [-88, 88] for the general
-// exp) with the special values appended, and compared with std::exp in
-// double. Each case prints its largest relative error over the results
-// that are normal floats; a result below that must be 0 or subnormal.
+// expOfNonPositive) and the one for any x. Each is compiled through the CPU
+// pipeline as an element-wise linalg.generic, so that it runs vectorized,
+// on a sweep of [-104, 0] (and [-88, 88] for the general exp) with the
+// special values appended (up to overflow and +inf), and compared with
+// std::exp in double. Each case prints its largest relative error over the
+// results that are normal floats; a result below that must be 0 or
+// subnormal.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +25,11 @@ namespace {
 
 constexpr int64_t kSweep = 1 << 16;
 const float kInf = std::numeric_limits<float>::infinity();
-const float kSpecial[] = {0.0f,   -0.0f,  -1e-30f, -87.3f,       -87.8f,
-                          -88.0f, -1e30f, -kInf,   std::nanf("")};
+// Above 88.38 the general exp's n stops at 127 and its polynomial takes
+// r beyond ln(2) / 2; from 88.72 on exp overflows.
+const float kSpecial[] = {0.0f,   -0.0f,  -1e-30f, -87.3f,        -87.8f,
+                          -88.0f, -1e30f, -kInf,   std::nanf(""), 88.5f,
+                          88.7f,  88.75f, 89.0f,   1e30f,         kInf};
 constexpr int64_t kSpecials = sizeof(kSpecial) / sizeof(kSpecial[0]);
 constexpr int64_t kCount = kSweep + kSpecials;
 

@@ -11,10 +11,11 @@ def MixerApproximateMathPass : Pass<"mixer-approximate-math"> {
     Rewrites math.exp, math.log, math.log1p, math.tanh, ... (scalar and
     vector) into the polynomial approximations of MLIR's math dialect
     (within 1e-6 relative for f32), so that they vectorize instead of
-    becoming scalar libm calls. An f32 exp of min(v, c) with a constant
-    c <= 0 (the lowerings' exp of values <= 0) takes the same polynomial
-    without the clamps that x <= 0 makes redundant, its 2^n built from the
-    low bits of one FMA (15 vector instructions instead of 20).
+    becoming scalar libm calls. Every f32 exp takes math's polynomial with
+    its 2^n built from the low bits of one FMA, no floor and no
+    float-to-int conversion (17 vector instructions instead of 20); an exp
+    of min(v, c) with a constant c <= 0 (the lowerings' exp of values
+    <= 0) also without the clamps that x <= 0 makes redundant (15).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
