@@ -392,9 +392,11 @@ void mlir::mixer::buildLowerGpuMappedToCpuPipeline(
   pm.addPass(createMixerGpuLaunchToCpuPass());
 
   // Step 8 (CPU). As the CPU pipeline's steps 7 and 8, with the multiplies
-  // and adds left apart as the NVVM pipeline leaves them.
+  // and adds left apart as the NVVM pipeline leaves them; the module's
+  // target is the GPU's, whose width mixer-prefer-vector-width would not
+  // set.
   buildCpuToLLVM(pm, /*numThreads=*/0, /*fpContract=*/false,
-                 /*preferVectorWidth=*/true);
+                 /*preferVectorWidth=*/false);
 }
 
 void mlir::mixer::registerPipelines() {

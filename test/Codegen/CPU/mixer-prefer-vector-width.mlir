@@ -5,9 +5,9 @@
 // RUN: mixer-opt %s --mixer-set-target="chip=sm_90" --mixer-prefer-vector-width | FileCheck %s --check-prefix=GPU
 
 // Every function defined in the module prefers the target's vector width
-// (512 bits with AVX-512, 256 with AVX2; a module without mixer.target is for the
-// default CPU, AVX-512); a width the function names already is kept, a
-// declaration gets none, and GPU targets are left alone.
+// (512 bits with AVX-512, 256 with AVX2; a module without mixer.target is
+// for the default CPU, AVX-512); a width the function names already is
+// kept, a declaration gets none, and GPU targets are left alone.
 
 // DEFAULT-LABEL: llvm.func @scores
 // DEFAULT-SAME:    prefer_vector_width = "512"
