@@ -365,8 +365,12 @@ void mlir::mixer::buildLowerToNvvmPipeline(OpPassManager &pm,
   attach.features = "+ptx80";
   attach.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(attach));
-  // The tensor-core code first: nvgpu.mma.sync to nvvm.mma.sync.
   OpPassManager &kernelPm = pm.nest<gpu::GPUModuleOp>();
+  // Without the flag NVPTX keeps each multiply and add apart (mul.rn,
+  // add.rn: PTX that ptxas may not fuse either).
+  if (options.fpContract)
+    kernelPm.addPass(createMixerContractFloatOpsPass());
+  // The tensor-core code first: nvgpu.mma.sync to nvvm.mma.sync.
   kernelPm.addPass(createConvertNVGPUToNVVMPass());
   kernelPm.addPass(createConvertGpuOpsToNVVMOps());
   pm.addPass(createGpuToLLVMConversionPass());
@@ -392,10 +396,10 @@ void mlir::mixer::buildLowerGpuMappedToCpuPipeline(
   pm.addPass(createMixerGpuLaunchToCpuPass());
 
   // Step 8 (CPU). As the CPU pipeline's steps 7 and 8, with the multiplies
-  // and adds left apart as the NVVM pipeline leaves them; the module's
-  // target is the GPU's, whose width mixer-prefer-vector-width would not
-  // set.
-  buildCpuToLLVM(pm, /*numThreads=*/0, /*fpContract=*/false,
+  // and adds fused where the NVVM pipeline fuses them (fp-contract); the
+  // module's target is the GPU's, whose width mixer-prefer-vector-width
+  // would not set.
+  buildCpuToLLVM(pm, /*numThreads=*/0, options.fpContract,
                  /*preferVectorWidth=*/false);
 }
 

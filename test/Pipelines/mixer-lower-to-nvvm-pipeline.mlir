@@ -4,7 +4,7 @@
 // RUN:   --mixer-lower-to-nvvm-pipeline="chip=sm_80 threads-per-block=256 format=bin" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=OPTS
 // RUN: mixer-opt %S/../Codegen/GPU/Inputs/all-ops.mlir \
-// RUN:   --mixer-lower-to-nvvm-pipeline="tensor-cores=false tensor-core-precision=tf32" \
+// RUN:   --mixer-lower-to-nvvm-pipeline="tensor-cores=false tensor-core-precision=tf32 fp-contract=false" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIMT
 // The kernels just before gpu-module-to-binary: NVVM ops in one gpu.module per kernel.
 // RUN: mixer-opt %S/../Codegen/GPU/Inputs/all-ops.mlir --mixer-lower-to-nvvm-pipeline="chip=sm_80" \
@@ -54,6 +54,7 @@
 // PIPE-NEXT:   convert-scf-to-cf{
 // PIPE-NEXT:   nvvm-attach-target{O=3 chip=sm_90 {{.*}}features=+ptx80
 // PIPE-NEXT:   gpu.module(
+// PIPE-NEXT:     mixer-contract-float-ops,
 // PIPE-NEXT:     convert-nvgpu-to-nvvm,
 // PIPE-NEXT:     convert-gpu-to-nvvm{
 // PIPE-NEXT:   ),
@@ -67,6 +68,7 @@
 // OPTS: mixer-map-forall-to-gpu{shared-memory-bytes=-1 tensor-core-precision=3xtf32 tensor-cores=true threads-per-block=256}
 // OPTS: nvvm-attach-target{O=3 chip=sm_80
 // SIMT: mixer-map-forall-to-gpu{shared-memory-bytes=-1 tensor-core-precision=tf32 tensor-cores=false threads-per-block=0}
+// SIMT-NOT: mixer-contract-float-ops
 // OPTS: gpu-module-to-binary{format=bin
 
 // One block per (batch, head) of the chunked scans (2 x 4), per (batch,

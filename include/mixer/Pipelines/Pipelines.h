@@ -139,6 +139,12 @@ struct NvvmPipelineOptions : public TensorPipelineOptions {
       llvm::cl::desc("3xtf32 (three products, fp32 accuracy) or tf32 (one "
                      "product, about 1e-3 relative)"),
       llvm::cl::init("3xtf32")};
+  PassOptions::Option<bool> fpContract{
+      *this, "fp-contract",
+      llvm::cl::desc("Let NVPTX fuse each floating-point multiply of the "
+                     "kernels with the add that consumes it into one "
+                     "fma.rn (mixer-contract-float-ops)"),
+      llvm::cl::init(true)};
 };
 
 /// Lowers a module of func.func ops on tensors holding mixer ops (and any

@@ -22,23 +22,6 @@ def MixerApproximateMathPass : Pass<"mixer-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
-def MixerContractFloatOpsPass : Pass<"mixer-contract-float-ops"> {
-  let summary = "Let LLVM fuse floating-point multiplies and adds into FMAs";
-  let description = [{
-    Adds the `contract` fast-math flag to every arith.mulf, arith.addf and
-    arith.subf (scalar or vector), so that LLVM fuses a multiply with the
-    add or subtract that consumes it into one FMA, rounded once (as C's
-    -ffp-contract=fast, and Triton's default). Without the flag LLVM keeps
-    them apart: the element-wise maps of the lowerings (the kernel sums'
-    squared distances and scaled costs, the scans' decays) then cost a
-    multiply and an add each, where their contractions and polynomials
-    already use explicit FMAs. Other flags are kept. The CPU pipeline runs
-    it (pipeline option `fp-contract`) after mixer-approximate-math, so
-    that the polynomials' multiply-adds are fused too.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
-}
-
 def MixerPreferVectorWidthPass : Pass<"mixer-prefer-vector-width", "ModuleOp"> {
   let summary = "Let LLVM's vectorizers use the target's full vector width";
   let description = [{

@@ -1,7 +1,8 @@
-//===- Passes.h - target-independent ABI passes -----------------*- C++ -*-===//
+//===- Passes.h - target-independent passes ---------------------*- C++ -*-===//
 //
 // The calling convention of compiled functions (results written into caller
-// buffers, C interface wrappers), shared by every target.
+// buffers, C interface wrappers) and the fusion of multiplies and adds,
+// shared by every target.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,4 +1,4 @@
-//===- Passes.td - target-independent ABI passes -----------*- tablegen -*-===//
+//===- Passes.td - target-independent passes ---------------*- tablegen -*-===//
 
 #ifndef MIXER_CODEGEN_COMMON_PASSES_TD
 #define MIXER_CODEGEN_COMMON_PASSES_TD
@@ -39,6 +39,25 @@ def MixerEmitCInterfacePass : Pass<"mixer-emit-c-interface", "ModuleOp"> {
     descriptors by pointer: the ABI of mixer-compile's objects and of the
     JIT.
   }];
+}
+
+def MixerContractFloatOpsPass : Pass<"mixer-contract-float-ops"> {
+  let summary = "Let LLVM fuse floating-point multiplies and adds into FMAs";
+  let description = [{
+    Adds the `contract` fast-math flag to every arith.mulf, arith.addf and
+    arith.subf (scalar or vector), so that LLVM fuses a multiply with the
+    add or subtract that consumes it into one FMA, rounded once (as C's
+    -ffp-contract=fast, and Triton's default). Without the flag LLVM keeps
+    them apart: the element-wise maps of the lowerings (the kernel sums'
+    squared distances and scaled costs, the scans' decays) then cost a
+    multiply and an add each, where their contractions and polynomials
+    already use explicit FMAs. Other flags are kept. The CPU pipeline runs
+    it (pipeline option `fp-contract`) after mixer-approximate-math, so
+    that the polynomials' multiply-adds are fused too; the NVVM pipeline
+    on its kernels before they become NVVM (same option), where NVPTX
+    would otherwise keep each pair apart as mul.rn and add.rn.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 #endif // MIXER_CODEGEN_COMMON_PASSES_TD

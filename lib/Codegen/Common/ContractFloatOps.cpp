@@ -9,13 +9,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mixer/Codegen/CPU/Passes.h"
+#include "mixer/Codegen/Common/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
 namespace mlir::mixer {
 #define GEN_PASS_DEF_MIXERCONTRACTFLOATOPSPASS
-#include "mixer/Codegen/CPU/Passes.h.inc"
+#include "mixer/Codegen/Common/Passes.h.inc"
 } // namespace mlir::mixer
 
 using namespace mlir;
