@@ -562,7 +562,11 @@ def write_doc(data, json_path, fig_dir, doc, figures, train_rows=(),
     w("- **Inputs.** mixer uses a fixed seed; the PyTorch scripts draw their "
       "own values of the same ranges; the bench venv's libraries get mixer's "
       "inputs (mixer-bench writes each case's arguments and fp64 reference "
-      "as .npy files, `bench/alt_common.py`).")
+      "as .npy files, `bench/alt_common.py`). mixer's buffers of 4 MiB or "
+      "more are 2 MiB-aligned and advised for transparent huge pages "
+      "(madvise), as numpy's arrays are, on which the Python rows run "
+      "(`tools/mixer-bench/HostMemory.h`; records before 2026-12-04 had them "
+      "on 4 KiB pages where the kernel's setting is madvise).")
     w("- **Alternatives.** `scripts/setup.sh --bench` makes `.venv-bench/` "
       "(PyPI, versions pinned in `bench/requirements.txt`); each library runs "
       "jitted or compiled with its compilation in the warm-up, pinned to the "

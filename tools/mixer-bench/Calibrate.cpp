@@ -9,6 +9,7 @@
 
 #include "Calibrate.h"
 #include "CodeTarget.h"
+#include "HostMemory.h"
 #include "OpBench.h"
 #include "Timing.h"
 
@@ -199,9 +200,10 @@ FmaPeak mixer::bench::measureFmaPeak(int threads, int64_t vectorWidth,
 double mixer::bench::measureTriadBandwidth(int threads) {
   // 3 x 64 MiB: far beyond the caches.
   const int64_t n = int64_t(1) << 24;
-  float *a = static_cast<float *>(std::aligned_alloc(64, n * sizeof(float)));
-  float *b = static_cast<float *>(std::aligned_alloc(64, n * sizeof(float)));
-  float *c = static_cast<float *>(std::aligned_alloc(64, n * sizeof(float)));
+  // On the pages the ops' buffers get (HostMemory.h).
+  float *a = static_cast<float *>(allocateHostBuffer(n * sizeof(float)));
+  float *b = static_cast<float *>(allocateHostBuffer(n * sizeof(float)));
+  float *c = static_cast<float *>(allocateHostBuffer(n * sizeof(float)));
   auto range = [&](int t, int64_t &begin, int64_t &end) {
     begin = n * t / threads;
     end = n * (t + 1) / threads;

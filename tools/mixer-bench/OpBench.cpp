@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OpBench.h"
+#include "HostMemory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -77,8 +78,13 @@ Buffer::Buffer(ElementType type, std::vector<int64_t> shapeIn)
     : type(type), shape(std::move(shapeIn)) {
   int64_t n = numel();
   size_t bytes = std::max<int64_t>(n, 1) * elementBytes(type);
-  bytes = (bytes + 63) / 64 * 64;
-  data = std::aligned_alloc(64, bytes);
+  data = allocateHostBuffer(bytes);
+  if (!data) {
+    std::fprintf(stderr,
+                 "mixer-bench: out of memory for a buffer of %zu bytes\n",
+                 bytes);
+    std::exit(1);
+  }
   std::memset(data, 0, bytes);
   int64_t rank = shape.size();
   descriptor.assign(3 + 2 * rank, 0);
