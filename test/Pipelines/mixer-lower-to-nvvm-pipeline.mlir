@@ -6,6 +6,11 @@
 // RUN: mixer-opt %S/../Codegen/GPU/Inputs/all-ops.mlir \
 // RUN:   --mixer-lower-to-nvvm-pipeline="tensor-cores=false tensor-core-precision=tf32 fp-contract=false" \
 // RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=SIMT
+// The GPU-mapped CPU pipeline fuses multiplies and adds as the NVVM one does.
+// RUN: mixer-opt %S/../Codegen/GPU/Inputs/all-ops.mlir --mixer-lower-gpu-mapped-to-cpu \
+// RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMU
+// RUN: mixer-opt %S/../Codegen/GPU/Inputs/all-ops.mlir --mixer-lower-gpu-mapped-to-cpu=fp-contract=false \
+// RUN:   --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMU-APART
 // The kernels just before gpu-module-to-binary: NVVM ops in one gpu.module per kernel.
 // RUN: mixer-opt %S/../Codegen/GPU/Inputs/all-ops.mlir --mixer-lower-to-nvvm-pipeline="chip=sm_80" \
 // RUN:   --mlir-print-ir-before=gpu-module-to-binary -o /dev/null 2>&1 | FileCheck %s --check-prefix=NVVM
@@ -70,6 +75,13 @@
 // SIMT: mixer-map-forall-to-gpu{shared-memory-bytes=-1 tensor-core-precision=tf32 tensor-cores=false threads-per-block=0}
 // SIMT-NOT: mixer-contract-float-ops
 // OPTS: gpu-module-to-binary{format=bin
+
+// EMU:            mixer-gpu-launch-to-cpu,
+// EMU:            mixer-approximate-math,
+// EMU-NEXT:       mixer-contract-float-ops,
+// EMU-APART:      mixer-gpu-launch-to-cpu,
+// EMU-APART:      mixer-approximate-math,
+// EMU-APART-NOT:  mixer-contract-float-ops
 
 // One block per (batch, head) of the chunked scans (2 x 4), per (batch,
 // 64 channels) of the selective scan (2 x 4), per 64 rows of the kernel
