@@ -14,7 +14,8 @@
 //   - the chunked scans ask for the next chunk's rows of their time-major
 //     inputs (strided by the heads, so the hardware prefetchers do not
 //     follow them) when they copy a chunk in, and of their output (for
-//     writing) when they copy a chunk's output out.
+//     writing) when they copy a chunk's output out; the selective scan
+//     for the next time block's rows of u, delta and z.
 // Prefetches are hints: a row past the buffer's end (after the last expert
 // or chunk) faults on no CPU and is never read.
 //

@@ -176,9 +176,15 @@ void SelectiveScanHooks::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
   OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
   OpFoldResult t = b.getIndexAttr(T), db = b.getIndexAttr(Db),
                n = b.getIndexAttr(N);
+  // The passes that first read the block's rows of delta and u (and z) also
+  // fetch the next block's: a channel block's rows lie D floats apart, a
+  // stride that the hardware prefetchers do not follow across pages.
   Value U = rows(lb, ops.u, T, t0);
-  Value DT = stepSizes(lb, rows(lb, ops.delta, T, t0));
-  Value DU = product(lb, DT, U);
+  Value deltaRows = rows(lb, ops.delta, T, t0);
+  Value DT = stepSizes(lb, deltaRows);
+  if (DT != deltaRows)
+    LinalgBuilder::prefetchingRowsAhead(DT, T);
+  Value DU = LinalgBuilder::prefetchingRowsAhead(product(lb, DT, U), T);
   Value Bc = groupRows(lb, ops.b, T, t0);
   Value Cc = withOutput ? groupRows(lb, ops.c, T, t0) : Value();
 
@@ -236,6 +242,8 @@ void SelectiveScanHooks::tokenBlock(LinalgBuilder &lb, int64_t T, Value t0,
         out = arith::MulFOp::create(ib, out, buildSilu(ib, args[next]));
       return out;
     });
+    if (gated)
+      LinalgBuilder::prefetchingRowsAhead(Y, T);
   }
   carry.outs[0] = lb.insert(Y, carry.outs[0], {batch, t0, d0}, {one, t, db});
 }
