@@ -16,8 +16,10 @@
 //     follow them) when they copy a chunk in, and of their output (for
 //     writing) when they copy a chunk's output out; the selective scan
 //     for the next time block's rows of u, delta and z.
-// Prefetches are hints: a row past the buffer's end (after the last expert
-// or chunk) faults on no CPU and is never read.
+// A negative R prefetches the rows before, for loops that walk their
+// blocks from the last (the selective scan's backward). Prefetches are
+// hints: a row past the buffer's end (after the last expert or chunk), or
+// before its start, faults on no CPU and is never read.
 //
 //===----------------------------------------------------------------------===//
 
@@ -194,7 +196,7 @@ struct MixerPrefetchRowsPass
       if (!ahead)
         return;
       loop->removeAttr(mixer::kPrefetchRowsAheadAttrName);
-      if (ahead.getInt() > 0)
+      if (ahead.getInt() != 0)
         prefetchAhead(loop, ahead.getInt(), lineBytes);
     });
   }

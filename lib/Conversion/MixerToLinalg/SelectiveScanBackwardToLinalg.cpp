@@ -182,7 +182,12 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
   Value U = fwd.rows(lb, ops.u, T, t0);
   Value X = fwd.rows(lb, ops.delta, T, t0);
   Value DT = fwd.stepSizes(lb, X);
-  Value DU = fwd.product(lb, DT, U);
+  // The blocks run from the last: the passes that first read this block's
+  // rows (delta, u; dy and z below) prefetch the previous block's, as the
+  // forward's prefetch the next block's.
+  if (DT != X)
+    LinalgBuilder::prefetchingRowsAhead(DT, -T);
+  Value DU = LinalgBuilder::prefetchingRowsAhead(fwd.product(lb, DT, U), -T);
   Value Bc = fwd.groupRows(lb, ops.b, T, t0);
   Value Cc = fwd.groupRows(lb, ops.c, T, t0);
   Value Z = ops.z ? fwd.rows(lb, ops.z, T, t0) : Value();
@@ -244,6 +249,7 @@ void SelectiveScanBackward::backwardBlock(LinalgBuilder &lb, int64_t T,
                         ib, args[1], buildSigmoid(ib, args[1]));
                     return arith::MulFOp::create(ib, args[0], silu).getResult();
                   });
+      LinalgBuilder::prefetchingRowsAhead(GY, -T);
       SmallVector<Value> in = {DY, Z, U};
       SmallVector<AffineMap> maps = {td, td, td};
       if (fwd.dSkip) {

@@ -46,6 +46,34 @@ func.func @k_loop_subview(%panel: memref<256x32xf32, strided<[256, 1], offset: ?
 
 // -----
 
+// A negative R prefetches the rows before: row k - 16 (a loop whose blocks
+// run from the last, as the selective scan's backward).
+
+// CHECK-LABEL: func.func @rows_before
+// CHECK-SAME:    (%[[ROWS:[^:]*]]: memref<64x16xf32, strided<[256, 1], offset: ?>>
+// CHECK:       scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK:         %[[BEFORE:.+]] = arith.constant -16 : index
+// CHECK:         %[[ROW:.+]] = arith.addi %[[K]], %[[BEFORE]] : index
+// CHECK:         memref.prefetch %[[ROWS]][%[[ROW]], %{{.+}}], read, locality<2>, data
+// CHECK-NOT:     memref.prefetch
+// CHECK-NOT:   mixer.prefetch_rows_ahead
+func.func @rows_before(%rows: memref<64x16xf32, strided<[256, 1], offset: ?>>, %acc: vector<16xf32>) -> vector<16xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%a = %acc) -> (vector<16xf32>) {
+    %w = memref.subview %rows[%k, 0] [1, 16] [1, 1] : memref<64x16xf32, strided<[256, 1], offset: ?>> to memref<1x16xf32, strided<[256, 1], offset: ?>>
+    %wv = vector.transfer_read %w[%c0, %c0], %zero {in_bounds = [true, true]} : memref<1x16xf32, strided<[256, 1], offset: ?>>, vector<1x16xf32>
+    %y = vector.extract %wv[0] : vector<16xf32> from vector<1x16xf32>
+    %f = arith.addf %y, %a : vector<16xf32>
+    scf.yield %f : vector<16xf32>
+  } {mixer.prefetch_rows_ahead = -16 : i64}
+  return %r : vector<16xf32>
+}
+
+// -----
+
 // A row read from the buffer itself at [k, c]: prefetched at [k + 64, c]
 // and [k + 64, c + 16].
 

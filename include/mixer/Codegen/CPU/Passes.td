@@ -115,13 +115,16 @@ def MixerPrefetchRowsPass : Pass<"mixer-prefetch-rows", "func::FuncOp"> {
     reads the row [k, c .. c + w) of a rank-2 buffer (directly, or through a
     one-row memref.subview, a vector read's or a memref.copy's source) also
     prefetches row k + R of that buffer into L2, one memref.prefetch per
-    cache line of the row; a copy's one-row target gets write prefetches.
+    cache line of the row (R < 0: the rows before, for blocks walked from
+    the last); a copy's one-row target gets write prefetches.
     A row read in column tiles by a loop nested in the step (with constant
     bounds; AVX2's tiles of an elementwise row) counts as the columns all of
     its tiles read. Buffers the function allocates are left out: the rows past a local tile
     are nothing a later step reads. The grouped GEMMs ask for the same
     columns of the next expert's weights, the chunked scans for the rows of
-    the next chunk of their time-major inputs and outputs. Runs after
+    the next chunk of their time-major inputs and outputs, the selective
+    scan for those of its next time block (its backward: the previous
+    one). Runs after
     bufferization; removes the attribute.
   }];
   let options = [
