@@ -84,7 +84,7 @@ Value ChunkedScanHooks::copyChunkTokens(LinalgBuilder &lb, Value x, Value t,
                                         int64_t count,
                                         ArrayRef<int64_t> shape) const {
   return LinalgBuilder::prefetchingRowsAhead(
-      lb.copyToNew(tokensOf(lb, x, t, count, shape)), count);
+      lb.copyToNew(tokensOf(lb, x, t, count, shape)), nextChunkRows(count));
 }
 
 Value ChunkedScanHooks::writeChunkTokens(LinalgBuilder &lb, Value tile,
@@ -92,7 +92,7 @@ Value ChunkedScanHooks::writeChunkTokens(LinalgBuilder &lb, Value tile,
                                          int64_t count) const {
   SmallVector<int64_t> shape(cast<ShapedType>(tile.getType()).getShape());
   Value written = LinalgBuilder::prefetchingRowsAhead(
-      lb.copy(tile, tokensOf(lb, dest, t, count, shape)), count);
+      lb.copy(tile, tokensOf(lb, dest, t, count, shape)), nextChunkRows(count));
   return insertTokens(lb, written, dest, t, count);
 }
 

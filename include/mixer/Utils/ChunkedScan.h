@@ -68,6 +68,11 @@ public:
     head = headIv;
   }
 
+  /// Whether the chunks these hooks build are walked from the last (a
+  /// reverse scan reusing a forward's hooks): the chunk prefetched is then
+  /// the one before.
+  bool chunksFromLast = false;
+
 protected:
   /// The tokens [t, t + count) of the (batch, head) being built in a
   /// time-major operand `x`, [B, L, H, D] or [B, L, H] (at `index` in place
@@ -78,16 +83,20 @@ protected:
   Value insertTokens(LinalgBuilder &lb, Value tile, Value dest, Value t,
                      int64_t count, Value index = {}) const;
   /// tokensOf(x, t, count) copied into a local buffer by a copy that also
-  /// prefetches the same rows `count` tokens later (the next chunk's) into
-  /// L2. Time-major rows are strided by the heads, which the hardware
-  /// prefetchers do not follow; so the next chunk's stream in while this
-  /// one computes.
+  /// prefetches the same rows of the next chunk the scan builds into L2.
+  /// Time-major rows are strided by the heads, which the hardware prefetchers
+  /// do not follow; so the next chunk's stream in while this one computes.
   Value copyChunkTokens(LinalgBuilder &lb, Value x, Value t, int64_t count,
                         ArrayRef<int64_t> shape) const;
   /// `tile` written into the tokens [t, t + count) of `dest` by a copy that
   /// also prefetches the next chunk's rows of `dest` for writing.
   Value writeChunkTokens(LinalgBuilder &lb, Value tile, Value dest, Value t,
                          int64_t count) const;
+  /// The rows from a chunk of `count` tokens to the next one the scan
+  /// builds: `count`, or -`count` with chunksFromLast.
+  int64_t nextChunkRows(int64_t count) const {
+    return chunksFromLast ? -count : count;
+  }
 
   /// The indices of the (batch, head) being built.
   Value batch, head;

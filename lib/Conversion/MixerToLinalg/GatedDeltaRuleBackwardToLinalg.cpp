@@ -90,7 +90,10 @@ public:
                     const GatedDeltaRuleOperands &ops, int64_t lanes)
       : OneStateScanHooks(op.getDFinalState(), /*finalStateOut=*/5), h(h),
         fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
-        saved(op.getChunkStates()), Q(ops.C), scale(ops.scale) {}
+        saved(op.getChunkStates()), Q(ops.C), scale(ops.scale) {
+    // The chunk factors are recomputed from the last chunk to the first.
+    fwd.chunksFromLast = true;
+  }
 
   void configure(ImplicitLocOpBuilder &b, Value length, Value boundaries) {
     Value cQ = arith::ConstantIndexOp::create(b, Q);

@@ -365,7 +365,7 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
                Value bv = arith::MulFOp::create(ib, args[0], args[1]);
                return arith::SubFOp::create(ib, bv, args[2]).getResult();
              });
-  LinalgBuilder::prefetchingRowsAhead(rhs, C);
+  LinalgBuilder::prefetchingRowsAhead(rhs, nextChunkRows(C));
   f.U = substitute(lb, f.A, rhs, C, Dv, ops.triangularBlock);
   return f;
 }
@@ -390,7 +390,7 @@ Value GatedDeltaRuleHooks::scaledQueries(LinalgBuilder &lb,
   // Read from the time-major queries into a chunk buffer of its own in one
   // pass, which also fetches the next chunk's rows (as the keys' copy does).
   return LinalgBuilder::prefetchingRowsAhead(
-      lb.scaleRows(f.Q, gammas(lb, f.cum, ops.scale)), ops.C);
+      lb.scaleRows(f.Q, gammas(lb, f.cum, ops.scale)), nextChunkRows(ops.C));
 }
 
 Value GatedDeltaRuleHooks::keysToEnd(LinalgBuilder &lb,

@@ -192,7 +192,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
                  });
     }
     if (scaledQueries)
-      LinalgBuilder::prefetchingRowsAhead(Qs, Q);
+      LinalgBuilder::prefetchingRowsAhead(Qs, nextChunkRows(Q));
     O = lb.contract(Qs, st, O, Lhs::RowMajor);
     o = writeChunkTokens(lb, O, o, t0, Q);
   }
@@ -204,7 +204,7 @@ void LinearAttentionScan::chunkStep(LinalgBuilder &lb, unsigned segment,
     Kw = lb.scaleRows(Kc, rowDecays(/*fromStart=*/false, 1.0));
     // Its loop reads the chunk's rows of k: the next chunk's come in
     // meanwhile.
-    LinalgBuilder::prefetchingRowsAhead(Kw, Q);
+    LinalgBuilder::prefetchingRowsAhead(Kw, nextChunkRows(Q));
     Value chunkDecay = lb.decayOfSum(cumLast);
     st = lb.map({}, {}, st, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
       return arith::MulFOp::create(ib, args[0], chunkDecay).getResult();
