@@ -83,7 +83,9 @@ def run_benches(doc, benches):
 
 
 def uniform(*shape, lo=-1.0, hi=1.0):
-    return torch.rand(*shape) * (hi - lo) + lo
+    # torch.rand() with no sizes is an error; a tuple () gives a 0-d tensor
+    # (the OT value's cotangent).
+    return torch.rand(shape) * (hi - lo) + lo
 
 
 def measure(fn, repeat):
