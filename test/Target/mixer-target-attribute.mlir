@@ -18,7 +18,8 @@ module attributes {mixer.target = {parallel_row_block = 32 : i64}} {
 
 // 12 vector registers: grouped GEMM micro-kernels of 4 rows (4 x 2
 // accumulators, 2 vectors of the weight panel, 2 broadcasts), so slabs of 4
-// rows (then 2 and 1); temporaries in memory space 3: the packed panel of
+// rows, then one of the rest's height (1, 2 or 3 rows, each one register
+// block); temporaries in memory space 3: the packed panel of
 // each 32-column tile is allocated there. (Without a memory space, as in
 // the kernel_lse above, temporaries have none.)
 
@@ -30,8 +31,9 @@ module attributes {mixer.target = {parallel_row_block = 32 : i64}} {
 // CHECK-NOT:       arith.constant 16 : index
 // CHECK-NOT:       arith.constant 8 : index
 // CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 4 : i64}
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 4 : i64}
-// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 4 : i64}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 1 : i64}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 2 : i64}
+// CHECK:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<3x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.register_tile_rows = 3 : i64}
 module attributes {mixer.target = {vector_registers = 12 : i64, temp_memory_space = 3 : i64}} {
   func.func @grouped_matmul(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
     %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>

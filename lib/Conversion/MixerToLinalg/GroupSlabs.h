@@ -3,7 +3,8 @@
 // The grouped GEMMs (forward and backward) walk the experts in order with a
 // running row offset (the prefix sum of the run-time group sizes) and cover
 // each group's rows with static-height slabs: count / slabRows full slabs,
-// then at most one slab of each smaller power of two. Defined in
+// then at most one slab of each smaller power of two, or one slab of the
+// rest's own height. Defined in
 // MoEToLinalg.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -21,10 +22,12 @@ using SlabSteps = function_ref<SmallVector<Value>(
     LinalgBuilder &lb, int64_t rows, Value r0, ValueRange state)>;
 
 /// Covers rows [begin, begin + count) with static slabs, carrying `state`.
+/// With `exactRest`, the rows the full slabs leave go in one slab of their
+/// own height, not in one slab per power of two of their count.
 SmallVector<Value> forEachSlabCarrying(ImplicitLocOpBuilder &b,
                                        int64_t slabRows, Value begin,
                                        Value count, ValueRange state,
-                                       SlabSteps step);
+                                       SlabSteps step, bool exactRest = false);
 
 /// One group: `group(lb, e, offset, size, state)` returns the next state.
 using GroupSteps = function_ref<SmallVector<Value>(

@@ -58,6 +58,8 @@ struct PanelLoops {
   PanelSlabStep step;
   /// Whether each slab sweeps every panel (else each panel every slab).
   bool slabsOuter = false;
+  /// Whether a group's last rows go in one slab of their own height.
+  bool exactRest = false;
 
   /// Runs `body` on every panel in order, carrying `state`.
   SmallVector<Value> forEachPanel(ImplicitLocOpBuilder &b, ValueRange state,
@@ -168,7 +170,8 @@ struct PanelLoops {
                   LinalgBuilder lb(pb);
                   return {product(lb, h, s0, a, panel, col0, width, state[0])};
                 });
-          })[0];
+          },
+          exactRest)[0];
     return forEachPanel(
         b, ValueRange{out},
         [&](ImplicitLocOpBuilder &pb, OpFoldResult panel, OpFoldResult col0,
@@ -179,7 +182,8 @@ struct PanelLoops {
                   ValueRange acc) -> SmallVector<Value> {
                 return {product(sb, h, s0, rowsOf(sb, h, s0), panel, col0,
                                 width, acc[0])};
-              });
+              },
+              exactRest);
         })[0];
   }
 };
@@ -209,9 +213,9 @@ static PanelLoops panelLoopsOf(ImplicitLocOpBuilder &b, int64_t slabRows,
 
 Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                                     int64_t panelCols, bool packPanels,
-                                    int64_t l1CacheBytes, Value lhs,
-                                    Value groupSizes, ValueRange weights,
-                                    Value out,
+                                    int64_t l1CacheBytes, bool exactRest,
+                                    Value lhs, Value groupSizes,
+                                    ValueRange weights, Value out,
                                     PanelSlabStep step) {
   LinalgBuilder lb(b);
   SmallVector<OpFoldResult> wSizes = lb.sizesOf(weights[0]);
@@ -225,6 +229,7 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
   bool packed = packPanels && panelCols > 0 && !prepacked;
   PanelLoops loops =
       panelLoopsOf(b, slabRows, panelCols, lhs, weights, K, N, step);
+  loops.exactRest = exactRest;
   if ((packed || prepacked) && l1CacheBytes > 0) {
     // One step's panels (one per weight), [K, panelCols] f32 each.
     int64_t k = staticSize(K);
@@ -346,6 +351,10 @@ Value mlir::mixer::contractPanel(LinalgBuilder &lb, Value lhs, Value panel,
                                  Value acc, int64_t tileRows,
                                  int64_t prefetchRows) {
   Value product = lb.contract(lhs, panel, acc, Lhs::RowMajor);
+  // A slab shorter than the micro-kernel is one block of all its rows.
+  int64_t rows = cast<ShapedType>(lhs.getType()).getDimSize(0);
+  if (!ShapedType::isDynamic(rows))
+    tileRows = std::min(tileRows, rows);
   if (tileRows > 0)
     product.getDefiningOp()->setAttr(kRegisterTileRowsAttrName,
                                      lb.builder().getI64IntegerAttr(tileRows));

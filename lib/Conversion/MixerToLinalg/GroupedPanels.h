@@ -37,15 +37,18 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// sweeps every packed panel when one step's panels exceed half of
 /// `l1CacheBytes` (the slab stays in L1), else each panel is swept by every
 /// slab (the panel stays in L1, or in L2 when read in place; always with
-/// `l1CacheBytes` 0, as on a GPU). Rows past the groups are zero. Each
+/// `l1CacheBytes` 0, as on a GPU). With `exactRest`, a group's rows past
+/// its full slabs go in one slab of their own height, which streams the
+/// panels once, not once per power of two of their count. Rows past the
+/// groups are zero. Each
 /// weight is [E, K, N], or
 /// packed already ([E, P, K, W], mixer.pack_weights: then its panels of W
 /// columns are read as they are and `panelCols` is ignored); `lhs` is
 /// [T, K] and `out` [T, N].
 Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                        int64_t panelCols, bool packPanels,
-                       int64_t l1CacheBytes, Value lhs, Value groupSizes,
-                       ValueRange weights, Value out,
+                       int64_t l1CacheBytes, bool exactRest, Value lhs,
+                       Value groupSizes, ValueRange weights, Value out,
                        PanelSlabStep step);
 
 /// `packed` [E, P, K, W] (static W) with the panels of `weights` [E, K, N]:
@@ -54,8 +57,10 @@ Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
 Value packWeightPanels(ImplicitLocOpBuilder &b, Value weights, Value packed);
 
 /// acc += lhs [rows, K] x panel [K, width], asking mixer-vectorize-cpu for
-/// register blocks of `tileRows` rows (when > 0): the micro-kernel, whose
-/// accumulators stay in registers across the whole K. With `prefetchRows`
+/// register blocks of `tileRows` rows, or of all of them when fewer (when
+/// `tileRows` > 0: a slab of 13 rows is one block of 13, not 13 of one):
+/// the micro-kernel, whose accumulators stay in registers across the whole
+/// K. With `prefetchRows`
 /// > 0, each step k of its K loop also prefetches row k + prefetchRows of
 /// the panel's buffer (mixer-prefetch-rows): the same columns of the next
 /// expert's weights, which then come from memory while this one computes.

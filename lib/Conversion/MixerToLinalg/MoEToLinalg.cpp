@@ -9,7 +9,9 @@
 //   for e in [0, E):
 //     W = rhs[e]                                    [K, N]
 //     rows off .. off + size_e - 1 in slabs of 16 rows, then the remainder
-//     (< 16) in at most one slab each of 8, 4, 2 and 1 rows:
+//     (< 16) in at most one slab each of 8, 4, 2 and 1 rows (on CPUs, in
+//     slabs of the micro-kernel's rows, then one slab of the remainder's
+//     own height):
 //       out[slab] = lhs[slab] W                     [rows, K] x [K, N]
 //     off += size_e
 //   out[off .. T-1] = 0                             rows past the sum
@@ -70,19 +72,49 @@ static SmallVector<Value> slabLoop(ImplicitLocOpBuilder &b, int64_t rows,
                  });
 }
 
+/// One slab of the `rest` rows at `pos`, rest in [lo, hi] (known at run
+/// time; 0: none), each height a static slab: a binary search over the
+/// heights in scf.if. (A chain of slabs guarded by their trip counts, one
+/// per height, would cost bufferization's analysis twice as much per link.)
+static SmallVector<Value> restSlab(ImplicitLocOpBuilder &b, int64_t lo,
+                                   int64_t hi, Value pos, Value rest,
+                                   ValueRange state, SlabSteps step) {
+  if (lo == hi) {
+    if (lo == 0)
+      return SmallVector<Value>(state);
+    LinalgBuilder lb(b);
+    return step(lb, lo, pos, state);
+  }
+  int64_t mid = (lo + hi) / 2;
+  Value low = arith::CmpIOp::create(b, arith::CmpIPredicate::ule, rest,
+                                    arith::ConstantIndexOp::create(b, mid));
+  auto branch = [&](int64_t from, int64_t to) {
+    return [&, from, to](OpBuilder &nb, Location loc) {
+      ImplicitLocOpBuilder ib(loc, nb);
+      scf::YieldOp::create(ib,
+                           restSlab(ib, from, to, pos, rest, state, step));
+    };
+  };
+  return scf::IfOp::create(b, low, branch(lo, mid), branch(mid + 1, hi))
+      .getResults();
+}
+
 /// Covers rows [begin, begin + count) with static slabs: count / slabRows
-/// full slabs, then one slab of each power of two below slabRows set in the
-/// remainder, so every slab has a static height.
+/// full slabs, then the rest in one slab of its own height (`exactRest`) or
+/// in one slab of each power of two below slabRows set in it, so every
+/// slab has a static height.
 SmallVector<Value> mlir::mixer::forEachSlabCarrying(ImplicitLocOpBuilder &b,
                                             int64_t slabRows, Value begin,
                                             Value count, ValueRange state,
-                                            SlabSteps step) {
+                                            SlabSteps step, bool exactRest) {
   Value full = arith::ConstantIndexOp::create(b, slabRows);
   Value slabs = arith::DivUIOp::create(b, count, full);
   SmallVector<Value> acc = slabLoop(b, slabRows, begin, slabs, state, step);
   Value done = arith::MulIOp::create(b, slabs, full);
   Value pos = arith::AddIOp::create(b, begin, done);
   Value rest = arith::SubIOp::create(b, count, done);
+  if (exactRest)
+    return restSlab(b, 0, slabRows - 1, pos, rest, acc, step);
   for (int64_t rows = int64_t(llvm::PowerOf2Ceil(slabRows)) / 2; rows >= 1;
        rows /= 2) {
     // The bit `rows` of the remainder: 0 or 1 slab of that height.
@@ -227,11 +259,12 @@ namespace {
 /// The CPU multiplies panels as wide as its register tile in slabs of the
 /// micro-kernel's rows: packed once per expert when many slabs reuse them,
 /// else read in place while the next expert's are prefetched (as are those
-/// of weights packed beforehand); the GPU maps each slab's products to
-/// threads and reads the weights in place.
+/// of weights packed beforehand), a group's last rows in one slab of their
+/// own height; the GPU maps each slab's products to threads and reads the
+/// weights in place.
 struct GroupedGemmTiles {
   int64_t slabRows, panelCols, tileRows, prefetchRows = 0, l1CacheBytes = 0;
-  bool packPanels = false;
+  bool packPanels = false, exactRest = false;
   GroupedGemmTiles(const TargetDescription &target, Value weights, Value lhs) {
     auto type = cast<ShapedType>(weights.getType());
     if (target.isGpu()) {
@@ -241,6 +274,10 @@ struct GroupedGemmTiles {
     }
     slabRows = tileRows = target.gemmTileRows();
     panelCols = target.registerTileColumns();
+    // A slab streams its panels once whatever its height, and one of one
+    // or two rows costs about that stream: a group's last rows take one
+    // slab of their own height, not one per power of two of their count.
+    exactRest = true;
     l1CacheBytes = target.l1CacheBytes;
     packPanels =
         type.getRank() == 3 &&
@@ -257,7 +294,7 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
                          op.getLhs());
   Value out = groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
-      op.getLhs(), op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
+      tiles.exactRest, op.getLhs(), op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
         // Accumulated in place in the output's tile on the CPU; in a
         // local slab buffer (a temporary of the block) on the GPU.
@@ -278,7 +315,7 @@ static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
   int64_t rows = tiles.tileRows, ahead = tiles.prefetchRows;
   Value out = groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
-      op.getX(), op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
+      tiles.exactRest, op.getX(), op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
       op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
         // Both products of the tile in local buffers, then silu(gate) * up

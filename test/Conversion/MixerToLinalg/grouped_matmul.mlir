@@ -9,8 +9,10 @@
 // default target, AVX-512), each copied into its contiguous [K, 32] slot of
 // the [panels, K, 32] buffer. Then the group's rows are covered by static
 // slabs of the micro-kernel's 14 rows (14 x 2 accumulators, 2 panel vectors
-// and 2 broadcasts in 32 registers), then one slab each of 8, 4, 2 and 1
-// rows where that bit of the remainder is set (trip count 0 or 1). A panel
+// and 2 broadcasts in 32 registers), then one slab of the remainder's own
+// height (1 to 13 rows, one register block each), chosen by a binary
+// search over the heights in scf.if: each panel is then streamed once for
+// the remainder, not once per power of two of it. A panel
 // this small stays in L1, so each is swept by every slab (@grouped_matmul_large_panels
 // below has panels too large for that). Each product accumulates in place
 // in its zeroed tile of the output and asks mixer-vectorize-cpu for
@@ -26,7 +28,7 @@
 // CHECK-DAG:   %[[C1:.+]] = arith.constant 1 : index
 // CHECK-DAG:   %[[C2:.+]] = arith.constant 2 : index
 // CHECK-DAG:   %[[C4:.+]] = arith.constant 4 : index
-// CHECK-DAG:   %[[C8:.+]] = arith.constant 8 : index
+// CHECK-DAG:   %[[C6:.+]] = arith.constant 6 : index
 // CHECK-DAG:   %[[C14:.+]] = arith.constant 14 : index
 // CHECK-DAG:   %[[C32:.+]] = arith.constant 32 : index
 // The packed buffer: allocated once, reused by every expert.
@@ -63,23 +65,43 @@
 // CHECK:               arith.addf
 // CHECK:             %[[INS:.+]] = tensor.insert_slice %[[MM]] into %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
 // CHECK:             scf.yield %[[INS]]
-// The remainder (< 14): bit 8 gives 0 or 1 slab of 8 rows, and so on down to 1.
+// The remainder (< 14): one slab of its own height, the heights' cases in
+// order 1 to 13 (none for 0).
 // CHECK:           %[[DONE:.+]] = arith.muli %[[NFULL]], %[[C14]] : index
 // CHECK:           %[[POS:.+]] = arith.addi %[[OFF]], %[[DONE]] : index
 // CHECK:           %[[REST:.+]] = arith.subi %[[SIZE]], %[[DONE]] : index
-// CHECK:           %[[BIT8:.+]] = arith.andi %[[REST]], %[[C8]] : index
-// CHECK:           %[[N8:.+]] = arith.divui %[[BIT8]], %[[C8]] : index
-// CHECK:           %[[O8:.+]] = scf.for %{{.+}} = %[[C0]] to %[[N8]] step %[[C1]] iter_args(%{{.+}} = %[[O14]])
-// CHECK:             tensor.extract_slice %[[LHS]][%{{.+}}, 0] [8, 32] [1, 1] : tensor<?x32xf32> to tensor<8x32xf32>
-// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
-// CHECK:           arith.andi %[[REST]], %[[C4]] : index
-// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<4x32xf32>)
-// CHECK:           arith.andi %[[REST]], %[[C2]] : index
-// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<2x32xf32>)
-// CHECK:           %[[BIT1:.+]] = arith.andi %[[REST]], %[[C1]] : index
-// CHECK:           %[[O1:.+]] = scf.for %{{.+}} = %[[C0]] to %[[BIT1]] step %[[C1]]
-// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
-// CHECK:           scf.yield %[[O1]] : tensor<?x64xf32>
+// CHECK:           %[[LOW:.+]] = arith.cmpi ule, %[[REST]], %[[C6]] : index
+// CHECK:           %[[ORES:.+]] = scf.if %[[LOW]] -> (tensor<?x64xf32>) {
+// CHECK:             arith.cmpi ule, %[[REST]], %[[C0]] : index
+// CHECK:               scf.yield %[[O14]] : tensor<?x64xf32>
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [1, 32] [1, 1] : tensor<?x32xf32> to tensor<1x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>) attrs = {mixer.register_tile_rows = 1 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [2, 32] [1, 1] : tensor<?x32xf32> to tensor<2x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<2x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<2x32xf32>) attrs = {mixer.register_tile_rows = 2 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [3, 32] [1, 1] : tensor<?x32xf32> to tensor<3x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<3x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<3x32xf32>) attrs = {mixer.register_tile_rows = 3 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [4, 32] [1, 1] : tensor<?x32xf32> to tensor<4x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<4x32xf32>) attrs = {mixer.register_tile_rows = 4 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [5, 32] [1, 1] : tensor<?x32xf32> to tensor<5x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<5x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<5x32xf32>) attrs = {mixer.register_tile_rows = 5 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [6, 32] [1, 1] : tensor<?x32xf32> to tensor<6x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<6x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<6x32xf32>) attrs = {mixer.register_tile_rows = 6 : i64}
+// CHECK:           } else {
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [7, 32] [1, 1] : tensor<?x32xf32> to tensor<7x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<7x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<7x32xf32>) attrs = {mixer.register_tile_rows = 7 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [8, 32] [1, 1] : tensor<?x32xf32> to tensor<8x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>) attrs = {mixer.register_tile_rows = 8 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [9, 32] [1, 1] : tensor<?x32xf32> to tensor<9x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<9x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<9x32xf32>) attrs = {mixer.register_tile_rows = 9 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [10, 32] [1, 1] : tensor<?x32xf32> to tensor<10x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<10x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<10x32xf32>) attrs = {mixer.register_tile_rows = 10 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [11, 32] [1, 1] : tensor<?x32xf32> to tensor<11x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<11x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<11x32xf32>) attrs = {mixer.register_tile_rows = 11 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [12, 32] [1, 1] : tensor<?x32xf32> to tensor<12x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<12x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<12x32xf32>) attrs = {mixer.register_tile_rows = 12 : i64}
+// CHECK:               tensor.extract_slice %[[LHS]][%[[POS]], 0] [13, 32] [1, 1] : tensor<?x32xf32> to tensor<13x32xf32>
+// CHECK:               linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<13x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<13x32xf32>) attrs = {mixer.register_tile_rows = 13 : i64}
+// CHECK:           scf.yield %[[ORES]] : tensor<?x64xf32>
 // CHECK:         %[[NEXT:.+]] = arith.addi %[[OFF]], %[[SIZE]] : index
 // CHECK:         scf.yield %[[OP]], %[[PACKED]], %[[NEXT]] : tensor<?x64xf32>, tensor<2x32x32xf32>, index
 // Rows past the sum: zero-filled in place, in the same slabs.
@@ -94,22 +116,23 @@
 
 // The target decides the tiles. Zen 3 (AVX2, 16 registers of 8 lanes):
 // panels of 16 columns, micro-kernels of 6 rows (6 x 2 accumulators, 2
-// panel vectors and 2 broadcasts in 16 registers). Skylake-X (AVX-512):
-// panels of 32,
-// micro-kernels of 14 rows.
+// panel vectors and 2 broadcasts in 16 registers), remainders of 1 to 5
+// rows. Skylake-X (AVX-512): panels of 32, micro-kernels of 14 rows,
+// remainders of 1 to 13.
 
 // AVX2-LABEL:  func.func @grouped_matmul(
 // AVX2:          bufferization.alloc_tensor() : tensor<4x32x16xf32>
 // AVX2:          linalg.copy ins(%{{.+}} : tensor<32x16xf32>)
 // AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<6x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<6x16xf32>) attrs = {mixer.register_tile_rows = 6 : i64}
-// AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<4x16xf32>) attrs = {mixer.register_tile_rows = 6 : i64}
+// AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<4x16xf32>) attrs = {mixer.register_tile_rows = 4 : i64}
+// AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<5x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<5x16xf32>) attrs = {mixer.register_tile_rows = 5 : i64}
 // AVX2-NOT:      tensor<8x32xf32>
 
 // AVX512-LABEL: func.func @grouped_matmul(
 // AVX512:         bufferization.alloc_tensor() : tensor<2x32x32xf32>
 // AVX512:         linalg.copy ins(%{{.+}} : tensor<32x32xf32>)
 // AVX512:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<14x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<14x32xf32>) attrs = {mixer.register_tile_rows = 14 : i64}
-// AVX512:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>) attrs = {mixer.register_tile_rows = 14 : i64}
+// AVX512:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<13x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<13x32xf32>) attrs = {mixer.register_tile_rows = 13 : i64}
 func.func @grouped_matmul(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %out : tensor<?x64xf32>
@@ -156,7 +179,7 @@ func.func @grouped_matmul_narrow_panel(%lhs: tensor<?x24xf32>, %rhs: tensor<3x24
 // CHECK:             %[[COL:.+]] = arith.muli %[[P]], %{{.*}} : index
 // CHECK:             %[[PANEL:.+]] = tensor.extract_slice %[[RHS]][%[[E]], 0, %[[COL]]] [1, 32, 32] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x32xf32>
 // CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_rows_ahead = 32 : i64, mixer.register_tile_rows = 14 : i64}
-// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<1x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_rows_ahead = 32 : i64, mixer.register_tile_rows = 14 : i64}
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<1x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_rows_ahead = 32 : i64, mixer.register_tile_rows = 1 : i64}
 // CHECK-NOT:     linalg.copy
 // CHECK:         return
 

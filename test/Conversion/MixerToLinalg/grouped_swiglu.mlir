@@ -67,15 +67,16 @@
 // CHECK-NEXT:          %[[PROD:.+]] = arith.mulf %[[SILU]], %[[UV]] : f32
 // CHECK-NEXT:          linalg.yield %[[PROD]] : f32
 // CHECK:               tensor.insert_slice %[[H]] into %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
-// The remainder slabs down to one row, the same two contractions.
-// CHECK:             %[[G8:.+]] = tensor.extract_slice %[[PACKED]]#0
-// CHECK:             %[[U8:.+]] = tensor.extract_slice %[[PACKED]]#1
-// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[G8]] : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
-// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[U8]] : tensor<8x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// The remainder: one slab of its own height (cases of 1 to 13 rows), the
+// same two contractions.
 // CHECK:             %[[G1:.+]] = tensor.extract_slice %[[PACKED]]#0
 // CHECK:             %[[U1:.+]] = tensor.extract_slice %[[PACKED]]#1
 // CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[G1]] : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
 // CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[U1]] : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
+// CHECK:             %[[G13:.+]] = tensor.extract_slice %[[PACKED]]#0
+// CHECK:             %[[U13:.+]] = tensor.extract_slice %[[PACKED]]#1
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[G13]] : tensor<13x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<13x32xf32>) attrs = {mixer.register_tile_rows = 13 : i64}
+// CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[U13]] : tensor<13x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<13x32xf32>) attrs = {mixer.register_tile_rows = 13 : i64}
 // Rows past the sum.
 // CHECK:       linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<14x64xf32>)
 // CHECK-NOT:   tensor<?x64xf32> to tensor<?x64xf32>

@@ -31,6 +31,19 @@
 // AVX512-NOT:       vector.fma
 // AVX512:           scf.yield {{.*}} : {{.*}}, vector<14x32xf32>
 // AVX512:         vector.transfer_write %[[ACC]]#{{[0-9]}}, {{.*}} : vector<14x32xf32>, tensor<14x32xf32>
+// A group's last rows are one slab of their own height, each one register
+// block of that many rows (13 rows: 13 x 2 accumulators), not blocks of a
+// row each.
+// AVX512:         scf.if
+// AVX512:           scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}, vector<1x32xf32>)
+// AVX512:           scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}, vector<7x32xf32>)
+// AVX512-COUNT-7:     vector.fma {{.*}} : vector<32xf32>
+// AVX512-NOT:         vector.fma
+// AVX512:             scf.yield {{.*}} : {{.*}}, vector<7x32xf32>
+// AVX512:           scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}, vector<13x32xf32>)
+// AVX512-COUNT-13:    vector.fma {{.*}} : vector<32xf32>
+// AVX512-NOT:         vector.fma
+// AVX512:             scf.yield {{.*}} : {{.*}}, vector<13x32xf32>
 func.func @grouped_matmul(%lhs: tensor<?x128xf32>, %rhs: tensor<4x128x64xf32>, %gs: tensor<4xi64>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x128xf32>, tensor<4x128x64xf32>, tensor<4xi64>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
   return %out : tensor<?x64xf32>
