@@ -40,11 +40,10 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// `l1CacheBytes` 0, as on a GPU). With `exactRest`, a group's rows past
 /// its full slabs go in one slab of their own height, which streams the
 /// panels once, not once per power of two of their count. Rows past the
-/// groups are zero. Each
-/// weight is [E, K, N], or
-/// packed already ([E, P, K, W], mixer.pack_weights: then its panels of W
-/// columns are read as they are and `panelCols` is ignored); `lhs` is
-/// [T, K] and `out` [T, N].
+/// groups are zero. Each weight is [E, K, N], or packed already
+/// ([E, P, K, W], mixer.pack_weights: then its panels of W columns are read
+/// as they are and `panelCols` is ignored); `lhs` is [T, K] and `out`
+/// [T, N].
 Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                        int64_t panelCols, bool packPanels,
                        int64_t l1CacheBytes, bool exactRest, Value lhs,
@@ -60,10 +59,10 @@ Value packWeightPanels(ImplicitLocOpBuilder &b, Value weights, Value packed);
 /// register blocks of `tileRows` rows, or of all of them when fewer (when
 /// `tileRows` > 0: a slab of 13 rows is one block of 13, not 13 of one):
 /// the micro-kernel, whose accumulators stay in registers across the whole
-/// K. With `prefetchRows`
-/// > 0, each step k of its K loop also prefetches row k + prefetchRows of
-/// the panel's buffer (mixer-prefetch-rows): the same columns of the next
-/// expert's weights, which then come from memory while this one computes.
+/// K. With `prefetchRows` > 0, each step k of its K loop also prefetches
+/// row k + prefetchRows of the panel's buffer (mixer-prefetch-rows): the
+/// same columns of the next expert's weights, which then come from memory
+/// while this one computes.
 Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
                     int64_t tileRows, int64_t prefetchRows = 0);
 

@@ -294,7 +294,8 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
                          op.getLhs());
   Value out = groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
-      tiles.exactRest, op.getLhs(), op.getGroupSizes(), op.getRhs(), op.getOuts()[0],
+      tiles.exactRest, op.getLhs(), op.getGroupSizes(), op.getRhs(),
+      op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
         // Accumulated in place in the output's tile on the CPU; in a
         // local slab buffer (a temporary of the block) on the GPU.
@@ -315,8 +316,8 @@ static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
   int64_t rows = tiles.tileRows, ahead = tiles.prefetchRows;
   Value out = groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
-      tiles.exactRest, op.getX(), op.getGroupSizes(), ValueRange{op.getWGate(), op.getWUp()},
-      op.getOuts()[0],
+      tiles.exactRest, op.getX(), op.getGroupSizes(),
+      ValueRange{op.getWGate(), op.getWUp()}, op.getOuts()[0],
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
         // Both products of the tile in local buffers, then silu(gate) * up
         // straight into the output's tile.
