@@ -57,6 +57,7 @@ struct DeltaRuleChunk {
   Value Kt;            // K^T [Dk, C]
   Value decay;         // gam_t / gam_j for j <= t, 0 above [C, C], or null
   Value KK;            // K K^T [C, C]
+  Value QKt;           // (Q K^T)^T [C, C] (stackScores), or null
   Value A;             // [C, C]
   Value betaGam;       // beta gam [C]
   Value Kb;            // diag(beta gam) K [C, Dk]
@@ -84,8 +85,12 @@ public:
   /// `shareDecays`, the decay matrix is formed once for every mask (the
   /// backward's four, the CPU forward's two), else each mask takes its own
   /// exps (the GPU forward's two: fewer live temporaries in its kernel).
+  /// With `stackScores` (with output only; the chunk one triangular
+  /// block), K K^T and (Q K^T)^T come from one product K [K; Q]^T [C, 2C]
+  /// (f.QKt set, f.Kt null).
   DeltaRuleChunk chunkFactors(LinalgBuilder &lb, Value t0, Value S0,
-                              bool shareDecays = false) const;
+                              bool shareDecays = false,
+                              bool stackScores = false) const;
   /// The decays between tokens of the chunk, exp(cum[t] - cum[j]) for
   /// j <= t and 0 above [C, C]: one exp per pair, shared by every mask.
   Value decays(LinalgBuilder &lb, Value cum) const;
@@ -101,7 +106,7 @@ public:
   /// exp(cumLast - cum) [C]: the decay from each token to the chunk's end.
   Value decaysToEnd(LinalgBuilder &lb, Value cum, Value cumLast) const;
   /// M = scale (Q K^T) * Gam [C, C], Gam[t, j] = gam_t / gam_j for j <= t
-  /// (0 above): O = diag(scale gam) Q S0 + M U'.
+  /// (0 above): O = diag(scale gam) Q S0 + M U'. M^T where f.QKt is set.
   Value scores(LinalgBuilder &lb, const DeltaRuleChunk &f) const;
   /// diag(scale gam) Q [C, Dk], a chunk buffer read from the queries (f.Q
   /// is their slice of the time-major input).
@@ -113,6 +118,9 @@ public:
   StateSlice stateSlice(OpBuilder &b) const override;
 
   GatedDeltaRuleOperands ops;
+  /// Whether chunkStep forms K K^T and Q K^T in one product (chunkFactors'
+  /// stackScores).
+  bool stackScores = false;
 
 private:
   bool withOutput;
