@@ -85,12 +85,10 @@ public:
   /// `shareDecays`, the decay matrix is formed once for every mask (the
   /// backward's four, the CPU forward's two), else each mask takes its own
   /// exps (the GPU forward's two: fewer live temporaries in its kernel).
-  /// With `stackScores` (with output only; the chunk one triangular
-  /// block), K K^T and (Q K^T)^T come from one product K [K; Q]^T [C, 2C]
-  /// (f.QKt set, f.Kt null).
+  /// With `stackScores` (and output), K K^T and (Q K^T)^T come from one
+  /// product K [K; Q]^T [C, 2C] (f.QKt set, f.Kt null).
   DeltaRuleChunk chunkFactors(LinalgBuilder &lb, Value t0, Value S0,
-                              bool shareDecays = false,
-                              bool stackScores = false) const;
+                              bool shareDecays = false) const;
   /// The decays between tokens of the chunk, exp(cum[t] - cum[j]) for
   /// j <= t and 0 above [C, C]: one exp per pair, shared by every mask.
   Value decays(LinalgBuilder &lb, Value cum) const;
@@ -118,8 +116,9 @@ public:
   StateSlice stateSlice(OpBuilder &b) const override;
 
   GatedDeltaRuleOperands ops;
-  /// Whether chunkStep forms K K^T and Q K^T in one product (chunkFactors'
-  /// stackScores).
+  /// Whether the chunks form K K^T and Q K^T in one product (set where the
+  /// chunk is one triangular block and its rows are narrower than a
+  /// vector; the backward's recomputed factors keep them apart).
   bool stackScores = false;
 
 private:

@@ -338,8 +338,8 @@ static Value stackedScores(LinalgBuilder &lb, Value K, Value Q, int64_t C,
 }
 
 DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
-                                                 Value S0, bool shareDecays,
-                                                 bool stackScores) const {
+                                                 Value S0,
+                                                 bool shareDecays) const {
   ImplicitLocOpBuilder &b = lb.builder();
   Type f32 = b.getF32Type();
   int64_t C = ops.C, Dk = ops.Dk, Dv = ops.Dv;
@@ -448,8 +448,7 @@ void GatedDeltaRuleHooks::chunkStep(LinalgBuilder &lb, unsigned, Value t0,
   // Where the target blocks the triangular work (CPUs), both masks share
   // one decay matrix: one exp per pair of tokens, not two.
   DeltaRuleChunk f =
-      chunkFactors(lb, t0, st,
-                   /*shareDecays=*/ops.triangularBlock > 0, stackScores);
+      chunkFactors(lb, t0, st, /*shareDecays=*/ops.triangularBlock > 0);
 
   if (withOutput) {
     // Outputs: diag(gam) Q S0 + ((Q K^T) * Gam) U', times scale.
