@@ -29,8 +29,10 @@ Value buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k, Value w,
 /// Solves (I + A) X = X in place for A [C, C] strictly lower triangular by
 /// forward substitution (rows from the first), or, with `lastRowFirst`, for
 /// A strictly upper triangular by back substitution (rows from the last).
-/// With `block` (> 0, dividing C, below C), in diagonal blocks of that many
-/// rows whose coupling to the rows still unsolved is one contraction each.
+/// With `block` (> 0: CPUs), row by row in static ops, each over just the
+/// rows solved before it, and where C is a larger multiple of `block` in
+/// diagonal blocks of that many rows whose coupling to the rows still
+/// unsolved is one contraction each; without, in a loop over the rows.
 Value substitute(LinalgBuilder &lb, Value A, Value X, int64_t C, int64_t D,
                  int64_t block = 0, bool lastRowFirst = false);
 

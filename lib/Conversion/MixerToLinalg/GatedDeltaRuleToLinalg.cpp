@@ -4,15 +4,16 @@
 //
 // Full chunks of C tokens use the WY (UT) form (chunkStep): the effective
 // values U' of the chunk solve a unit lower-triangular system (forward
-// substitution, one static [1, C] x [C, Dv] contraction per row), and the
-// outputs and the next state are chunk-level contractions, as in chunked
-// linear attention. C is chunk_size, or at most the target's
-// scan_chunk_limit (CPUs: 16 tokens; the result does not depend on C),
-// halved down to 8 tokens while the chunk's triangular work (K K^T, Q K^T,
-// the solve, the masked scores times U': C (2 Dk + 2 Dv) FMAs per token)
-// costs more than a quarter of the state's 3 Dk Dv (TargetDescription::
-// scanChunk): the solve's dependent rows are latency bound, while state
-// products of 8 rows still fill the register tiles. The tail, and sequences of
+// substitution; on CPUs one static [1, i] x [i, Dv] contraction for row i,
+// over the rows solved before it), and the outputs and the next state are
+// chunk-level contractions, as in chunked linear attention. C is
+// chunk_size, or at most the target's scan_chunk_limit (CPUs: 16 tokens;
+// the result does not depend on C), halved down to 8 tokens while the
+// chunk's triangular work (K K^T, Q K^T, the solve, the masked scores times
+// U': C (2 Dk + 2 Dv) FMAs per token) costs more than a quarter of the
+// state's 3 Dk Dv (TargetDescription::scanChunk): the solve's dependent
+// rows are latency bound, while state products of 8 rows still fill the
+// register tiles. The tail, and sequences of
 // at most recurrent-threshold tokens, use the recurrent form (tokenStep). With
 // a = exp(g_t), b = beta_t:
 //
@@ -170,6 +171,27 @@ static Value substituteByRows(LinalgBuilder &lb, Value negA, Value X,
       })[0];
 }
 
+/// The same solve as one static op per row after the first: row i (the
+/// step-th solved) becomes x_i + negA[i, solved] X[solved], a [1, step] x
+/// [step, D] contraction over just the rows solved before it, read in place.
+/// Against the loop's [1, C] x [C, D] rows, the FMA chains are as long as
+/// the rows solved (28 steps in all at C = 8, not 64) and the copies go.
+static Value substituteByStaticRows(LinalgBuilder &lb, Value negA, Value X,
+                                    int64_t C, int64_t D, bool lastRowFirst) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto at = [&](int64_t i) -> OpFoldResult { return b.getIndexAttr(i); };
+  for (int64_t step = 1; step < C; ++step) {
+    int64_t i = lastRowFirst ? C - 1 - step : step;
+    int64_t solved = lastRowFirst ? i + 1 : 0;
+    Value a = lb.slice(negA, {at(i), at(solved)}, {at(1), at(step)}, {1, step});
+    Value rows = lb.slice(X, {at(solved), at(0)}, {at(step), at(D)}, {step, D});
+    Value row = lb.slice(X, {at(i), at(0)}, {at(1), at(D)}, {1, D});
+    row = lb.contract(a, rows, row, Lhs::RowMajor);
+    X = lb.insert(row, X, {at(i), at(0)}, {at(1), at(D)});
+  }
+  return X;
+}
+
 Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
                               int64_t D, int64_t block, bool lastRowFirst) {
   ImplicitLocOpBuilder &b = lb.builder();
@@ -179,8 +201,12 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
                       [](ImplicitLocOpBuilder &ib, ValueRange args) {
                         return arith::NegFOp::create(ib, args[0]).getResult();
                       });
-  if (block <= 0 || C <= block || C % block != 0)
+  // With a block (CPUs) the rows are static ops; without (GPUs, where C
+  // may be 64) one loop over the rows.
+  if (block <= 0 || (C > block && C % block != 0))
     return substituteByRows(lb, negA, X, C, D, lastRowFirst);
+  if (C <= block)
+    return substituteByStaticRows(lb, negA, X, C, D, lastRowFirst);
   // Block by block in solving order: the block's rows by substitution on
   // its diagonal block of negA, then the rows still unsolved (after it, or
   // before it from the last) take its contribution in one contraction.
@@ -190,9 +216,8 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
     int64_t r0 = (lastRowFirst ? blocks - 1 - step : step) * block;
     Value diag =
         lb.slice(negA, {at(r0), at(r0)}, {at(block), at(block)}, {block, block});
-    Value rows = lb.copyToNew(
-        lb.slice(X, {at(r0), at(0)}, {at(block), at(D)}, {block, D}));
-    rows = substituteByRows(lb, diag, rows, block, D, lastRowFirst);
+    Value rows = lb.slice(X, {at(r0), at(0)}, {at(block), at(D)}, {block, D});
+    rows = substituteByStaticRows(lb, diag, rows, block, D, lastRowFirst);
     X = lb.insert(rows, X, {at(r0), at(0)}, {at(block), at(D)});
     int64_t first = lastRowFirst ? 0 : r0 + block;
     int64_t count = lastRowFirst ? r0 : C - r0 - block;
@@ -200,8 +225,8 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
       continue;
     Value coupling = lb.slice(negA, {at(first), at(r0)}, {at(count), at(block)},
                               {count, block});
-    Value rest = lb.copyToNew(
-        lb.slice(X, {at(first), at(0)}, {at(count), at(D)}, {count, D}));
+    Value rest =
+        lb.slice(X, {at(first), at(0)}, {at(count), at(D)}, {count, D});
     rest = lb.contract(coupling, rows, rest, Lhs::RowMajor);
     X = lb.insert(rest, X, {at(first), at(0)}, {at(count), at(D)});
   }

@@ -120,7 +120,8 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // with the decays exp(cum_t - cum_j) (j <= t) formed once for both masks:
 // A = beta_t (K K^T) * exp(cum_t - cum_j), strictly lower; the right-hand
 // side diag(beta) V - diag(beta exp(cum)) K S; U' by forward substitution
-// (one [1, C] x [C, Dv] contraction per row); the outputs
+// in place (row i one static [1, i] x [i, Dv] contraction over the rows
+// solved before it); the outputs
 // diag(scale exp(cum)) Q S + (scale (Q K^T) * exp(cum_t - cum_j), j <= t) U';
 // the state exp(cum_last) S + (diag(exp(cum_last - cum)) K)^T U'.
 
@@ -156,12 +157,17 @@ func.func @gdr_plain(%q: tensor<2x?x1x4xf32>, %k: tensor<2x?x1x4xf32>, %v: tenso
 // CHECK:             arith.subf
 // CHECK:           %[[NEGA:.*]] = linalg.generic {{.*}} ins(%[[A]] : tensor<16x16xf32>)
 // CHECK:             arith.negf
-// CHECK:           %[[U:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[X:.*]] = %[[RHS]]) -> (tensor<16x4xf32>)
-// CHECK:             %[[AROW:.*]] = tensor.extract_slice %[[NEGA]][%[[I]], 0] [1, 16] [1, 1]
-// CHECK:             %[[XROW:.*]] = tensor.extract_slice %[[X]][%[[I]], 0] [1, 4] [1, 1]
-// CHECK:             %[[XR:.*]] = linalg.copy ins(%[[XROW]] : tensor<1x4xf32>)
-// CHECK:             %[[NR:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[AROW]], %[[X]] : tensor<1x16xf32>, tensor<16x4xf32>) outs(%[[XR]] : tensor<1x4xf32>)
-// CHECK:             tensor.insert_slice %[[NR]] into %[[X]][%[[I]], 0] [1, 4] [1, 1]
+// CHECK-NOT:       scf.for
+// CHECK:           %[[A1:.*]] = tensor.extract_slice %[[NEGA]][1, 0] [1, 1] [1, 1] : tensor<16x16xf32> to tensor<1x1xf32>
+// CHECK:           %[[X0:.*]] = tensor.extract_slice %[[RHS]][0, 0] [1, 4] [1, 1]
+// CHECK:           %[[X1:.*]] = tensor.extract_slice %[[RHS]][1, 0] [1, 4] [1, 1]
+// CHECK:           %[[R1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[A1]], %[[X0]] : tensor<1x1xf32>, tensor<1x4xf32>) outs(%[[X1]] : tensor<1x4xf32>)
+// CHECK:           tensor.insert_slice %[[R1]] into %[[RHS]][1, 0] [1, 4] [1, 1]
+// CHECK:           %[[A15:.*]] = tensor.extract_slice %[[NEGA]][15, 0] [1, 15] [1, 1] : tensor<16x16xf32> to tensor<1x15xf32>
+// CHECK:           %[[X014:.*]] = tensor.extract_slice %[[XP:.*]][0, 0] [15, 4] [1, 1]
+// CHECK:           %[[X15:.*]] = tensor.extract_slice %[[XP]][15, 0] [1, 4] [1, 1]
+// CHECK:           %[[R15:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[A15]], %[[X014]] : tensor<1x15xf32>, tensor<15x4xf32>) outs(%[[X15]] : tensor<1x4xf32>)
+// CHECK:           %[[U:.*]] = tensor.insert_slice %[[R15]] into %[[XP]][15, 0] [1, 4] [1, 1]
 // CHECK:           %[[QK:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[QC]], %[[KT]] : tensor<16x8xf32>, tensor<8x16xf32>)
 // CHECK:           linalg.generic {{.*}} ins(%[[DEC]] : tensor<16x16xf32>) outs(%[[QK]] : tensor<16x16xf32>)
 // CHECK-NEXT:        ^bb0(%{{.*}}: f32, %{{.*}}: f32):
@@ -203,7 +209,7 @@ func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: te
 // (16 tokens, one triangular block), since chunk_size does not change the
 // result. At Dk = Dv = 128 the chunk's causal products (16 (2 Dk + 2 Dv)
 // FMAs per token) stay under a quarter of the state's (3 Dk Dv), so the
-// chunk stays 16: two chunks, each solving U' by one loop of 16 rows (no
+// chunk stays 16: two chunks, each solving U' by 15 static rows (no
 // blocked substitution, no [32, *] factors), then an empty tail.
 
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
@@ -220,8 +226,8 @@ func.func @gdr_chunks(%q: tensor<1x40x1x8xf32>, %k: tensor<1x40x1x8xf32>, %v: te
 // CHECK:             tensor.extract_slice %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 128] [1, 1, 1, 1] : tensor<1x32x1x128xf32> to tensor<16x128xf32>
 // CHECK:             arith.negf
 // CHECK-NOT:         tensor<32x32xf32>
-// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}) -> (tensor<16x128xf32>)
-// CHECK:               linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x16xf32>, tensor<16x128xf32>) outs(%{{.*}} : tensor<1x128xf32>)
+// CHECK:             linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1xf32>, tensor<1x128xf32>) outs(%{{.*}} : tensor<1x128xf32>)
+// CHECK:             linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x15xf32>, tensor<15x128xf32>) outs(%{{.*}} : tensor<1x128xf32>)
 // CHECK-NOT:         tensor<32x128xf32>
 // CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 16, 1, 128] [1, 1, 1, 1] : tensor<16x128xf32> into tensor<1x32x1x128xf32>
 // CHECK:           scf.for %{{.*}} = %[[C32]] to %[[C32]] step %[[C1]]
@@ -241,7 +247,7 @@ func.func @gdr_chunk_limit(%q: tensor<1x32x1x128xf32>, %k: tensor<1x32x1x128xf32
 // The same at Dk = Dv = 64: 16-token chunks would spend a third of the
 // state's FMAs (3 Dk Dv per token) on the causal products (16 (2 Dk + 2 Dv)),
 // so the CPU halves them to 8 tokens (not below 8): four chunks of 8, each
-// solving U' by one loop of 8 rows.
+// solving U' by 7 static rows.
 
 // CHECK-LABEL: func.func @gdr_chunk_by_work
 // CHECK-DAG:       %[[C0:.*]] = arith.constant 0 : index
@@ -253,8 +259,8 @@ func.func @gdr_chunk_limit(%q: tensor<1x32x1x128xf32>, %k: tensor<1x32x1x128xf32
 // CHECK:             %[[T0:.*]] = arith.muli %[[CI]], %[[C8]] : index
 // CHECK:             tensor.extract_slice %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 8, 1, 64] [1, 1, 1, 1] : tensor<1x32x1x64xf32> to tensor<8x64xf32>
 // CHECK-NOT:         tensor<16x16xf32>
-// CHECK:             scf.for %{{.*}} = %[[C0]] to %[[C8]] step %[[C1]] iter_args(%{{.*}} = %{{.*}}) -> (tensor<8x64xf32>)
-// CHECK:               linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8xf32>, tensor<8x64xf32>) outs(%{{.*}} : tensor<1x64xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x1xf32>, tensor<1x64xf32>) outs(%{{.*}} : tensor<1x64xf32>)
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x7xf32>, tensor<7x64xf32>) outs(%{{.*}} : tensor<1x64xf32>)
 // CHECK:             tensor.insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %[[T0]], %{{.*}}, 0] [1, 8, 1, 64] [1, 1, 1, 1] : tensor<8x64xf32> into tensor<1x32x1x64xf32>
 // CHECK:           scf.for %{{.*}} = %[[C32]] to %[[C32]] step %[[C1]]
 func.func @gdr_chunk_by_work(%q: tensor<1x32x1x64xf32>, %k: tensor<1x32x1x64xf32>, %v: tensor<1x32x1x64xf32>,

@@ -7,20 +7,20 @@
 // the last (each recomputing its state from boundary row 2), then chunks 1
 // and 0 in the WY form: the chunk's factors recomputed from its boundary
 // state (prefix sums, forward substitution), a back substitution (rows from
-// the last) for the cotangent of the right-hand side, and the chunk's
+// the last: row 14 from row 15 first, row 0 from rows 1-15 last, static
+// ops) for the cotangent of the right-hand side, and the chunk's
 // gradients written as [16, D] rows at once. No per-token state of the
 // sequence.
 
 // CHECK-LABEL: func.func @gdrb
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
-// CHECK-DAG:     %[[C15:.*]] = arith.constant 15 : index
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK-DAG:     %[[C36:.*]] = arith.constant 36 : index
 // CHECK:         tensor.empty(%{{.*}}, %[[C3]]) : tensor<?x3x?x8x4xf32>
 // CHECK:         %[[BND:.*]] = scf.for
 // CHECK:               scf.for {{.*}} -> (f64, tensor<16xf64>)
-// CHECK:               scf.for {{.*}} -> (tensor<16x4xf32>)
+// CHECK:               linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x15xf32>, tensor<15x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
 // CHECK:         %[[R:.*]]:6 = scf.for %[[BI:[^ ]*]] =
 // CHECK:           scf.for %[[HEAD:[^ ]*]] =
 // CHECK:             tensor.extract_slice %{{.*}}[%[[BI]], %[[HEAD]], 0, 0] [1, 1, 8, 4]
@@ -31,9 +31,15 @@
 // CHECK:             scf.for %[[CI:[^ ]*]] = %{{.*}} to %[[C2]]
 // CHECK:               arith.subi %{{.*}}, %[[CI]] : index
 // CHECK:               scf.for {{.*}} -> (f64, tensor<16xf64>)
-// CHECK:               scf.for %{{.*}} = {{.*}} -> (tensor<16x4xf32>)
-// CHECK:               scf.for %[[J:[^ ]*]] = {{.*}} -> (tensor<16x4xf32>)
-// CHECK:                 arith.subi %[[C15]], %[[J]] : index
+// CHECK:               linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x15xf32>, tensor<15x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CHECK:               %[[AT:.*]] = linalg.transpose ins(%{{.*}} : tensor<16x16xf32>)
+// CHECK:               %[[NEGAT:.*]] = linalg.generic {{.*}} ins(%[[AT]] : tensor<16x16xf32>) outs(%{{.*}} : tensor<16x16xf32>)
+// CHECK-NEXT:            ^bb0
+// CHECK-NEXT:              arith.negf
+// CHECK:               tensor.extract_slice %[[NEGAT]][14, 15] [1, 1] [1, 1] : tensor<16x16xf32> to tensor<1x1xf32>
+// CHECK:               tensor.extract_slice %{{.*}}[15, 0] [1, 4] [1, 1] : tensor<16x4xf32> to tensor<1x4xf32>
+// CHECK:               tensor.extract_slice %[[NEGAT]][0, 1] [1, 15] [1, 1] : tensor<16x16xf32> to tensor<1x15xf32>
+// CHECK:               tensor.extract_slice %{{.*}}[1, 0] [15, 4] [1, 1] : tensor<16x4xf32> to tensor<15x4xf32>
 // CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]], 0] [1, 16, 1, 8]
 // CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]], 0] [1, 16, 1, 8]
 // CHECK:               tensor.insert_slice %{{.*}} into %{{.*}}[%[[BI]], %{{.*}}, %[[HEAD]], 0] [1, 16, 1, 4]

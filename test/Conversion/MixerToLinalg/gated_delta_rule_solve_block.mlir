@@ -5,8 +5,9 @@
 // The triangular solve follows the target. The forward of chunk_size(32)
 // on a CPU takes chunks of at most one triangular block, here halved to 8
 // tokens (scanChunk: for heads this small the causal products outweigh the
-// state's): four chunks, each solved by one loop of 8 rows; on a GPU one
-// chunk of 32, row by row (one loop of 32 rows). The CPU forms the decays
+// state's): four chunks, each solved by 7 static ops, row i contracting
+// just the i rows solved before it, in place; on a GPU one chunk of 32, row
+// by row (one loop of 32 rows, each over all 32). The CPU forms the decays
 // between tokens once for both masks, one exp per pair; the GPU's masks
 // take their own exps (fewer live temporaries in its kernel).
 
@@ -20,9 +21,26 @@
 // CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8xf64>, tensor<8xf64>) outs(%{{.*}} : tensor<8x8xf32>)
 // CPU:             math.exp
 // CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x8xf32>, tensor<8xf32>) outs(%{{.*}} : tensor<8x8xf32>)
-// CPU:           arith.negf
-// CPU:           scf.for %{{.*}} = %{{.*}} to %[[C8]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<8x4xf32>)
-// CPU:             linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x8xf32>, tensor<8x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:           %[[NEGA:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<8x8xf32>) outs(%{{.*}} : tensor<8x8xf32>)
+// CPU-NEXT:        ^bb0
+// CPU-NEXT:          arith.negf
+// CPU-NOT:       scf.for
+// CPU:           %[[A1:.*]] = tensor.extract_slice %[[NEGA]][1, 0] [1, 1] [1, 1] : tensor<8x8xf32> to tensor<1x1xf32>
+// CPU:           %[[X0:.*]] = tensor.extract_slice %[[RHS:.*]][0, 0] [1, 4] [1, 1] : tensor<8x4xf32> to tensor<1x4xf32>
+// CPU:           %[[X1:.*]] = tensor.extract_slice %[[RHS]][1, 0] [1, 4] [1, 1] : tensor<8x4xf32> to tensor<1x4xf32>
+// CPU:           %[[R1:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[A1]], %[[X0]] : tensor<1x1xf32>, tensor<1x4xf32>) outs(%[[X1]] : tensor<1x4xf32>)
+// CPU:           %[[S1:.*]] = tensor.insert_slice %[[R1]] into %[[RHS]][1, 0] [1, 4] [1, 1]
+// CPU:           %[[A2:.*]] = tensor.extract_slice %[[NEGA]][2, 0] [1, 2] [1, 1] : tensor<8x8xf32> to tensor<1x2xf32>
+// CPU:           %[[X01:.*]] = tensor.extract_slice %[[S1]][0, 0] [2, 4] [1, 1] : tensor<8x4xf32> to tensor<2x4xf32>
+// CPU:           linalg.generic {{.*}} ins(%[[A2]], %[[X01]] : tensor<1x2xf32>, tensor<2x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x3xf32>, tensor<3x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x4xf32>, tensor<4x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x5xf32>, tensor<5x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:           linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<1x6xf32>, tensor<6x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:           %[[A7:.*]] = tensor.extract_slice %[[NEGA]][7, 0] [1, 7] [1, 1] : tensor<8x8xf32> to tensor<1x7xf32>
+// CPU:           linalg.generic {{.*}} ins(%[[A7]], %{{.*}} : tensor<1x7xf32>, tensor<7x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU-NOT:       linalg.copy
+// CPU:           tensor.insert_slice %{{.*}} into %{{.*}}[7, 0] [1, 4] [1, 1]
 // CPU-NOT:     tensor<32x4xf32>
 
 // GPU-LABEL: func.func @gdr_solve
@@ -47,35 +65,38 @@ func.func @gdr_solve(%q: tensor<1x32x1x8xf32>, %k: tensor<1x32x1x8xf32>, %v: ten
 
 // The backward keeps the op's chunk (its boundary states are at multiples
 // of chunk_size); the forward chunks that recompute them solve on a CPU in
-// diagonal blocks of 16 rows: rows 0-15 by substitution on the first
-// diagonal block of -A, rows 16-31 take their coupling to rows 0-15 in one
-// [16, 16] x [16, Dv] contraction, then the substitution on the second
-// diagonal block. On a GPU row by row over the whole chunk.
+// diagonal blocks of 16 rows, in place: rows 0-15 by substitution on the
+// first diagonal block of -A (15 static rows), rows 16-31 take their
+// coupling to rows 0-15 in one [16, 16] x [16, Dv] contraction, then the
+// substitution on the second diagonal block. On a GPU row by row over the
+// whole chunk.
 
 // CPU-LABEL: func.func @gdrb_solve
-// CPU-DAG:     %[[C0:.*]] = arith.constant 0 : index
-// CPU-DAG:     %[[C1:.*]] = arith.constant 1 : index
-// CPU-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CPU:         %[[RHS:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<32x4xf32>, tensor<32xf32>) outs(%{{.*}} : tensor<32x4xf32>)
 // CPU:           arith.subf
 // CPU:         %[[NEGA:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<32x32xf32>)
 // CPU:           arith.negf
 // CPU:         %[[D0:.*]] = tensor.extract_slice %[[NEGA]][0, 0] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
-// CPU:         %[[X0S:.*]] = tensor.extract_slice %[[RHS]][0, 0] [16, 4] [1, 1]
-// CPU:         %[[X0C:.*]] = linalg.copy ins(%[[X0S]] : tensor<16x4xf32>)
-// CPU:         %[[X0:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%[[XA:.*]] = %[[X0C]]) -> (tensor<16x4xf32>)
-// CPU:           %[[AROW:.*]] = tensor.extract_slice %[[D0]][%[[I]], 0] [1, 16] [1, 1]
-// CPU:           linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[AROW]], %[[XA]] : tensor<1x16xf32>, tensor<16x4xf32>)
-// CPU:         %[[XI0:.*]] = tensor.insert_slice %[[X0]] into %[[RHS]][0, 0] [16, 4] [1, 1]
+// CPU:         %[[X0:.*]] = tensor.extract_slice %[[RHS]][0, 0] [16, 4] [1, 1]
+// CPU-NOT:     linalg.copy
+// CPU:         %[[A1:.*]] = tensor.extract_slice %[[D0]][1, 0] [1, 1] [1, 1] : tensor<16x16xf32> to tensor<1x1xf32>
+// CPU:         %[[R0:.*]] = tensor.extract_slice %[[X0]][0, 0] [1, 4] [1, 1]
+// CPU:         %[[R1:.*]] = tensor.extract_slice %[[X0]][1, 0] [1, 4] [1, 1]
+// CPU:         linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[A1]], %[[R0]] : tensor<1x1xf32>, tensor<1x4xf32>) outs(%[[R1]] : tensor<1x4xf32>)
+// CPU:         %[[A15:.*]] = tensor.extract_slice %[[D0]][15, 0] [1, 15] [1, 1] : tensor<16x16xf32> to tensor<1x15xf32>
+// CPU:         linalg.generic {{.*}} ins(%[[A15]], %{{.*}} : tensor<1x15xf32>, tensor<15x4xf32>) outs(%{{.*}} : tensor<1x4xf32>)
+// CPU:         %[[B0:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[15, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<16x4xf32>
+// CPU:         %[[XI0:.*]] = tensor.insert_slice %[[B0]] into %[[RHS]][0, 0] [16, 4] [1, 1]
 // CPU:         %[[A10:.*]] = tensor.extract_slice %[[NEGA]][16, 0] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
-// CPU:         %[[X1S:.*]] = tensor.extract_slice %[[XI0]][16, 0] [16, 4] [1, 1]
-// CPU:         %[[X1C:.*]] = linalg.copy ins(%[[X1S]] : tensor<16x4xf32>)
-// CPU:         %[[X1U:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[A10]], %[[X0]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[X1C]] : tensor<16x4xf32>)
+// CPU:         %[[X1:.*]] = tensor.extract_slice %[[XI0]][16, 0] [16, 4] [1, 1]
+// CPU:         %[[X1U:.*]] = linalg.generic {indexing_maps = [#[[$IK]], #[[$KJ]], #[[$IJ]]], {{.*}} ins(%[[A10]], %[[B0]] : tensor<16x16xf32>, tensor<16x4xf32>) outs(%[[X1]] : tensor<16x4xf32>)
 // CPU:         %[[D1:.*]] = tensor.extract_slice %[[NEGA]][16, 16] [16, 16] [1, 1] : tensor<32x32xf32> to tensor<16x16xf32>
-// CPU:         %[[X1C2:.*]] = linalg.copy ins(%[[X1U]] : tensor<16x4xf32>)
-// CPU:         %[[X1:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C16]] step %[[C1]] iter_args(%{{.*}} = %[[X1C2]]) -> (tensor<16x4xf32>)
-// CPU:           tensor.extract_slice %[[D1]]
-// CPU:         tensor.insert_slice %[[X1]] into %[[XI0]][16, 0] [16, 4] [1, 1]
+// CPU-NOT:     linalg.copy
+// CPU:         tensor.extract_slice %[[D1]][1, 0] [1, 1] [1, 1]
+// CPU:         tensor.extract_slice %[[X1U]][0, 0] [1, 4] [1, 1]
+// CPU:         tensor.extract_slice %[[D1]][15, 0] [1, 15] [1, 1]
+// CPU:         %[[B1:.*]] = tensor.insert_slice %{{.*}} into %{{.*}}[15, 0] [1, 4] [1, 1] : tensor<1x4xf32> into tensor<16x4xf32>
+// CPU:         tensor.insert_slice %[[B1]] into %[[XI0]][16, 0] [16, 4] [1, 1]
 
 // GPU-LABEL: func.func @gdrb_solve
 // GPU-DAG:     %[[C32:.*]] = arith.constant 32 : index
