@@ -13,9 +13,8 @@
 // U': C (2 Dk + 2 Dv) FMAs per token) costs more than a quarter of the
 // state's 3 Dk Dv (TargetDescription::scanChunk): the solve's dependent
 // rows are latency bound, while state products of 8 rows still fill the
-// register tiles. The tail, and sequences of
-// at most recurrent-threshold tokens, use the recurrent form (tokenStep). With
-// a = exp(g_t), b = beta_t:
+// register tiles. The tail, and sequences of at most recurrent-threshold
+// tokens, use the recurrent form (tokenStep). With a = exp(g_t), b = beta_t:
 //
 //   S_t = a (S - b k (k^T S)) + b k v^T = a S + k w^T,  w = b (v - a S^T k)
 //   o_t = scale S_t^T q = scale (a S^T q + (k . q) w)

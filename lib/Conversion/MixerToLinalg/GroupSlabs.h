@@ -4,8 +4,7 @@
 // running row offset (the prefix sum of the run-time group sizes) and cover
 // each group's rows with static-height slabs: count / slabRows full slabs,
 // then at most one slab of each smaller power of two, or one slab of the
-// rest's own height. Defined in
-// MoEToLinalg.cpp.
+// rest's own height. Defined in MoEToLinalg.cpp.
 //
 //===----------------------------------------------------------------------===//
 
