@@ -199,6 +199,14 @@ inline constexpr StringLiteral kRegisterTileRowsAttrName =
 inline constexpr StringLiteral kPrefetchRowsAheadAttrName =
     "mixer.prefetch_rows_ahead";
 
+/// The name of the attribute by which a lowering asks that each step k of a
+/// contraction's K loop also prefetch row k + R of the right-hand side it
+/// reads into L1, whatever buffer holds it (a panel packed into a local
+/// buffer included): for a micro-kernel whose panel streams from L2 faster
+/// than the hardware's L1 prefetchers bring it in.
+inline constexpr StringLiteral kPrefetchPanelRowsAttrName =
+    "mixer.prefetch_panel_rows";
+
 /// The name of the module attribute that carries the description.
 inline constexpr StringLiteral kTargetAttrName = "mixer.target";
 

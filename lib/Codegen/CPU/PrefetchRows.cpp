@@ -17,7 +17,12 @@
 //     writing) when they copy a chunk's output out; the selective scan
 //     for the next time block's rows of u, delta and z.
 // A negative R prefetches the rows before, for loops that walk their
-// blocks from the last (the selective scan's backward). Prefetches are
+// blocks from the last (the selective scan's backward). A loop marked with
+// `mixer.prefetch_panel_rows = R` (the grouped GEMMs' K loop, where its
+// panel streams from L2 or is read in place) prefetches row k + R of the
+// rows it reads into L1 instead, whatever buffer holds them (a panel packed
+// into a local one): AVX2's micro-kernel takes a line of the panel every 6
+// cycles, faster than the L1 prefetchers bring it in. Prefetches are
 // hints: a row past the buffer's end (after the last expert or chunk), or
 // before its start, faults on no CPU and is never read.
 //
@@ -125,14 +130,23 @@ static std::optional<RowAccess> columnsPerStep(const RowAccess &row,
   return covered;
 }
 
+namespace {
+/// Where a loop's prefetches go: into L2, for rows of the caller's buffers
+/// (the next expert's, the next chunk's), or into L1, for rows of any
+/// buffer (a micro-kernel's panel, packed into a local one).
+enum class PrefetchInto { L2, L1 };
+} // namespace
+
 /// Adds the prefetches of row k + `ahead` of every buffer row that `loop`
 /// reads or copies into at k, one per cache line, at the start of its body.
-static void prefetchAhead(scf::ForOp loop, int64_t ahead, int64_t lineBytes) {
+static void prefetchAhead(scf::ForOp loop, int64_t ahead, int64_t lineBytes,
+                          PrefetchInto into) {
   SmallVector<RowAccess> rows;
   // A row whose columns per step are known where the step starts, of a
-  // buffer that outlives the function; once, however many tiles read it.
+  // buffer that outlives the function (into L2); once, however many tiles
+  // read it.
   auto add = [&](std::optional<RowAccess> access) {
-    if (!access || isLocal(access->buffer))
+    if (!access || (into == PrefetchInto::L2 && isLocal(access->buffer)))
       return;
     std::optional<RowAccess> row = columnsPerStep(*access, loop);
     if (!row)
@@ -177,9 +191,12 @@ static void prefetchAhead(scf::ForOp loop, int64_t ahead, int64_t lineBytes) {
       else
         col = arith::AddIOp::create(b, loc, cast<Value>(access.col),
                                     arith::ConstantIndexOp::create(b, loc, c));
-      // Locality 2: into L2 (and L3), not L1, which the current panel uses.
+      // Locality 2: into L2 (and L3), not L1, which the current panel uses;
+      // 3: into L1.
       memref::PrefetchOp::create(b, loc, access.buffer, ValueRange{row, col},
-                                 /*isWrite=*/access.write, /*localityHint=*/2,
+                                 /*isWrite=*/access.write,
+                                 /*localityHint=*/into == PrefetchInto::L1 ? 3
+                                                                           : 2,
                                  /*isDataCache=*/true);
     }
   }
@@ -191,13 +208,16 @@ struct MixerPrefetchRowsPass
   using Base::Base;
   void runOnOperation() override {
     getOperation().walk([&](scf::ForOp loop) {
-      auto ahead =
-          loop->getAttrOfType<IntegerAttr>(mixer::kPrefetchRowsAheadAttrName);
-      if (!ahead)
-        return;
-      loop->removeAttr(mixer::kPrefetchRowsAheadAttrName);
-      if (ahead.getInt() != 0)
-        prefetchAhead(loop, ahead.getInt(), lineBytes);
+      for (auto [name, into] :
+           {std::pair(mixer::kPrefetchRowsAheadAttrName, PrefetchInto::L2),
+            std::pair(mixer::kPrefetchPanelRowsAttrName, PrefetchInto::L1)}) {
+        auto ahead = loop->getAttrOfType<IntegerAttr>(name);
+        if (!ahead)
+          continue;
+        loop->removeAttr(name);
+        if (ahead.getInt() != 0)
+          prefetchAhead(loop, ahead.getInt(), lineBytes, into);
+      }
     });
   }
 };

@@ -8,12 +8,12 @@
 //     whose accumulators are hoisted out of the k loop: vector.contract lowered
 //     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
 //     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel,
-//     whose `mixer.prefetch_rows_ahead` goes to its K loop); the rows that
-//     full blocks do not cover are split off into a contraction of their
-//     own, in a smaller block (rowSplitPoint); the element-wise op that
-//     makes the accumulator (zeros, a copy, a decayed state) is fused into
-//     each block, which then starts from registers, not from a pass over
-//     memory;
+//     whose `mixer.prefetch_rows_ahead` and `mixer.prefetch_panel_rows` go
+//     to its K loop); the rows that full blocks do not cover are split off
+//     into a contraction of their own, in a smaller block (rowSplitPoint);
+//     the element-wise op that makes the accumulator (zeros, a copy, a
+//     decayed state) is fused into each block, which then starts from
+//     registers, not from a pass over memory;
 //   - other ops to rows: every dim but the innermost tiled by 1 (reductions
 //     included, their loops innermost, so that they accumulate into a
 //     hoisted vector), the innermost whole, or when it is long by
@@ -448,6 +448,7 @@ tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
   if (sizes.empty())
     return success();
   Attribute prefetch = op->getAttr(mixer::kPrefetchRowsAheadAttrName);
+  Attribute panelPrefetch = op->getAttr(mixer::kPrefetchPanelRowsAttrName);
   bool contraction = isRowMajorRhsContraction(op);
   FailureOr<SmallVector<LoopLikeOpInterface>> loops =
       producer
@@ -462,6 +463,8 @@ tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
   if (prefetch && !loops->empty())
     (contraction ? loops->back() : loops->front())
         ->setAttr(mixer::kPrefetchRowsAheadAttrName, prefetch);
+  if (panelPrefetch && contraction && !loops->empty())
+    loops->back()->setAttr(mixer::kPrefetchPanelRowsAttrName, panelPrefetch);
   tileLoops.append(loops->begin(), loops->end());
   return success();
 }

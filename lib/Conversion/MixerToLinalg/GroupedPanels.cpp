@@ -60,6 +60,8 @@ struct PanelLoops {
   bool slabsOuter = false;
   /// Whether a group's last rows go in one slab of their own height.
   bool exactRest = false;
+  /// The rows ahead of each panel that the step prefetches into L1.
+  int64_t panelPrefetchRows = 0;
 
   /// Runs `body` on every panel in order, carrying `state`.
   SmallVector<Value> forEachPanel(ImplicitLocOpBuilder &b, ValueRange state,
@@ -148,7 +150,7 @@ struct PanelLoops {
       OpFoldResult height = lb.builder().getIndexAttr(h);
       Value dest = lb.slice(acc, {s0, col0}, {height, width},
                             {h, staticSize(width)});
-      Value tile = step(lb, a, panels, dest);
+      Value tile = step(lb, a, panels, dest, panelPrefetchRows);
       return lb.insert(tile, acc, {s0, col0}, {height, width});
     };
     auto rowsOf = [&](LinalgBuilder &lb, int64_t h, Value s0) {
@@ -239,6 +241,15 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
             : k * panelCols * int64_t(sizeof(float) * weights.size());
     loops.slabsOuter = panelBytes > l1CacheBytes / 2;
   }
+  // A panel that does not stay in L1 (streaming from L2 past each slab, or
+  // read in place with its rows N floats apart) reaches the micro-kernel
+  // late: AVX2's 6-row block takes a line of it every 6 cycles, faster than
+  // the L1 prefetchers fetch it. 16 rows ahead (1 or 2 KiB) is well past
+  // L2's latency; 8 and 32 measured the same.
+  constexpr int64_t kPanelPrefetchRows = 16;
+  bool panelsInL1 = (packed || prepacked) && !loops.slabsOuter;
+  if (l1CacheBytes > 0 && !panelsInL1)
+    loops.panelPrefetchRows = kPanelPrefetchRows;
 
   // One packed buffer per weight: [panels, K, panel width].
   OpFoldResult width =
@@ -349,7 +360,8 @@ int64_t mlir::mixer::nextExpertPanelRows(Value weights) {
 
 Value mlir::mixer::contractPanel(LinalgBuilder &lb, Value lhs, Value panel,
                                  Value acc, int64_t tileRows,
-                                 int64_t prefetchRows) {
+                                 int64_t prefetchRows,
+                                 int64_t panelPrefetchRows) {
   Value product = lb.contract(lhs, panel, acc, Lhs::RowMajor);
   // A slab shorter than the micro-kernel is one block of all its rows.
   int64_t rows = cast<ShapedType>(lhs.getType()).getDimSize(0);
@@ -360,5 +372,9 @@ Value mlir::mixer::contractPanel(LinalgBuilder &lb, Value lhs, Value panel,
                                      lb.builder().getI64IntegerAttr(tileRows));
   if (prefetchRows > 0)
     LinalgBuilder::prefetchingRowsAhead(product, prefetchRows);
+  if (panelPrefetchRows > 0)
+    product.getDefiningOp()->setAttr(
+        kPrefetchPanelRowsAttrName,
+        lb.builder().getI64IntegerAttr(panelPrefetchRows));
   return product;
 }

@@ -24,9 +24,11 @@ namespace mlir::mixer {
 
 /// The tile of `dest` ([rows, width], a slice of the output) computed from
 /// `lhs` (the slab's rows, [rows, K]) and one packed panel per weight
-/// ([K, width]).
-using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
-                                         ValueRange panels, Value dest)>;
+/// ([K, width]), whose micro-kernel prefetches each panel's rows
+/// `panelPrefetchRows` ahead into L1 (0: the panels stay in L1).
+using PanelSlabStep =
+    function_ref<Value(LinalgBuilder &lb, Value lhs, ValueRange panels,
+                       Value dest, int64_t panelPrefetchRows)>;
 
 /// out[rows of group e, panel] = step(lhs rows, the panels of weights[i][e],
 /// out tile) for every group and column panel of `panelCols` columns (the
@@ -37,10 +39,11 @@ using PanelSlabStep = function_ref<Value(LinalgBuilder &lb, Value lhs,
 /// sweeps every packed panel when one step's panels exceed half of
 /// `l1CacheBytes` (the slab stays in L1), else each panel is swept by every
 /// slab (the panel stays in L1, or in L2 when read in place; always with
-/// `l1CacheBytes` 0, as on a GPU). With `exactRest`, a group's rows past
-/// its full slabs go in one slab of their own height, which streams the
-/// panels once, not once per power of two of their count. Rows past the
-/// groups are zero. Each weight is [E, K, N], or packed already
+/// `l1CacheBytes` 0, as on a GPU); on CPUs, a panel that does not stay in
+/// L1 is prefetched into L1 a few rows ahead by the step. With `exactRest`, a
+/// group's rows past its full slabs go in one slab of their own height, which
+/// streams the panels once, not once per power of two of their count. Rows past
+/// the groups are zero. Each weight is [E, K, N], or packed already
 /// ([E, P, K, W], mixer.pack_weights: then its panels of W columns are read
 /// as they are and `panelCols` is ignored); `lhs` is [T, K] and `out`
 /// [T, N].
@@ -60,11 +63,13 @@ Value packWeightPanels(ImplicitLocOpBuilder &b, Value weights, Value packed);
 /// `tileRows` > 0: a slab of 13 rows is one block of 13, not 13 of one):
 /// the micro-kernel, whose accumulators stay in registers across the whole
 /// K. With `prefetchRows` > 0, each step k of its K loop also prefetches
-/// row k + prefetchRows of the panel's buffer (mixer-prefetch-rows): the
-/// same columns of the next expert's weights, which then come from memory
-/// while this one computes.
+/// row k + prefetchRows of the panel's buffer into L2 (mixer-prefetch-rows):
+/// the same columns of the next expert's weights, which then come from
+/// memory while this one computes. With `panelPrefetchRows` > 0, it also
+/// prefetches row k + panelPrefetchRows of the panel itself into L1.
 Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
-                    int64_t tileRows, int64_t prefetchRows = 0);
+                    int64_t tileRows, int64_t prefetchRows = 0,
+                    int64_t panelPrefetchRows = 0);
 
 /// Whether the grouped GEMMs pack an expert's [K, N] weights into panels
 /// before multiplying: when its panels are reused by enough slabs of rows

@@ -296,14 +296,15 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
       tiles.exactRest, op.getLhs(), op.getGroupSizes(), op.getRhs(),
       op.getOuts()[0],
-      [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+      [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest,
+          int64_t panelAhead) {
         // Accumulated in place in the output's tile on the CPU; in a
         // local slab buffer (a temporary of the block) on the GPU.
         Value acc = tiles.tileRows
                         ? sb.fill(dest, 0.0)
                         : sb.filled(sb.sizesOf(dest), b.getF32Type(), 0.0);
         return contractPanel(sb, a, panels[0], acc, tiles.tileRows,
-                             tiles.prefetchRows);
+                             tiles.prefetchRows, panelAhead);
       });
   return {out};
 }
@@ -318,16 +319,15 @@ static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
       tiles.exactRest, op.getX(), op.getGroupSizes(),
       ValueRange{op.getWGate(), op.getWUp()}, op.getOuts()[0],
-      [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest) {
+      [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest,
+          int64_t panelAhead) {
         // Both products of the tile in local buffers, then silu(gate) * up
         // straight into the output's tile.
         SmallVector<OpFoldResult> tile = sb.sizesOf(dest);
-        Value gate =
-            contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0), rows,
-                          ahead);
-        Value up =
-            contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0), rows,
-                          ahead);
+        Value gate = contractPanel(sb, a, panels[0], sb.filled(tile, f32, 0.0),
+                                   rows, ahead, panelAhead);
+        Value up = contractPanel(sb, a, panels[1], sb.filled(tile, f32, 0.0),
+                                 rows, ahead, panelAhead);
         AffineMap id = sb.dims(2, {0, 1});
         return sb.map({gate, up}, {id, id}, dest,
                       [](ImplicitLocOpBuilder &mb, ValueRange args) {

@@ -187,6 +187,44 @@ func.func @local_panel(%acc: vector<32xf32>) -> vector<32xf32> {
 
 // -----
 
+// The same loop asked (mixer.prefetch_panel_rows = 16) for its panel's own
+// rows 16 ahead into L1 (locality 3): a local panel counts, as the rows
+// ahead are those the next steps read. One prefetch per 64-byte line of the
+// 32 floats; the L2 request beside it still skips the local buffer; both
+// attributes are gone.
+
+// CHECK-LABEL: func.func @local_panel_into_l1
+// CHECK:       %[[W:.+]] = memref.alloc() : memref<64x32xf32>
+// CHECK:       scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK:         %[[AHEAD:.+]] = arith.constant 16 : index
+// CHECK:         %[[ROW:.+]] = arith.addi %[[K]], %[[AHEAD]] : index
+// CHECK:         %[[COL0:.+]] = arith.constant 0 : index
+// CHECK:         memref.prefetch %[[W]][%[[ROW]], %[[COL0]]], read, locality<3>, data
+// CHECK:         %[[COL16:.+]] = arith.constant 16 : index
+// CHECK:         memref.prefetch %[[W]][%[[ROW]], %[[COL16]]], read, locality<3>, data
+// CHECK-NOT:     memref.prefetch
+// CHECK:         vector.transfer_read
+// CHECK-NOT:   mixer.prefetch_panel_rows
+// CHECK-NOT:   mixer.prefetch_rows_ahead
+// CHECK:       return
+func.func @local_panel_into_l1(%acc: vector<32xf32>) -> vector<32xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %w = memref.alloc() : memref<64x32xf32>
+  %r = scf.for %k = %c0 to %c64 step %c1 iter_args(%a = %acc) -> (vector<32xf32>) {
+    %wv = vector.transfer_read %w[%k, %c0], %zero {in_bounds = [true, true]} : memref<64x32xf32>, vector<1x32xf32>
+    %y = vector.extract %wv[0] : vector<32xf32> from vector<1x32xf32>
+    %f = arith.addf %y, %a : vector<32xf32>
+    scf.yield %f : vector<32xf32>
+  } {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 64 : i64}
+  memref.dealloc %w : memref<64x32xf32>
+  return %r : vector<32xf32>
+}
+
+// -----
+
 // A row loop whose rows are read in column tiles (AVX2's tiles of 16 floats
 // of an element-wise map over a chunk's 64-float rows): each step reads the
 // whole row of the time-major input through the nested loop, so it

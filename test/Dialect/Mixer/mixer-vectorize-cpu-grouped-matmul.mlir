@@ -53,13 +53,17 @@ func.func @grouped_matmul(%lhs: tensor<?x128xf32>, %rhs: tensor<4x128x64xf32>, %
 // a general contraction) keeps one K loop: the lowering already blocked the
 // rows and panels for the caches, so the accumulators stay in registers
 // from the first step to the last, with no store and reload between blocks.
+// Its panels (32 KiB with AVX2, 64 KiB with AVX-512) stream from L2 past
+// each slab, and the panel's prefetch into L1 goes to that K loop too.
 // AVX2-LABEL:  func.func @grouped_matmul_deep
 // AVX2:          scf.for %{{.+}} = %{{.+}} to %c512 step %c1 iter_args({{.*}}) -> ({{.*}}, vector<6x16xf32>)
 // AVX2-COUNT-6:    vector.fma {{.*}} : vector<16xf32>
+// AVX2:          } {mixer.prefetch_panel_rows = 16 : i64}
 // AVX2-NOT:      scf.for %{{.+}} = %{{.+}} to %c128 step %c1
 // AVX512-LABEL: func.func @grouped_matmul_deep
 // AVX512:         scf.for %{{.+}} = %{{.+}} to %c512 step %c1 iter_args({{.*}}) -> ({{.*}}, vector<14x32xf32>)
 // AVX512-COUNT-14:  vector.fma {{.*}} : vector<32xf32>
+// AVX512:         } {mixer.prefetch_panel_rows = 16 : i64}
 // AVX512-NOT:     scf.for %{{.+}} = %{{.+}} to %c256 step %c1
 func.func @grouped_matmul_deep(%lhs: tensor<?x512xf32>, %rhs: tensor<4x512x64xf32>, %gs: tensor<4xi64>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<?x512xf32>, tensor<4x512x64xf32>, tensor<4xi64>) outs(%o : tensor<?x64xf32>) -> tensor<?x64xf32>
@@ -68,16 +72,17 @@ func.func @grouped_matmul_deep(%lhs: tensor<?x512xf32>, %rhs: tensor<4x512x64xf3
 
 // Few rows per expert (T = 64 over E = 4): the panels are read in place
 // and each product asks to prefetch the next expert's (K = 128 rows of the
-// weight further); the attribute goes to the micro-kernel's K loop, the
-// loop that carries the accumulators, for mixer-prefetch-rows.
+// weight further) and its own rows 16 ahead into L1; the attributes go to
+// the micro-kernel's K loop, the loop that carries the accumulators, for
+// mixer-prefetch-rows.
 // AVX2-LABEL:  func.func @grouped_matmul_prefetch
 // AVX2:          scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<6x16xf32>)
 // AVX2-COUNT-6:    vector.fma {{.*}} : vector<16xf32>
-// AVX2:          } {mixer.prefetch_rows_ahead = 128 : i64}
+// AVX2:          } {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 128 : i64}
 // AVX512-LABEL: func.func @grouped_matmul_prefetch
 // AVX512:         scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<14x32xf32>)
 // AVX512-COUNT-14:  vector.fma {{.*}} : vector<32xf32>
-// AVX512:         } {mixer.prefetch_rows_ahead = 128 : i64}
+// AVX512:         } {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 128 : i64}
 func.func @grouped_matmul_prefetch(%lhs: tensor<64x128xf32>, %rhs: tensor<4x128x64xf32>, %gs: tensor<4xi64>, %o: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x128xf32>, tensor<4x128x64xf32>, tensor<4xi64>) outs(%o : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %out : tensor<64x64xf32>

@@ -124,8 +124,11 @@ def MixerPrefetchRowsPass : Pass<"mixer-prefetch-rows", "func::FuncOp"> {
     columns of the next expert's weights, the chunked scans for the rows of
     the next chunk of their time-major inputs and outputs, the selective
     scan for those of its next time block (its backward: the previous
-    one). Runs after
-    bufferization; removes the attribute.
+    one). A loop that carries `mixer.prefetch_panel_rows = R` (a
+    micro-kernel's K loop whose panel does not stay in L1) prefetches row
+    k + R of every row it reads into L1 instead, local buffers included (a
+    packed panel: the rows ahead are those its next steps read). Runs after
+    bufferization; removes the attributes.
   }];
   let options = [
     Option<"lineBytes", "line-bytes", "int64_t", /*default=*/"64",

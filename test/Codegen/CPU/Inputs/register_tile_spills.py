@@ -8,8 +8,9 @@ pointer counts too. A register-tile loop is an innermost loop with at least
 products) and rounds nothing (the polynomial exps round to an integer).
 
 Prints one line per such loop, with the software prefetches it issues
-into L2 (prefetcht1: mixer-prefetch-rows), and a total; exits 1 if there
-is no such loop (the check would otherwise pass vacuously)."""
+into L2 and into L1 (prefetcht1 and prefetcht0: mixer-prefetch-rows), and
+a total; exits 1 if there is no such loop (the check would otherwise pass
+vacuously)."""
 
 import re
 import sys
@@ -25,6 +26,7 @@ BROADCAST = re.compile(
     r"^\s*(vbroadcastss\s+[-\w]*\(%r(?!ip)|v\w+\s+[-\w]*\(%r(?!ip)[^)]*\)\{1to)")
 ROUND = re.compile(r"^\s*v(rndscale|round)p")
 PREFETCH = re.compile(r"^\s*prefetcht1\s")
+PREFETCH_L1 = re.compile(r"^\s*prefetcht0\s")
 HEADER = re.compile(r"Loop Header: Depth=(\d+)")
 
 
@@ -57,6 +59,7 @@ def main():
                 current = loops.setdefault(
                     key, {"depth": depth, "fmas": 0, "spills": 0,
                           "broadcasts": 0, "rounds": 0, "prefetches": 0,
+                          "l1_prefetches": 0,
                           "lines": []})
             continue
         in_header = False
@@ -71,6 +74,8 @@ def main():
             current["rounds"] += 1
         if PREFETCH.match(line):
             current["prefetches"] += 1
+        if PREFETCH_L1.match(line):
+            current["l1_prefetches"] += 1
         if VECTOR.search(line) and (SPILL.search(line) or STACK.search(line)):
             current["spills"] += 1
     tiles = [(k, v) for k, v in loops.items()
@@ -79,7 +84,8 @@ def main():
     for (function, header), v in sorted(tiles):
         print(f"{function} loop {header} depth {v['depth']}: "
               f"{v['fmas']} FMAs, {v['spills']} vector spills or reloads, "
-              f"{v['prefetches']} L2 prefetches")
+              f"{v['prefetches']} L2 prefetches, "
+              f"{v['l1_prefetches']} L1 prefetches")
         total += v["spills"]
         if "--dump" in args:
             print("\n".join(v["lines"]))
