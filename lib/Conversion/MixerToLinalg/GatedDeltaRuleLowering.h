@@ -32,7 +32,8 @@ Value buildDeltaRuleUpdate(LinalgBuilder &lb, Value st, Value k, Value w,
 /// With `block` (> 0: CPUs), row by row in static ops, each over just the
 /// rows solved before it, and where C is a larger multiple of `block` in
 /// diagonal blocks of that many rows whose coupling to the rows still
-/// unsolved is one contraction each; without, in a loop over the rows.
+/// unsolved is one contraction each; without, or where C is larger and not
+/// a multiple, in a loop over the rows.
 Value substitute(LinalgBuilder &lb, Value A, Value X, int64_t C, int64_t D,
                  int64_t block = 0, bool lastRowFirst = false);
 

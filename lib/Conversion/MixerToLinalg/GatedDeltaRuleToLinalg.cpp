@@ -201,7 +201,8 @@ Value mlir::mixer::substitute(LinalgBuilder &lb, Value A, Value X, int64_t C,
                         return arith::NegFOp::create(ib, args[0]).getResult();
                       });
   // With a block (CPUs) the rows are static ops; without (GPUs, where C
-  // may be 64) one loop over the rows.
+  // may be 64), or with a C past the block that it does not divide, one
+  // loop over the rows.
   if (block <= 0 || (C > block && C % block != 0))
     return substituteByRows(lb, negA, X, C, D, lastRowFirst);
   if (C <= block)
