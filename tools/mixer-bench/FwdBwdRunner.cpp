@@ -4,7 +4,9 @@
 // which takes @op's inputs, one cotangent per result and one gradient
 // output per float input. Each timed iteration calls @op, then @op_vjp on
 // the same inputs (so the backward is timed as training runs it after the
-// forward); fwd_ms and bwd_ms are the two calls' medians apart.
+// forward); fwd_ms and bwd_ms are the two calls' medians apart. With
+// --ab, a second build of both functions is timed in turn with the first
+// and its gradients checked in the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 
 using namespace ::mixer::bench;
@@ -148,6 +151,68 @@ llvm::Expected<bool> checkReferenceGradients(Row &row, const Job &job,
   return true;
 }
 
+/// Calls `jit`'s forward and backward once more, then checks the gradients
+/// it computed: against the reference's where it has them (the largest
+/// max |g - ref| / max |ref| over the inputs), otherwise against
+/// differences of its compiled forward along a random direction
+/// (GradientCheck.h). Sets the row's error, its check and, when the error
+/// is too large, its status.
+static llvm::Error checkGradients(Row &row, const Job &job,
+                                  const RunSettings &settings,
+                                  const mc::JitModule &jit,
+                                  const VjpInputs &vjp, Instance &in,
+                                  const VjpCall &call) {
+  const OpBench &family = *job.family;
+  std::string fn = family.op();
+  if (llvm::Error err = jit.call(fn, in.args))
+    return err;
+  if (llvm::Error err = jit.call(fn + "_vjp", call.args))
+    return err;
+  if (!settings.finiteDifferenceOnly || !family.gradientOfOutputs()) {
+    llvm::Expected<bool> checked = checkReferenceGradients(row, job, in, call);
+    if (!checked)
+      return checked.takeError();
+    if (*checked)
+      return llvm::Error::success();
+  }
+
+  // Rank-0 inputs (eps, a bandwidth: hyperparameters, some without a
+  // gradient) stay fixed.
+  std::vector<CheckedInput> checked;
+  for (size_t i = 0; i < call.gradients.size(); ++i) {
+    Buffer &x = *in.buffers[vjp.floatInputs[i]];
+    checked.push_back(
+        {llvm::MutableArrayRef<float>(x.f32(), x.numel()),
+         llvm::ArrayRef<float>(call.gradients[i]->f32(), x.numel()),
+         x.shape.empty()});
+  }
+  llvm::Expected<DirectionalCheck> check = checkDirectionalDerivative(
+      checked,
+      [&]() -> llvm::Expected<double> {
+        if (llvm::Error err = jit.call(fn, in.args))
+          return std::move(err);
+        return loss(call.outputs, call.cotangents);
+      },
+      /*seed=*/20240612);
+  if (!check)
+    return check.takeError();
+  row.relError = check->relError;
+  row.gradCheck = directionalCheckName();
+  // Extrapolated float32 differences are good to about 1e-4; only a larger
+  // error than the family's tolerance and 1e-3 marks the row.
+  double tolerance = std::max(1e-3, family.gradientTolerance());
+  if (!(*row.relError <= tolerance)) {
+    char reason[96];
+    std::snprintf(reason, sizeof(reason),
+                  "gradient differs from the finite differences by more "
+                  "than %g",
+                  tolerance);
+    row.status = "inaccurate";
+    row.reason = reason;
+  }
+  return llvm::Error::success();
+}
+
 Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   const OpBench &family = *job.family;
   Row row = emptyRow(job);
@@ -169,6 +234,15 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   }
   row.compileS = compiled->compileS;
   const mc::JitModule &jit = *compiled->jit;
+  // --ab: the second build, timed in turn with the first and checked as it.
+  std::optional<CompiledCase> secondCase;
+  if (!settings.abOptions.empty()) {
+    llvm::Expected<CompiledCase> built =
+        compileCase(job, settings, true, settings.abOptions);
+    if (!built)
+      return fail("--ab build: " + llvm::toString(built.takeError()));
+    secondCase = std::move(*built);
+  }
 
   mref::Rng rng(20240611);
   Instance in = family.prepare(job.c, rng);
@@ -176,7 +250,6 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   if (!call)
     return fail(llvm::toString(call.takeError()));
   const std::vector<void *> &vjpArgs = call->args;
-  const std::vector<Buffer *> &grads = call->gradients;
   std::string fn = family.op(), vjp = fn + "_vjp";
 
   // One forward call first (it starts the OpenMP threads), so that the RSS
@@ -186,12 +259,13 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   // Warm-up, then forward and backward timed apart, iteration by iteration.
   double rssBefore = statusMb("VmRSS");
   bool peakReset = resetPeakRss();
-  auto step = [&](double *fwdMs, double *bwdMs) -> llvm::Error {
+  auto step = [&](const mc::JitModule &module, double *fwdMs,
+                  double *bwdMs) -> llvm::Error {
     Clock::time_point start = Clock::now();
-    if (llvm::Error err = jit.call(fn, in.args))
+    if (llvm::Error err = module.call(fn, in.args))
       return err;
     Clock::time_point mid = Clock::now();
-    if (llvm::Error err = jit.call(vjp, vjpArgs))
+    if (llvm::Error err = module.call(vjp, vjpArgs))
       return err;
     *fwdMs = std::chrono::duration<double>(mid - start).count() * 1e3;
     *bwdMs = secondsSince(mid) * 1e3;
@@ -200,15 +274,21 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   double f, b;
   Clock::time_point warmStart = Clock::now();
   for (int i = 0; i < 20 && (i == 0 || secondsSince(warmStart) < 0.2); ++i)
-    if (llvm::Error err = step(&f, &b))
+    if (llvm::Error err = step(jit, &f, &b))
       return fail("call failed: " + llvm::toString(std::move(err)));
-  std::vector<double> total, fwd, bwd;
+  std::vector<double> total, fwd, bwd, secondTotal, ratios;
   for (int i = 0; i < std::max(1, settings.repeat); ++i) {
-    if (llvm::Error err = step(&f, &b))
+    if (llvm::Error err = step(jit, &f, &b))
       return fail("call failed: " + llvm::toString(std::move(err)));
     fwd.push_back(f);
     bwd.push_back(b);
     total.push_back(f + b);
+    if (!secondCase)
+      continue;
+    if (llvm::Error err = step(*secondCase->jit, &f, &b))
+      return fail("--ab call failed: " + llvm::toString(std::move(err)));
+    secondTotal.push_back(f + b);
+    ratios.push_back(total.back() / secondTotal.back());
   }
   if (peakReset && rssBefore >= 0)
     row.workRssMb = statusMb("VmHWM") - rssBefore;
@@ -217,49 +297,22 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   row.fwdMs = medianOf(fwd);
   row.bwdMs = medianOf(bwd);
 
-  // The gradients: against the reference's where it has them (the largest
-  // max |g - ref| / max |ref| over the inputs) ...
-  if (!settings.finiteDifferenceOnly || !family.gradientOfOutputs()) {
-    llvm::Expected<bool> checked = checkReferenceGradients(row, job, in, *call);
-    if (!checked)
-      return fail(llvm::toString(checked.takeError()));
-    if (*checked)
-      return row;
-  }
-
-  // ... otherwise against differences of the compiled forward along a
-  // random direction (GradientCheck.h). Rank-0 inputs (eps, a bandwidth:
-  // hyperparameters, some without a gradient) stay fixed.
-  std::vector<CheckedInput> checked;
-  for (size_t i = 0; i < grads.size(); ++i) {
-    Buffer &x = *in.buffers[compiled->vjp.floatInputs[i]];
-    checked.push_back({llvm::MutableArrayRef<float>(x.f32(), x.numel()),
-                       llvm::ArrayRef<float>(grads[i]->f32(), x.numel()),
-                       x.shape.empty()});
-  }
-  llvm::Expected<DirectionalCheck> check = checkDirectionalDerivative(
-      checked,
-      [&]() -> llvm::Expected<double> {
-        if (llvm::Error err = jit.call(fn, in.args))
-          return std::move(err);
-        return loss(call->outputs, call->cotangents);
-      },
-      /*seed=*/20240612);
-  if (!check)
-    return fail("call failed: " + llvm::toString(check.takeError()));
-  row.relError = check->relError;
-  row.gradCheck = directionalCheckName();
-  // Extrapolated float32 differences are good to about 1e-4; only a larger
-  // error than the family's tolerance and 1e-3 marks the row.
-  double tolerance = std::max(1e-3, family.gradientTolerance());
-  if (!(*row.relError <= tolerance)) {
-    char reason[96];
-    std::snprintf(reason, sizeof(reason),
-                  "gradient differs from the finite differences by more "
-                  "than %g",
-                  tolerance);
-    row.status = "inaccurate";
-    row.reason = reason;
+  if (llvm::Error err =
+          checkGradients(row, job, settings, jit, compiled->vjp, in, *call))
+    return fail("call failed: " + llvm::toString(std::move(err)));
+  if (secondCase) {
+    Row second = emptyRow(job);
+    if (llvm::Error err = checkGradients(
+            second, job, settings, *secondCase->jit, compiled->vjp, in, *call))
+      return fail("--ab call failed: " + llvm::toString(std::move(err)));
+    row.abOptions = settings.abOptions;
+    row.abMedianMs = medianOf(secondTotal);
+    row.abRatio = medianOf(ratios);
+    row.abRelError = second.relError;
+    if (second.status != "ok" && row.status == "ok") {
+      row.status = second.status;
+      row.reason = "--ab build: " + second.reason;
+    }
   }
   return row;
 }

@@ -232,14 +232,15 @@ void mixer::bench::printAbSummary(const std::vector<Row> &rows,
     return;
   os << "\nA/B: each row built as usual (A) and with \"" << first->abOptions
      << "\" (B), called in turn; A/B is the median over the pairs of calls "
-        "(above 1: B is faster)\n";
-  os << llvm::format("  %-28s %11s %11s %7s %9s %9s\n", "case", "A", "B", "A/B",
-                     "A error", "B error");
+        "(above 1: B is faster); fwd+bwd rows time the forward and backward "
+        "together and give the gradients' errors\n";
+  os << llvm::format("  %-28s %-14s %11s %11s %7s %9s %9s\n", "case", "impl",
+                     "A", "B", "A/B", "A error", "B error");
   for (const Row &r : rows) {
     if (!r.abRatio)
       continue;
     os << llvm::format(
-        "  %-28s %s %s %7.3f %9s %9s\n", r.name.c_str(),
+        "  %-28s %-14s %s %s %7.3f %9s %9s\n", r.name.c_str(), r.impl.c_str(),
         pad(formatOptionalDuration(r.medianMs), 11, true).c_str(),
         pad(formatOptionalDuration(r.abMedianMs), 11, true).c_str(), *r.abRatio,
         fmt(r.relError, "%.1e").c_str(), fmt(r.abRelError, "%.1e").c_str());

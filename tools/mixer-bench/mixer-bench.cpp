@@ -134,7 +134,7 @@ const char *kUsage =
     "                       pipeline options (\"target-overrides=...\"),\n"
     "                       call both builds in turn and report the median\n"
     "                       over the pairs of the first's time over the\n"
-    "                       second's (CPU suites)\n"
+    "                       second's (CPU suites; fwd+bwd rows too)\n"
     "  --perf-profile       tell perf where the JIT-compiled code lies\n"
     "                       (jit-PID.dump under $JITDUMPDIR or ~/.debug/jit):\n"
     "                       profile with `perf record -k 1 mixer-bench\n"

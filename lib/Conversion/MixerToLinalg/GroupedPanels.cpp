@@ -233,23 +233,20 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
       panelLoopsOf(b, slabRows, panelCols, lhs, weights, K, N, step);
   loops.exactRest = exactRest;
   if ((packed || prepacked) && l1CacheBytes > 0) {
-    // One step's panels (one per weight), [K, panelCols] f32 each.
+    // One step's panels (one per weight), [K, panelCols] f32 each: each
+    // slab sweeps them all when they do not stay in L1 together, and the
+    // micro-kernel prefetches them.
     int64_t k = staticSize(K);
     int64_t panelBytes =
         ShapedType::isDynamic(k)
             ? std::numeric_limits<int64_t>::max()
             : k * panelCols * int64_t(sizeof(float) * weights.size());
-    loops.slabsOuter = panelBytes > l1CacheBytes / 2;
-  }
-  // A panel that does not stay in L1 (streaming from L2 past each slab, or
-  // read in place with its rows N floats apart) reaches the micro-kernel
-  // late: AVX2's 6-row block takes a line of it every 6 cycles, faster than
-  // the L1 prefetchers fetch it. 16 rows ahead (1 or 2 KiB) is well past
-  // L2's latency; 8 and 32 measured the same.
-  constexpr int64_t kPanelPrefetchRows = 16;
-  bool panelsInL1 = (packed || prepacked) && !loops.slabsOuter;
-  if (l1CacheBytes > 0 && !panelsInL1)
+    loops.panelPrefetchRows = panelPrefetchRows(panelBytes, l1CacheBytes);
+    loops.slabsOuter = loops.panelPrefetchRows > 0;
+  } else if (l1CacheBytes > 0) {
+    // Read in place, its rows N floats apart in a few L1 sets.
     loops.panelPrefetchRows = kPanelPrefetchRows;
+  }
 
   // One packed buffer per weight: [panels, K, panel width].
   OpFoldResult width =
@@ -317,6 +314,18 @@ Value mlir::mixer::packWeightPanels(ImplicitLocOpBuilder &b, Value weights,
         scf::YieldOp::create(eb, elb.insert(filled, iter[0], at, expertSizes));
       });
   return loop.getResult(0);
+}
+
+int64_t mlir::mixer::panelPrefetchRows(int64_t panelBytes,
+                                       int64_t l1CacheBytes) {
+  // A panel that does not stay in L1 (streaming from L2 past each slab, or
+  // read in place) reaches the micro-kernel late: AVX2's 6-row block takes
+  // a line of it every 6 cycles, faster than the L1 prefetchers fetch it.
+  // 16 rows ahead (1 or 2 KiB) is well past L2's latency; 8 and 32
+  // measured the same.
+  if (l1CacheBytes <= 0 || panelBytes <= l1CacheBytes / 2)
+    return 0;
+  return kPanelPrefetchRows;
 }
 
 int64_t mlir::mixer::groupedRowBlock(int64_t l2CacheBytes, int64_t slabRows,

@@ -85,6 +85,13 @@ bool groupedPanelsPacked(int64_t rows, int64_t experts, int64_t slabRows);
 /// dynamic.
 int64_t nextExpertPanelRows(Value weights);
 
+/// Rows ahead of the micro-kernel's K step that it prefetches into L1 of a
+/// packed panel of `panelBytes` that slab after slab sweeps: none when the
+/// panel stays in L1 (at most half of `l1CacheBytes`) or the target has no
+/// L1 size (GPUs), else kPanelPrefetchRows.
+constexpr int64_t kPanelPrefetchRows = 16;
+int64_t panelPrefetchRows(int64_t panelBytes, int64_t l1CacheBytes);
+
 /// Rows of a block of the grouped GEMMs' left-hand side ([rows, K] f32)
 /// that stays in a quarter of L2: a multiple of `slabRows`, at least one
 /// slab; 0 (no blocks) when K is dynamic.

@@ -157,7 +157,8 @@ static std::optional<PanelTile> packedTile(const TargetDescription &target,
                                            int64_t K, int64_t F) {
   if (target.isGpu() || ShapedType::isDynamic(K) || ShapedType::isDynamic(F))
     return std::nullopt;
-  PanelTile tile{target.registerTileColumns(), target.gemmTileRows()};
+  PanelTile tile{target.registerTileColumns(), target.gemmTileRows(),
+                 target.l1CacheBytes};
   if (K % tile.width != 0 || F % tile.width != 0)
     return std::nullopt;
   return tile;

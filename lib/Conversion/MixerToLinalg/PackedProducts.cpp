@@ -107,6 +107,8 @@ Value mlir::mixer::multiplyPanel(LinalgBuilder &lb, Value lhs, Value panel,
   ImplicitLocOpBuilder &b = lb.builder();
   int64_t M = dimOf(lhs, 0), Kd = dimOf(lhs, 1), w = dimOf(acc, 1);
   int64_t fullSlabs = M / tile.rows, rest = M % tile.rows;
+  int64_t panelAhead =
+      panelPrefetchRows(Kd * w * int64_t(sizeof(float)), tile.l1CacheBytes);
   // Rows [r0, r0 + h) of acc.
   auto slabStep = [&](ImplicitLocOpBuilder &sb, Value r0, int64_t h,
                       Value state) -> Value {
@@ -118,7 +120,8 @@ Value mlir::mixer::multiplyPanel(LinalgBuilder &lb, Value lhs, Value panel,
     Value dest = slb.slice(state, {r0, zero}, {height, wide}, {h, w});
     if (zeroFirst)
       dest = slb.fill(dest, 0.0);
-    Value product = contractPanel(slb, a, panel, dest, tile.rows);
+    Value product = contractPanel(slb, a, panel, dest, tile.rows,
+                                  /*prefetchRows=*/0, panelAhead);
     return slb.insert(product, state, {r0, zero}, {height, wide});
   };
   if (fullSlabs > 0) {

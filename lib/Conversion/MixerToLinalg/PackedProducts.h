@@ -20,9 +20,12 @@
 namespace mlir::mixer {
 
 /// The register tile of the packed products: `width` columns per panel,
-/// `rows` rows per micro-kernel call.
+/// `rows` rows per micro-kernel call; `l1CacheBytes` (0 on GPUs) decides
+/// whether a panel stays in L1 while slab after slab sweeps it, or streams
+/// from L2 and is prefetched into L1 by the micro-kernel.
 struct PanelTile {
   int64_t width, rows;
+  int64_t l1CacheBytes = 0;
 };
 
 /// Where panel p's tile of an output of forEachPanel lies: its columns
@@ -54,7 +57,9 @@ Value panelAt(LinalgBuilder &lb, Value panels, Value p);
 
 /// acc [M, width] += lhs [M, Kd] x panel [Kd, width] in slabs of
 /// `tile.rows` rows, each one micro-kernel call; with `zeroFirst`, each slab
-/// of acc is zeroed first (acc = lhs x panel).
+/// of acc is zeroed first (acc = lhs x panel). A panel that does not stay
+/// in L1 across the slabs is prefetched into L1 a few rows ahead by each
+/// call (panelPrefetchRows, GroupedPanels.h).
 Value multiplyPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
                     PanelTile tile, bool zeroFirst);
 

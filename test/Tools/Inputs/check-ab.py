@@ -1,7 +1,8 @@
 """Checks the A/B fields of a mixer-bench JSON file written with --ab
-OPTIONS (argv[2]): every mixer row was also built with OPTIONS and carries
-that build's median, error and the median ratio of the paired calls; the
-naive and fwd+bwd rows carry none. Prints one line per row; a mismatch
+OPTIONS (argv[2]): every mixer and mixer-fwd+bwd row was also built with
+OPTIONS and carries that build's median, error (of its result, or of its
+gradients on a fwd+bwd row) and the median ratio of the paired calls; the
+naive rows carry none. Prints one line per row; a mismatch
 prints MISMATCH and exits 1."""
 import json
 import math
@@ -13,7 +14,7 @@ failed = data["config"]["ab_options"] != options
 print(f"config ab_options: {data['config']['ab_options']}")
 for row in data["rows"]:
     name = f"{row['case']} {row['impl']}"
-    if row["impl"] != "mixer":
+    if row["impl"] not in ("mixer", "mixer-fwd+bwd"):
         ok = "ab_ratio" not in row
         print(f"{name}: {'single build' if ok else 'MISMATCH: ' + str(row)}")
     else:
