@@ -15,6 +15,8 @@
 
 namespace mlir::mixer {
 
+struct TargetDescription;
+
 /// One slab of `rows` rows starting at row `r0`: returns the updated state
 /// (the tensors the slabs write, carried through the loops).
 using SlabSteps = function_ref<SmallVector<Value>(
@@ -54,6 +56,14 @@ Value groupedMatmulRows(ImplicitLocOpBuilder &b, int64_t slabRows, Value lhs,
                         Value groupSizes, OpFoldResult K, OpFoldResult N,
                         Value out,
                         function_ref<Value(LinalgBuilder &, Value e)> weightOf);
+
+/// On a CPU target: out = the rows of each group of `lhs` [T, N] times
+/// weightsT[e]^T, weightsT [E, K, N], rows past the groups zero, by the
+/// forward grouped GEMM's packed panels and micro-kernel (the backward's
+/// dlhs). Defined in MoEToLinalg.cpp.
+Value groupedMatmulTransposedCpu(ImplicitLocOpBuilder &b,
+                                 const TargetDescription &target, Value lhs,
+                                 Value groupSizes, Value weightsT, Value out);
 
 /// The logistic function of `g`, from exp(-|g|) so that the exp never
 /// overflows.

@@ -27,6 +27,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
@@ -60,6 +61,8 @@ struct PanelLoops {
   bool slabsOuter = false;
   /// Whether a group's last rows go in one slab of their own height.
   bool exactRest = false;
+  /// Whether `weights` are [E, N, K], each expert's transpose used.
+  bool transposed = false;
   /// The rows ahead of each panel that the step prefetches into L1.
   int64_t panelPrefetchRows = 0;
 
@@ -98,7 +101,8 @@ struct PanelLoops {
   }
 
   /// The columns from `col0` of `width` of expert `e` of `weight`, in place
-  /// (panel `panel` of packed weights).
+  /// (panel `panel` of packed weights; their rows, [width, K], of
+  /// transposed ones).
   Value columnsOf(LinalgBuilder &lb, Value weight, Value e, OpFoldResult panel,
                   OpFoldResult col0, OpFoldResult width) const {
     OpFoldResult zero = lb.builder().getIndexAttr(0),
@@ -106,6 +110,9 @@ struct PanelLoops {
     if (prepacked)
       return lb.slice(weight, {e, panel, zero, zero}, {one, one, K, width},
                       {staticSize(K), staticSize(width)});
+    if (transposed)
+      return lb.slice(weight, {e, col0, zero}, {one, width, K},
+                      {staticSize(width), staticSize(K)});
     return lb.slice(weight, {e, zero, col0}, {one, K, width},
                     {staticSize(K), staticSize(width)});
   }
@@ -122,8 +129,12 @@ struct PanelLoops {
           SmallVector<Value> next;
           for (auto [weight, buffer] : llvm::zip(weights, bufs)) {
             Value src = columnsOf(lb, weight, e, panel, col0, width);
-            Value packed =
-                lb.copy(src, panelOf(lb, buffer, panel, width));
+            Value dest = panelOf(lb, buffer, panel, width);
+            Value packed = transposed
+                               ? linalg::TransposeOp::create(
+                                     pb, src, dest, ArrayRef<int64_t>{1, 0})
+                                     .getResult()[0]
+                               : lb.copy(src, dest);
             next.push_back(lb.insert(packed, buffer, {panel, zero, zero},
                                      {one, K, width}));
           }
@@ -218,20 +229,29 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
                                     int64_t l1CacheBytes, bool exactRest,
                                     Value lhs, Value groupSizes,
                                     ValueRange weights, Value out,
-                                    PanelSlabStep step) {
+                                    PanelSlabStep step,
+                                    bool transposedWeights) {
   LinalgBuilder lb(b);
   SmallVector<OpFoldResult> wSizes = lb.sizesOf(weights[0]);
   // Packed already ([E, P, K, W], static W and N): read in its panels.
   bool prepacked = wSizes.size() == 4;
-  OpFoldResult K = prepacked ? wSizes[2] : wSizes[1];
-  OpFoldResult N = prepacked ? lb.sizesOf(out)[1] : wSizes[2];
+  OpFoldResult K = prepacked           ? wSizes[2]
+                   : transposedWeights ? wSizes[2]
+                                       : wSizes[1];
+  OpFoldResult N = prepacked           ? lb.sizesOf(out)[1]
+                   : transposedWeights ? wSizes[1]
+                                       : wSizes[2];
   if (prepacked)
     panelCols = staticSize(wSizes[3]);
   // Packed here, once per expert, unless packed already or used in place.
   bool packed = packPanels && panelCols > 0 && !prepacked;
+  assert((!transposedWeights ||
+          (packed && !ShapedType::isDynamic(staticSize(N)))) &&
+         "transposed weights are packed, by panels of a static N");
   PanelLoops loops =
       panelLoopsOf(b, slabRows, panelCols, lhs, weights, K, N, step);
   loops.exactRest = exactRest;
+  loops.transposed = transposedWeights;
   if ((packed || prepacked) && l1CacheBytes > 0) {
     // One step's panels (one per weight), [K, panelCols] f32 each: each
     // slab sweeps them all when they do not stay in L1 together, and the

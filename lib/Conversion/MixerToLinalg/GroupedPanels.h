@@ -45,13 +45,14 @@ using PanelSlabStep =
 /// streams the panels once, not once per power of two of their count. Rows past
 /// the groups are zero. Each weight is [E, K, N], or packed already
 /// ([E, P, K, W], mixer.pack_weights: then its panels of W columns are read
-/// as they are and `panelCols` is ignored); `lhs` is [T, K] and `out`
-/// [T, N].
+/// as they are and `panelCols` is ignored), or, with `transposedWeights`,
+/// [E, N, K], each expert's transpose packed (the backward's dlhs; needs
+/// `packPanels` and a static N); `lhs` is [T, K] and `out` [T, N].
 Value groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
-                       int64_t panelCols, bool packPanels,
-                       int64_t l1CacheBytes, bool exactRest, Value lhs,
-                       Value groupSizes, ValueRange weights, Value out,
-                       PanelSlabStep step);
+                       int64_t panelCols, bool packPanels, int64_t l1CacheBytes,
+                       bool exactRest, Value lhs, Value groupSizes,
+                       ValueRange weights, Value out, PanelSlabStep step,
+                       bool transposedWeights = false);
 
 /// `packed` [E, P, K, W] (static W) with the panels of `weights` [E, K, N]:
 /// packed[e, p, :, j] = weights[e, :, p * W + j], zero past N. The packing

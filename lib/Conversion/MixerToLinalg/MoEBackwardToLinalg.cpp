@@ -7,6 +7,9 @@
 //     dlhs = the forward grouped GEMM of dout with the weights rhs[e]^T
 //     for e: acc = 0 [K, N]; for each slab of group e:
 //              acc += lhs[slab]^T dout[slab];   drhs[e] = acc
+//     On the CPU with K and N multiples of the panel width, dlhs through
+//     the forward's packed panels, drhs in L2-sized blocks of rows through
+//     the micro-kernel (lowerPackedGroupedMatmulBackward).
 //   grouped_swiglu_backward, for e and each slab of group e:
 //     gate = x[slab] w_gate[e], up = x[slab] w_up[e]        (recomputed)
 //     dgate = dout * up * silu'(gate), dup = dout * silu(gate)
@@ -35,6 +38,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -82,7 +86,79 @@ static Value zeroMatrixLike(LinalgBuilder &lb, Value stacked) {
   return lb.filled({sizes[1], sizes[2]}, lb.builder().getF32Type(), 0.0);
 }
 
+/// The CPU's register tile for the packed products of [., K] x [K, F]
+/// weights, or none when K or F is dynamic or not a multiple of its width.
+static std::optional<PanelTile> packedTile(const TargetDescription &target,
+                                           int64_t K, int64_t F) {
+  if (target.isGpu() || ShapedType::isDynamic(K) || ShapedType::isDynamic(F))
+    return std::nullopt;
+  PanelTile tile{target.registerTileColumns(), target.gemmTileRows(),
+                 target.l1CacheBytes};
+  if (K % tile.width != 0 || F % tile.width != 0)
+    return std::nullopt;
+  return tile;
+}
+
+/// Rows of a block of the packed backward products: whole micro-kernel
+/// slabs whose [rows, cols] blocks stay in a quarter of L2. Each block
+/// updates the weight-gradient accumulators once: 16-row slabs would
+/// stream them through L2 every 16 rows.
+static int64_t packedBlockRows(const TargetDescription &target, PanelTile tile,
+                               int64_t cols) {
+  int64_t rows = groupedRowBlock(target.l2CacheBytes, target.moeSlabRows, cols);
+  return std::max<int64_t>(1, rows / tile.rows) * tile.rows;
+}
+
 namespace {
+
+/// grouped_matmul_backward on the CPU, with K and N multiples of the
+/// register tile's width:
+///   dlhs: the forward grouped GEMM of dout with rhs[e]^T, whose panels it
+///         packs by transposing (groupedMatmulTransposedCpu)
+///   drhs: per group e, for each block of its rows (packedBlockRows):
+///           N panels: drhs[e] += lhs[block]^T dout[block], dout[block]
+///                     packed, lhs[block]^T [K, rows] as the
+///                     micro-kernel's rows
+/// The op is tiled over K across threads (mixer-tile-parallel-dims):
+/// inside a tile the panels go in order.
+static SmallVector<Value>
+lowerPackedGroupedMatmulBackward(GroupedMatmulBackwardOp op,
+                                 ImplicitLocOpBuilder &b, PanelTile tile) {
+  const TargetDescription &target = lookupTargetDescription(op);
+  Value lhs = op.getLhs(), rhs = op.getRhs(), dout = op.getDout();
+  int64_t n = staticSize(LinalgBuilder(b).sizesOf(rhs)[2]);
+  bool parallel = !op->getParentOfType<scf::ForallOp>();
+  Value dlhs = groupedMatmulTransposedCpu(b, target, dout, op.getGroupSizes(),
+                                          rhs, op.getOuts()[0]);
+  int64_t blockRows = packedBlockRows(target, tile, n);
+  Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
+  Value drhs = walkGroups(
+      b, op.getGroupSizes(), rowsTotal, ValueRange{op.getOuts()[1]},
+      [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+          ValueRange state) -> SmallVector<Value> {
+        Value acc = forEachSlabCarrying(
+            gb.builder(), blockRows, offset, size,
+            ValueRange{zeroMatrixLike(gb, rhs)},
+            [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                ValueRange acc) -> SmallVector<Value> {
+              Value d = slabOf(sb, dout, rows, r0);
+              Value dPanels = packPanels(sb, d, emptyPanels(sb, rows, n, tile),
+                                         tile, /*transposed=*/false, parallel);
+              Value aT = sb.transpose(slabOf(sb, lhs, rows, r0));
+              return forEachPanel(
+                  sb, n / tile.width, tile, acc, {PanelSlot::Columns},
+                  [&](LinalgBuilder &pb, Value p, Value,
+                      ValueRange tiles) -> SmallVector<Value> {
+                    return {multiplyPanel(pb, aT, panelAt(pb, dPanels, p),
+                                          tiles[0], tile,
+                                          /*zeroFirst=*/false)};
+                  },
+                  parallel);
+            })[0];
+        return {insertMatrix(gb, acc, state[0], e)};
+      })[0];
+  return {dlhs, drhs};
+}
 
 static SmallVector<Value> lowerGroupedMatmulBackward(GroupedMatmulBackwardOp op,
                                                      ImplicitLocOpBuilder &b) {
@@ -90,7 +166,11 @@ static SmallVector<Value> lowerGroupedMatmulBackward(GroupedMatmulBackwardOp op,
   SmallVector<OpFoldResult> rhsSizes = lb.sizesOf(op.getRhs());
   OpFoldResult K = rhsSizes[1];
   Value lhs = op.getLhs(), rhs = op.getRhs(), dout = op.getDout();
-  int64_t slabRows = lookupTargetDescription(op).moeSlabRows;
+  const TargetDescription &target = lookupTargetDescription(op);
+  int64_t slabRows = target.moeSlabRows;
+  int64_t n = staticSize(rhsSizes[2]);
+  if (std::optional<PanelTile> tile = packedTile(target, staticSize(K), n))
+    return lowerPackedGroupedMatmulBackward(op, b, *tile);
 
   // dlhs: the forward algorithm with rhs[e]^T [N, K] as the weights.
   Value dlhs =
@@ -149,19 +229,6 @@ static std::pair<Value, Value> swigluCotangents(LinalgBuilder &sb, Value gate,
                            .getResult();
                      });
   return {dgate, dup};
-}
-
-/// The CPU's register tile for the packed products of [., K] x [K, F]
-/// weights, or none when K or F is dynamic or not a multiple of its width.
-static std::optional<PanelTile> packedTile(const TargetDescription &target,
-                                           int64_t K, int64_t F) {
-  if (target.isGpu() || ShapedType::isDynamic(K) || ShapedType::isDynamic(F))
-    return std::nullopt;
-  PanelTile tile{target.registerTileColumns(), target.gemmTileRows(),
-                 target.l1CacheBytes};
-  if (K % tile.width != 0 || F % tile.width != 0)
-    return std::nullopt;
-  return tile;
 }
 
 /// The panels of one expert's weights: w_gate, w_up ([K, F], for gate and
@@ -241,16 +308,8 @@ static SmallVector<Value> lowerGroupedSwigluBackward(GroupedSwigluBackwardOp op,
   const TargetDescription &target = lookupTargetDescription(op);
   std::optional<PanelTile> tile = packedTile(target, k, f);
   int64_t slabRows = target.moeSlabRows;
-  // Packed: blocks of whole micro-kernel slabs whose [rows, F] cotangent
-  // blocks stay in a quarter of L2. Each block updates the [K, F]
-  // weight-gradient accumulators once: 16-row slabs stream them through
-  // memory every 16 rows.
-  int64_t blockRows =
-      tile ? std::max<int64_t>(
-                 1, groupedRowBlock(target.l2CacheBytes, slabRows, f) /
-                        tile->rows) *
-                 tile->rows
-           : slabRows;
+  // Packed: blocks whose [rows, F] cotangents stay in a quarter of L2.
+  int64_t blockRows = tile ? packedBlockRows(target, *tile, f) : slabRows;
   Value rowsTotal = tensor::DimOp::create(b, x, 0);
 
   SmallVector<Value> walked = walkGroups(

@@ -288,14 +288,15 @@ struct GroupedGemmTiles {
   }
 };
 
-static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
-                                             ImplicitLocOpBuilder &b) {
-  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs(),
-                         op.getLhs());
-  Value out = groupedPanelRows(
+/// out = the grouped GEMM of `lhs` with `weights` in the tiles of `tiles`
+/// (with `transposed`, weights [E, N, K] whose transposes are packed).
+static Value groupedMatmulPanels(ImplicitLocOpBuilder &b,
+                                 const GroupedGemmTiles &tiles, Value lhs,
+                                 Value groupSizes, Value weights, Value out,
+                                 bool transposed) {
+  return groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
-      tiles.exactRest, op.getLhs(), op.getGroupSizes(), op.getRhs(),
-      op.getOuts()[0],
+      tiles.exactRest, lhs, groupSizes, weights, out,
       [&](LinalgBuilder &sb, Value a, ValueRange panels, Value dest,
           int64_t panelAhead) {
         // Accumulated in place in the output's tile on the CPU; in a
@@ -305,8 +306,16 @@ static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
                         : sb.filled(sb.sizesOf(dest), b.getF32Type(), 0.0);
         return contractPanel(sb, a, panels[0], acc, tiles.tileRows,
                              tiles.prefetchRows, panelAhead);
-      });
-  return {out};
+      },
+      transposed);
+}
+
+static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
+                                             ImplicitLocOpBuilder &b) {
+  GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs(), op.getLhs());
+  return {groupedMatmulPanels(b, tiles, op.getLhs(), op.getGroupSizes(),
+                              op.getRhs(), op.getOuts()[0],
+                              /*transposed=*/false)};
 }
 
 static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
@@ -537,6 +546,19 @@ static SmallVector<Value> lowerMoeCombine(MoeCombineOp op,
 }
 
 } // namespace
+
+Value mlir::mixer::groupedMatmulTransposedCpu(ImplicitLocOpBuilder &b,
+                                              const TargetDescription &target,
+                                              Value lhs, Value groupSizes,
+                                              Value weightsT, Value out) {
+  GroupedGemmTiles tiles(target, weightsT, lhs);
+  // A transpose cannot be read in place: always packed, nothing of the
+  // next expert's prefetched.
+  tiles.packPanels = true;
+  tiles.prefetchRows = 0;
+  return groupedMatmulPanels(b, tiles, lhs, groupSizes, weightsT, out,
+                             /*transposed=*/true);
+}
 
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
   addReplacementPatterns<lowerGroupedMatmul, lowerGroupedSwiglu,

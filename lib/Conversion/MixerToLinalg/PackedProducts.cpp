@@ -3,7 +3,8 @@
 //   pack:      panels[p] = matrix[:, p*w : (p+1)*w]              [Kd, w]
 //   multiply:  for each slab s of `rows` rows of lhs:
 //                acc[s] (+)= lhs[s] panel                 (contractPanel)
-//   forEachPanel: scf.forall over the panels, one tile of each output each
+//   forEachPanel: scf.forall over the panels (or an scf.for inside a
+//                 thread's tile), one tile of each output each
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,40 +23,71 @@ static int64_t dimOf(Value v, unsigned d) {
   return cast<ShapedType>(v.getType()).getDimSize(d);
 }
 
+/// Offsets, sizes and the current tile of panel p of each output.
+struct PanelTiles {
+  SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
+  SmallVector<Value> tiles;
+};
+
+static PanelTiles panelTilesOf(LinalgBuilder &lb, Value p, Value col0,
+                               int64_t width, ValueRange outs,
+                               ArrayRef<PanelSlot> slots) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1),
+               wide = b.getIndexAttr(width);
+  PanelTiles out;
+  for (auto [shared, slot] : llvm::zip_equal(outs, slots)) {
+    int64_t rows = dimOf(shared, 1);
+    if (slot == PanelSlot::Columns) {
+      rows = dimOf(shared, 0);
+      out.offsets.push_back({zero, col0});
+      out.sizes.push_back({b.getIndexAttr(rows), wide});
+    } else {
+      out.offsets.push_back({p, zero, zero});
+      out.sizes.push_back({one, b.getIndexAttr(rows), wide});
+    }
+    out.tiles.push_back(
+        lb.slice(shared, out.offsets.back(), out.sizes.back(), {rows, width}));
+  }
+  return out;
+}
+
 SmallVector<Value> mlir::mixer::forEachPanel(LinalgBuilder &lb, int64_t count,
                                              PanelTile tile, ValueRange outs,
                                              ArrayRef<PanelSlot> slots,
-                                             PanelTilesBody body) {
+                                             PanelTilesBody body,
+                                             bool parallel) {
   ImplicitLocOpBuilder &b = lb.builder();
+  Value width = arith::ConstantIndexOp::create(b, tile.width);
+  if (!parallel) {
+    Value c0 = arith::ConstantIndexOp::create(b, 0);
+    Value c1 = arith::ConstantIndexOp::create(b, 1);
+    Value end = arith::ConstantIndexOp::create(b, count);
+    return lb.loop(
+        c0, end, c1, outs, [&](LinalgBuilder &pb, Value p, ValueRange state) {
+          Value col0 = arith::MulIOp::create(pb.builder(), p, width);
+          PanelTiles at = panelTilesOf(pb, p, col0, tile.width, state, slots);
+          SmallVector<Value> next = body(pb, p, col0, at.tiles);
+          SmallVector<Value> result;
+          for (auto [value, dest, off, size] :
+               llvm::zip_equal(next, state, at.offsets, at.sizes))
+            result.push_back(pb.insert(value, dest, off, size));
+          return result;
+        });
+  }
   auto forall = scf::ForallOp::create(
       b, ArrayRef<OpFoldResult>{b.getIndexAttr(count)}, outs, std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
   Value p = forall.getInductionVars()[0];
-  Value col0 =
-      arith::MulIOp::create(b, p, arith::ConstantIndexOp::create(b, tile.width));
-  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1),
-               wide = b.getIndexAttr(tile.width);
-  // Offsets and sizes of each output's tile.
-  SmallVector<SmallVector<OpFoldResult>> offsets, sizes;
-  SmallVector<Value> tiles;
-  for (auto [shared, slot] : llvm::zip_equal(forall.getRegionIterArgs(), slots)) {
-    int64_t rows = dimOf(shared, 1);
-    if (slot == PanelSlot::Columns) {
-      rows = dimOf(shared, 0);
-      offsets.push_back({zero, col0});
-      sizes.push_back({b.getIndexAttr(rows), wide});
-    } else {
-      offsets.push_back({p, zero, zero});
-      sizes.push_back({one, b.getIndexAttr(rows), wide});
-    }
-    tiles.push_back(lb.slice(shared, offsets.back(), sizes.back(),
-                             {rows, tile.width}));
-  }
-  SmallVector<Value> next = body(lb, p, col0, tiles);
+  Value col0 = arith::MulIOp::create(b, p, width);
+  PanelTiles at =
+      panelTilesOf(lb, p, col0, tile.width, forall.getRegionIterArgs(), slots);
+  SmallVector<Value> next = body(lb, p, col0, at.tiles);
   b.setInsertionPointToStart(forall.getTerminator().getBody());
-  for (auto [value, shared, off, size] :
-       llvm::zip_equal(next, forall.getRegionIterArgs(), offsets, sizes)) {
+  OpFoldResult one = b.getIndexAttr(1);
+  for (auto [value, shared, off, size] : llvm::zip_equal(
+           next, forall.getRegionIterArgs(), at.offsets, at.sizes)) {
     SmallVector<OpFoldResult> strides(off.size(), one);
     tensor::ParallelInsertSliceOp::create(b, value, shared, off, size, strides);
   }
@@ -71,7 +103,7 @@ Value mlir::mixer::emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N,
 }
 
 Value mlir::mixer::packPanels(LinalgBuilder &lb, Value matrix, Value panels,
-                              PanelTile tile, bool transposed) {
+                              PanelTile tile, bool transposed, bool parallel) {
   int64_t Kd = dimOf(panels, 1), w = tile.width;
   return forEachPanel(
       lb, dimOf(panels, 0), tile, ValueRange{panels}, {PanelSlot::Packed},
@@ -90,7 +122,8 @@ Value mlir::mixer::packPanels(LinalgBuilder &lb, Value matrix, Value panels,
         return {linalg::TransposeOp::create(ib, rows, tiles[0],
                                             ArrayRef<int64_t>{1, 0})
                     .getResult()[0]};
-      })[0];
+      },
+      parallel)[0];
 }
 
 Value mlir::mixer::panelAt(LinalgBuilder &lb, Value panels, Value p) {

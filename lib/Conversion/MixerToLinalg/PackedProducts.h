@@ -1,4 +1,5 @@
-//===- PackedProducts.h - products over a right-hand side packed once -*- C++ -*-===//
+//===- PackedProducts.h - products over a right-hand side packed once -*- C++
+//-*-===//
 //
 // The backward grouped GEMMs multiply blocks of rows by a [Kd, N] matrix
 // (a weight, its transpose, or a block of the cotangent) that many slabs of
@@ -6,8 +7,10 @@
 // copied into contiguous [Kd, width] panels, width the register tile's
 // columns, so that the micro-kernel (contractPanel) reads each panel from
 // consecutive cache lines instead of rows a power of two apart. The panels
-// go to threads (scf.forall): the backward ops are not tiled across threads
-// by mixer-tile-parallel-dims, their results sharing no parallel dimension.
+// go to threads (scf.forall) where mixer-tile-parallel-dims has not split
+// the op already: grouped_swiglu_backward's results share no parallel
+// dimension; grouped_matmul_backward is split over K, and its tiles take
+// their panels in order.
 // Defined in PackedProducts.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -33,24 +36,26 @@ struct PanelTile {
 /// [panels, Kd, width] buffer ([Kd, width]).
 enum class PanelSlot { Columns, Packed };
 
-/// Computes the tiles of panels [0, count) of `outs` in parallel:
+/// Computes the tiles of panels [0, count) of `outs`, in parallel
+/// (scf.forall) or, inside a thread's tile already, in order (scf.for):
 /// `body(lb, p, col0, tiles)` gets panel p's first column and the current
 /// tile of each output, and returns its new tiles. All shapes static.
 using PanelTilesBody = function_ref<SmallVector<Value>(
     LinalgBuilder &lb, Value p, Value col0, ValueRange tiles)>;
 SmallVector<Value> forEachPanel(LinalgBuilder &lb, int64_t count,
                                 PanelTile tile, ValueRange outs,
-                                ArrayRef<PanelSlot> slots,
-                                PanelTilesBody body);
+                                ArrayRef<PanelSlot> slots, PanelTilesBody body,
+                                bool parallel = true);
 
 /// An uninitialized buffer of the panels of a [Kd, N] matrix:
 /// [N / width, Kd, width]. Needs static Kd and N, N a multiple of width.
 Value emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N, PanelTile tile);
 
 /// `matrix` [Kd, N] copied into `panels` (from emptyPanels); with
-/// `transposed`, `matrix` is [N, Kd] and its transpose is packed.
-Value packPanels(LinalgBuilder &lb, Value matrix, Value panels,
-                 PanelTile tile, bool transposed);
+/// `transposed`, `matrix` is [N, Kd] and its transpose is packed. The
+/// panels in parallel, or in order (see forEachPanel).
+Value packPanels(LinalgBuilder &lb, Value matrix, Value panels, PanelTile tile,
+                 bool transposed, bool parallel = true);
 
 /// Panel `p` ([Kd, width]) of a packed buffer.
 Value panelAt(LinalgBuilder &lb, Value panels, Value p);
