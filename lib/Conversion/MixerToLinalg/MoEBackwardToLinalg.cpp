@@ -111,6 +111,30 @@ static int64_t packedBlockRows(const TargetDescription &target, PanelTile tile,
 
 namespace {
 
+/// drhs of grouped_matmul_backward: drhs[e] = the sum over the blocks of
+/// `blockRows` rows of group e of `step(lb, rows, r0, acc)`, which adds
+/// the block's lhs^T dout to the [K, N] accumulator `acc` (zero for an
+/// empty group).
+static Value sumOverGroupBlocks(
+    ImplicitLocOpBuilder &b, GroupedMatmulBackwardOp op, int64_t blockRows,
+    function_ref<Value(LinalgBuilder &, int64_t rows, Value r0, Value acc)>
+        step) {
+  Value rowsTotal = tensor::DimOp::create(b, op.getLhs(), 0);
+  return walkGroups(
+      b, op.getGroupSizes(), rowsTotal, ValueRange{op.getOuts()[1]},
+      [&](LinalgBuilder &gb, Value e, Value offset, Value size,
+          ValueRange state) -> SmallVector<Value> {
+        Value acc =
+            forEachSlabCarrying(gb.builder(), blockRows, offset, size,
+                                ValueRange{zeroMatrixLike(gb, op.getRhs())},
+                                [&](LinalgBuilder &sb, int64_t rows, Value r0,
+                                    ValueRange acc) -> SmallVector<Value> {
+                                  return {step(sb, rows, r0, acc[0])};
+                                })[0];
+        return {insertMatrix(gb, acc, state[0], e)};
+      })[0];
+}
+
 /// grouped_matmul_backward on the CPU, with K and N multiples of the
 /// register tile's width:
 ///   dlhs: the forward grouped GEMM of dout with rhs[e]^T, whose panels it
@@ -130,33 +154,22 @@ lowerPackedGroupedMatmulBackward(GroupedMatmulBackwardOp op,
   bool parallel = !op->getParentOfType<scf::ForallOp>();
   Value dlhs = groupedMatmulTransposedCpu(b, target, dout, op.getGroupSizes(),
                                           rhs, op.getOuts()[0]);
-  int64_t blockRows = packedBlockRows(target, tile, n);
-  Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
-  Value drhs = walkGroups(
-      b, op.getGroupSizes(), rowsTotal, ValueRange{op.getOuts()[1]},
-      [&](LinalgBuilder &gb, Value e, Value offset, Value size,
-          ValueRange state) -> SmallVector<Value> {
-        Value acc = forEachSlabCarrying(
-            gb.builder(), blockRows, offset, size,
-            ValueRange{zeroMatrixLike(gb, rhs)},
-            [&](LinalgBuilder &sb, int64_t rows, Value r0,
-                ValueRange acc) -> SmallVector<Value> {
-              Value d = slabOf(sb, dout, rows, r0);
-              Value dPanels = packPanels(sb, d, emptyPanels(sb, rows, n, tile),
-                                         tile, /*transposed=*/false, parallel);
-              Value aT = sb.transpose(slabOf(sb, lhs, rows, r0));
-              return forEachPanel(
-                  sb, n / tile.width, tile, acc, {PanelSlot::Columns},
-                  [&](LinalgBuilder &pb, Value p, Value,
-                      ValueRange tiles) -> SmallVector<Value> {
-                    return {multiplyPanel(pb, aT, panelAt(pb, dPanels, p),
-                                          tiles[0], tile,
-                                          /*zeroFirst=*/false)};
-                  },
-                  parallel);
-            })[0];
-        return {insertMatrix(gb, acc, state[0], e)};
-      })[0];
+  Value drhs = sumOverGroupBlocks(
+      b, op, packedBlockRows(target, tile, n),
+      [&](LinalgBuilder &sb, int64_t rows, Value r0, Value acc) {
+        Value d = slabOf(sb, dout, rows, r0);
+        Value dPanels = packPanels(sb, d, emptyPanels(sb, rows, n, tile), tile,
+                                   /*transposed=*/false, parallel);
+        Value aT = sb.transpose(slabOf(sb, lhs, rows, r0));
+        return forEachPanel(
+            sb, n / tile.width, tile, acc, {PanelSlot::Columns},
+            [&](LinalgBuilder &pb, Value p, Value,
+                ValueRange tiles) -> SmallVector<Value> {
+              return {multiplyPanel(pb, aT, panelAt(pb, dPanels, p), tiles[0],
+                                    tile, /*zeroFirst=*/false)};
+            },
+            parallel)[0];
+      });
   return {dlhs, drhs};
 }
 
@@ -180,22 +193,12 @@ static SmallVector<Value> lowerGroupedMatmulBackward(GroupedMatmulBackwardOp op,
                         });
 
   // drhs[e] = sum over the slabs of group e of lhs[slab]^T dout[slab].
-  Value rowsTotal = tensor::DimOp::create(b, lhs, 0);
-  Value drhs =
-      walkGroups(b, op.getGroupSizes(), rowsTotal, ValueRange{op.getOuts()[1]},
-                 [&](LinalgBuilder &gb, Value e, Value offset, Value size,
-                     ValueRange state) -> SmallVector<Value> {
-                   Value acc = forEachSlabCarrying(
-                       gb.builder(), slabRows, offset, size,
-                       ValueRange{zeroMatrixLike(gb, rhs)},
-                       [&](LinalgBuilder &sb, int64_t rows, Value r0,
-                           ValueRange acc) -> SmallVector<Value> {
-                         return {sb.contract(slabOf(sb, lhs, rows, r0),
-                                             slabOf(sb, dout, rows, r0), acc[0],
-                                             Lhs::Transposed)};
-                       })[0];
-                   return {insertMatrix(gb, acc, state[0], e)};
-                 })[0];
+  Value drhs = sumOverGroupBlocks(
+      b, op, slabRows,
+      [&](LinalgBuilder &sb, int64_t rows, Value r0, Value acc) {
+        return sb.contract(slabOf(sb, lhs, rows, r0),
+                           slabOf(sb, dout, rows, r0), acc, Lhs::Transposed);
+      });
   return {dlhs, drhs};
 }
 
