@@ -278,9 +278,9 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
     SmallVector<int64_t> shape;
     dispatchIndexOpFoldResults({b.getIndexAttr(panels), K, width},
                                dynamicSizes, shape);
+    Type element = cast<ShapedType>(weight.getType()).getElementType();
     state.push_back(bufferization::AllocTensorOp::create(
-        b, RankedTensorType::get(shape, cast<ShapedType>(weight.getType()).getElementType()),
-        dynamicSizes));
+        b, RankedTensorType::get(shape, element), dynamicSizes));
   }
 
   Value rowsTotal = tensor::DimOp::create(b, lhs, 0);

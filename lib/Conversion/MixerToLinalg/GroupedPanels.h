@@ -40,10 +40,10 @@ using PanelSlabStep =
 /// `l1CacheBytes` (the slab stays in L1), else each panel is swept by every
 /// slab (the panel stays in L1, or in L2 when read in place; always with
 /// `l1CacheBytes` 0, as on a GPU); on CPUs, a panel that does not stay in
-/// L1 is prefetched into L1 a few rows ahead by the step. With `exactRest`, a
-/// group's rows past its full slabs go in one slab of their own height, which
-/// streams the panels once, not once per power of two of their count. Rows past
-/// the groups are zero. Each weight is [E, K, N], or packed already
+/// L1 is prefetched into L1 a few rows ahead by the step. With `exactRest`,
+/// a group's rows past its full slabs go in one slab of their own height,
+/// which streams the panels once, not once per power of two of their count.
+/// Rows past the groups are zero. Each weight is [E, K, N], or packed already
 /// ([E, P, K, W], mixer.pack_weights: then its panels of W columns are read
 /// as they are and `panelCols` is ignored), or, with `transposedWeights`,
 /// [E, N, K], each expert's transpose packed (the backward's dlhs; needs

@@ -1,5 +1,4 @@
-//===- PackedProducts.h - products over a right-hand side packed once -*- C++
-//-*-===//
+//===- PackedProducts.h - products over a packed right-hand side -*- C++ -*-===//
 //
 // The backward grouped GEMMs multiply blocks of rows by a [Kd, N] matrix
 // (a weight, its transpose, or a block of the cotangent) that many slabs of
