@@ -99,14 +99,14 @@ static std::optional<PanelTile> packedTile(const TargetDescription &target,
   return tile;
 }
 
-/// Rows of a block of the packed backward products: whole micro-kernel
-/// slabs whose [rows, cols] blocks stay in a quarter of L2. Each block
-/// updates the weight-gradient accumulators once: 16-row slabs would
-/// stream them through L2 every 16 rows.
-static int64_t packedBlockRows(const TargetDescription &target, PanelTile tile,
+/// Rows of a block of the packed backward products: a multiple of `step`
+/// whose [rows, cols] blocks stay in a quarter of L2. Each block updates the
+/// weight-gradient accumulators once: 16-row slabs would stream them
+/// through L2 every 16 rows.
+static int64_t packedBlockRows(const TargetDescription &target, int64_t step,
                                int64_t cols) {
   int64_t rows = groupedRowBlock(target.l2CacheBytes, target.moeSlabRows, cols);
-  return std::max<int64_t>(1, rows / tile.rows) * tile.rows;
+  return std::max<int64_t>(1, rows / step) * step;
 }
 
 namespace {
@@ -139,7 +139,8 @@ static Value sumOverGroupBlocks(
 /// register tile's width:
 ///   dlhs: the forward grouped GEMM of dout with rhs[e]^T, whose panels it
 ///         packs by transposing (groupedMatmulTransposedCpu)
-///   drhs: per group e, for each block of its rows (packedBlockRows):
+///   drhs: per group e, for each block of its rows (packedBlockRows, a
+///         multiple of the vector width):
 ///           N panels: drhs[e] += lhs[block]^T dout[block], dout[block]
 ///                     packed, lhs[block]^T [K, rows] as the
 ///                     micro-kernel's rows
@@ -154,8 +155,13 @@ lowerPackedGroupedMatmulBackward(GroupedMatmulBackwardOp op,
   bool parallel = !op->getParentOfType<scf::ForallOp>();
   Value dlhs = groupedMatmulTransposedCpu(b, target, dout, op.getGroupSizes(),
                                           rhs, op.getOuts()[0]);
+  // The blocks' rows are only summed over (lhs^T's columns): they need not
+  // be whole micro-kernel slabs. A multiple of the vector width lets the
+  // lhs block's transpose go in square blocks of register shuffles
+  // (mixer-vectorize-cpu), where whole 14-row slabs (252 rows at N = 512)
+  // left it to gathers.
   Value drhs = sumOverGroupBlocks(
-      b, op, packedBlockRows(target, tile, n),
+      b, op, packedBlockRows(target, target.vectorWidth, n),
       [&](LinalgBuilder &sb, int64_t rows, Value r0, Value acc) {
         Value d = slabOf(sb, dout, rows, r0);
         Value dPanels = packPanels(sb, d, emptyPanels(sb, rows, n, tile), tile,
@@ -312,7 +318,7 @@ static SmallVector<Value> lowerGroupedSwigluBackward(GroupedSwigluBackwardOp op,
   std::optional<PanelTile> tile = packedTile(target, k, f);
   int64_t slabRows = target.moeSlabRows;
   // Packed: blocks whose [rows, F] cotangents stay in a quarter of L2.
-  int64_t blockRows = tile ? packedBlockRows(target, *tile, f) : slabRows;
+  int64_t blockRows = tile ? packedBlockRows(target, tile->rows, f) : slabRows;
   Value rowsTotal = tensor::DimOp::create(b, x, 0);
 
   SmallVector<Value> walked = walkGroups(
