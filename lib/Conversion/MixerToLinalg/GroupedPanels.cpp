@@ -235,9 +235,7 @@ Value mlir::mixer::groupedPanelRows(ImplicitLocOpBuilder &b, int64_t slabRows,
   SmallVector<OpFoldResult> wSizes = lb.sizesOf(weights[0]);
   // Packed already ([E, P, K, W], static W and N): read in its panels.
   bool prepacked = wSizes.size() == 4;
-  OpFoldResult K = prepacked           ? wSizes[2]
-                   : transposedWeights ? wSizes[2]
-                                       : wSizes[1];
+  OpFoldResult K = prepacked || transposedWeights ? wSizes[2] : wSizes[1];
   OpFoldResult N = prepacked           ? lb.sizesOf(out)[1]
                    : transposedWeights ? wSizes[1]
                                        : wSizes[2];

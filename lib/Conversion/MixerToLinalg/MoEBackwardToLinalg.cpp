@@ -146,12 +146,10 @@ static Value sumOverGroupBlocks(
 ///                     micro-kernel's rows
 /// The op is tiled over K across threads (mixer-tile-parallel-dims):
 /// inside a tile the panels go in order.
-static SmallVector<Value>
-lowerPackedGroupedMatmulBackward(GroupedMatmulBackwardOp op,
-                                 ImplicitLocOpBuilder &b, PanelTile tile) {
-  const TargetDescription &target = lookupTargetDescription(op);
+static SmallVector<Value> lowerPackedGroupedMatmulBackward(
+    GroupedMatmulBackwardOp op, ImplicitLocOpBuilder &b,
+    const TargetDescription &target, PanelTile tile, int64_t n) {
   Value lhs = op.getLhs(), rhs = op.getRhs(), dout = op.getDout();
-  int64_t n = staticSize(LinalgBuilder(b).sizesOf(rhs)[2]);
   bool parallel = !op->getParentOfType<scf::ForallOp>();
   Value dlhs = groupedMatmulTransposedCpu(b, target, dout, op.getGroupSizes(),
                                           rhs, op.getOuts()[0]);
@@ -189,7 +187,7 @@ static SmallVector<Value> lowerGroupedMatmulBackward(GroupedMatmulBackwardOp op,
   int64_t slabRows = target.moeSlabRows;
   int64_t n = staticSize(rhsSizes[2]);
   if (std::optional<PanelTile> tile = packedTile(target, staticSize(K), n))
-    return lowerPackedGroupedMatmulBackward(op, b, *tile);
+    return lowerPackedGroupedMatmulBackward(op, b, target, *tile, n);
 
   // dlhs: the forward algorithm with rhs[e]^T [N, K] as the weights.
   Value dlhs =
