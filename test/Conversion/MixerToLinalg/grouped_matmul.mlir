@@ -193,7 +193,7 @@ func.func @grouped_matmul_few_rows(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x64
   return %out : tensor<64x64xf32>
 }
 
-// Many rows per expert (T = 448 over E = 4: 112, 8 slabs of 14): packed
+// Many rows per expert (T = 1344 over E = 4: 336, 24 slabs of 14): packed
 // as with a dynamic T, and no prefetch: the packed panels (4 KiB) stay in
 // L1 while every slab sweeps them.
 
@@ -203,9 +203,26 @@ func.func @grouped_matmul_few_rows(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x64
 // CHECK-NOT:     mixer.prefetch_rows_ahead
 // CHECK-NOT:     mixer.prefetch_panel_rows
 // CHECK:         return
-func.func @grouped_matmul_many_rows(%lhs: tensor<448x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<448x64xf32>) -> tensor<448x64xf32> {
-  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<448x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<448x64xf32>) -> tensor<448x64xf32>
-  return %out : tensor<448x64xf32>
+func.func @grouped_matmul_many_rows(%lhs: tensor<1344x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<1344x64xf32>) -> tensor<1344x64xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<1344x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<1344x64xf32>) -> tensor<1344x64xf32>
+  return %out : tensor<1344x64xf32>
+}
+
+// 256 rows per expert (T = 1024 over E = 4): with AVX-512, 18 slabs of 14
+// rows, fewer than the 24 that repay packing: the weights are read in
+// place and the next expert's prefetched; with AVX2, 42 slabs of 6: packed.
+
+// AVX2-LABEL:  func.func @grouped_matmul_rows_between_targets
+// AVX2:          linalg.copy
+// AVX2-NOT:      mixer.prefetch_rows_ahead
+// AVX2:          return
+// AVX512-LABEL: func.func @grouped_matmul_rows_between_targets
+// AVX512-NOT:     linalg.copy
+// AVX512:         mixer.prefetch_rows_ahead
+// AVX512:         return
+func.func @grouped_matmul_rows_between_targets(%lhs: tensor<1024x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<1024x64xf32>) -> tensor<1024x64xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<1024x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<1024x64xf32>) -> tensor<1024x64xf32>
+  return %out : tensor<1024x64xf32>
 }
 
 // K = 512: a panel is 64 KiB, more than half of L1 (48 KiB on the default
