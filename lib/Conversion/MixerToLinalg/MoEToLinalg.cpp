@@ -261,11 +261,14 @@ namespace {
 /// else read in place while the next expert's are prefetched (as are those
 /// of weights packed beforehand), a group's last rows in one slab of their
 /// own height; the GPU maps each slab's products to threads and reads the
-/// weights in place.
+/// weights in place. With `transposedWeights` ([E, N, K], CPUs), whose
+/// transposes cannot be read in place, the panels are always packed and
+/// nothing of the next expert's is prefetched.
 struct GroupedGemmTiles {
   int64_t slabRows, panelCols, tileRows, prefetchRows = 0, l1CacheBytes = 0;
   bool packPanels = false, exactRest = false;
-  GroupedGemmTiles(const TargetDescription &target, Value weights, Value lhs) {
+  GroupedGemmTiles(const TargetDescription &target, Value weights, Value lhs,
+                   bool transposedWeights = false) {
     auto type = cast<ShapedType>(weights.getType());
     if (target.isGpu()) {
       slabRows = target.moeSlabRows;
@@ -280,9 +283,10 @@ struct GroupedGemmTiles {
     exactRest = true;
     l1CacheBytes = target.l1CacheBytes;
     packPanels =
-        type.getRank() == 3 &&
-        groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
-                            type.getDimSize(0), slabRows);
+        transposedWeights ||
+        (type.getRank() == 3 &&
+         groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
+                             type.getDimSize(0), slabRows));
     if (!packPanels)
       prefetchRows = nextExpertPanelRows(weights);
   }
@@ -551,11 +555,7 @@ Value mlir::mixer::groupedMatmulTransposedCpu(ImplicitLocOpBuilder &b,
                                               const TargetDescription &target,
                                               Value lhs, Value groupSizes,
                                               Value weightsT, Value out) {
-  GroupedGemmTiles tiles(target, weightsT, lhs);
-  // A transpose cannot be read in place: always packed, nothing of the
-  // next expert's prefetched.
-  tiles.packPanels = true;
-  tiles.prefetchRows = 0;
+  GroupedGemmTiles tiles(target, weightsT, lhs, /*transposedWeights=*/true);
   return groupedMatmulPanels(b, tiles, lhs, groupSizes, weightsT, out,
                              /*transposed=*/true);
 }
