@@ -23,6 +23,7 @@
 
 #include "GroupedPanels.h"
 #include "GroupSlabs.h"
+#include "PackedProducts.h"
 #include "mixer/Target/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -130,11 +131,7 @@ struct PanelLoops {
           for (auto [weight, buffer] : llvm::zip(weights, bufs)) {
             Value src = columnsOf(lb, weight, e, panel, col0, width);
             Value dest = panelOf(lb, buffer, panel, width);
-            Value packed = transposed
-                               ? linalg::TransposeOp::create(
-                                     pb, src, dest, ArrayRef<int64_t>{1, 0})
-                                     .getResult()[0]
-                               : lb.copy(src, dest);
+            Value packed = packPanel(lb, src, dest, transposed);
             next.push_back(lb.insert(packed, buffer, {panel, zero, zero},
                                      {one, K, width}));
           }

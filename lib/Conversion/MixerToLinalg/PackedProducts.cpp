@@ -102,6 +102,15 @@ Value mlir::mixer::emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N,
                   b.getF32Type());
 }
 
+Value mlir::mixer::packPanel(LinalgBuilder &lb, Value src, Value dest,
+                             bool transposed) {
+  if (!transposed)
+    return lb.copy(src, dest);
+  return linalg::TransposeOp::create(lb.builder(), src, dest,
+                                     ArrayRef<int64_t>{1, 0})
+      .getResult()[0];
+}
+
 Value mlir::mixer::packPanels(LinalgBuilder &lb, Value matrix, Value panels,
                               PanelTile tile, bool transposed, bool parallel) {
   int64_t Kd = dimOf(panels, 1), w = tile.width;
@@ -110,18 +119,12 @@ Value mlir::mixer::packPanels(LinalgBuilder &lb, Value matrix, Value panels,
       [&](LinalgBuilder &pb, Value, Value col0,
           ValueRange tiles) -> SmallVector<Value> {
         ImplicitLocOpBuilder &ib = pb.builder();
-        OpFoldResult zero = ib.getIndexAttr(0);
-        if (!transposed)
-          return {pb.copy(pb.slice(matrix, {zero, col0},
-                                   {ib.getIndexAttr(Kd), ib.getIndexAttr(w)},
-                                   {Kd, w}),
-                          tiles[0])};
-        Value rows = pb.slice(matrix, {col0, zero},
-                              {ib.getIndexAttr(w), ib.getIndexAttr(Kd)},
-                              {w, Kd});
-        return {linalg::TransposeOp::create(ib, rows, tiles[0],
-                                            ArrayRef<int64_t>{1, 0})
-                    .getResult()[0]};
+        OpFoldResult zero = ib.getIndexAttr(0), kd = ib.getIndexAttr(Kd),
+                     width = ib.getIndexAttr(w);
+        Value src = transposed
+                        ? pb.slice(matrix, {col0, zero}, {width, kd}, {w, Kd})
+                        : pb.slice(matrix, {zero, col0}, {kd, width}, {Kd, w});
+        return {packPanel(pb, src, tiles[0], transposed)};
       },
       parallel)[0];
 }

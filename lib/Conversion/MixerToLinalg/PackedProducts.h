@@ -50,6 +50,11 @@ SmallVector<Value> forEachPanel(LinalgBuilder &lb, int64_t count,
 /// [N / width, Kd, width]. Needs static Kd and N, N a multiple of width.
 Value emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N, PanelTile tile);
 
+/// `src` [Kd, width] copied into the panel `dest` [Kd, width], or with
+/// `transposed` `src` [width, Kd] transposed into it: the one copy that
+/// every packing (forward and backward, per call or per weight) makes.
+Value packPanel(LinalgBuilder &lb, Value src, Value dest, bool transposed);
+
 /// `matrix` [Kd, N] copied into `panels` (from emptyPanels); with
 /// `transposed`, `matrix` is [N, Kd] and its transpose is packed. The
 /// panels in parallel, or in order (see forEachPanel).
