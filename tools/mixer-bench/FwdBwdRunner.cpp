@@ -276,24 +276,31 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   for (int i = 0; i < 20 && (i == 0 || secondsSince(warmStart) < 0.2); ++i)
     if (llvm::Error err = step(jit, &f, &b))
       return fail("call failed: " + llvm::toString(std::move(err)));
-  std::vector<double> total, fwd, bwd, secondTotal, ratios;
-  for (int i = 0; i < std::max(1, settings.repeat); ++i) {
+  std::vector<double> fwd, bwd;
+  TimedCall first = [&]() -> llvm::Expected<double> {
     if (llvm::Error err = step(jit, &f, &b))
-      return fail("call failed: " + llvm::toString(std::move(err)));
+      return llvm::createStringError("call failed: " +
+                                     llvm::toString(std::move(err)));
     fwd.push_back(f);
     bwd.push_back(b);
-    total.push_back(f + b);
-    if (!secondCase)
-      continue;
-    if (llvm::Error err = step(*secondCase->jit, &f, &b))
-      return fail("--ab call failed: " + llvm::toString(std::move(err)));
-    secondTotal.push_back(f + b);
-    ratios.push_back(total.back() / secondTotal.back());
-  }
+    return f + b;
+  };
+  TimedCall second;
+  if (secondCase)
+    second = [&]() -> llvm::Expected<double> {
+      if (llvm::Error err = step(*secondCase->jit, &f, &b))
+        return llvm::createStringError("--ab call failed: " +
+                                       llvm::toString(std::move(err)));
+      return f + b;
+    };
+  llvm::Expected<TimesInTurn> times =
+      timeInTurn(settings.repeat, first, second);
+  if (!times)
+    return fail(llvm::toString(times.takeError()));
   if (peakReset && rssBefore >= 0)
     row.workRssMb = statusMb("VmHWM") - rssBefore;
   row.peakRssMb = peakRssMb();
-  setMedian(row, total);
+  setMedian(row, times->first);
   row.fwdMs = medianOf(fwd);
   row.bwdMs = medianOf(bwd);
 
@@ -306,8 +313,7 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
             second, job, settings, *secondCase->jit, compiled->vjp, in, *call))
       return fail("--ab call failed: " + llvm::toString(std::move(err)));
     row.abOptions = settings.abOptions;
-    row.abMedianMs = medianOf(secondTotal);
-    row.abRatio = medianOf(ratios);
+    setAbMedians(row, *times);
     row.abRelError = second.relError;
     if (second.status != "ok" && row.status == "ok") {
       row.status = second.status;

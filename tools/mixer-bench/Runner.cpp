@@ -160,31 +160,24 @@ Row runJob(const Job &job, const RunSettings &settings) {
     row.abRelError = instance.relativeError();
   }
 
-  auto timeCall = [&](const mc::JitModule &module) -> llvm::Expected<double> {
-    Clock::time_point start = Clock::now();
-    if (llvm::Error err = module.call(fn, instance.args))
-      return std::move(err);
-    return secondsSince(start) * 1e3;
+  auto timeCall = [&](const mc::JitModule &module,
+                      const char *failure) -> TimedCall {
+    return [&, called = &module, failure]() -> llvm::Expected<double> {
+      Clock::time_point start = Clock::now();
+      if (llvm::Error err = called->call(fn, instance.args))
+        return llvm::createStringError(failure +
+                                       llvm::toString(std::move(err)));
+      return secondsSince(start) * 1e3;
+    };
   };
-  std::vector<double> times, secondTimes, ratios;
-  for (int i = 0; i < std::max(1, settings.repeat); ++i) {
-    llvm::Expected<double> ms = timeCall(jit);
-    if (!ms)
-      return fail("call failed: " + llvm::toString(ms.takeError()));
-    times.push_back(*ms);
-    if (!second)
-      continue;
-    llvm::Expected<double> other = timeCall(*second);
-    if (!other)
-      return fail("--ab call failed: " + llvm::toString(other.takeError()));
-    secondTimes.push_back(*other);
-    ratios.push_back(*ms / *other);
-  }
-  setMedian(row, times);
-  if (second) {
-    row.abMedianMs = medianOf(secondTimes);
-    row.abRatio = medianOf(ratios);
-  }
+  llvm::Expected<TimesInTurn> times = timeInTurn(
+      settings.repeat, timeCall(jit, "call failed: "),
+      second ? timeCall(*second, "--ab call failed: ") : TimedCall());
+  if (!times)
+    return fail(llvm::toString(times.takeError()));
+  setMedian(row, times->first);
+  if (second)
+    setAbMedians(row, *times);
   Work work = family.work(job.c);
   double seconds = *row.medianMs * 1e-3;
   if (work.flops > 0)
@@ -202,6 +195,11 @@ void setMedian(Row &row, std::vector<double> times) {
   row.medianMs = quantile(times, 0.5);
   row.q1Ms = quantile(times, 0.25);
   row.q3Ms = quantile(times, 0.75);
+}
+
+void setAbMedians(Row &row, const TimesInTurn &times) {
+  row.abMedianMs = medianOf(times.second);
+  row.abRatio = medianOf(times.ratios);
 }
 
 Row medianRound(const std::vector<Row> &rounds) {

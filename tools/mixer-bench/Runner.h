@@ -163,6 +163,10 @@ public:
 /// median_ms, q1_ms, q3_ms of `times`.
 void setMedian(Row &row, std::vector<double> times);
 
+/// ab_median_ms and ab_ratio, the medians of the second build's times and
+/// of the ratios.
+void setAbMedians(Row &row, const TimesInTurn &times);
+
 /// The row of a case's round (mixer-bench --rounds) whose median time is
 /// the median of the rounds' (the upper one of an even count), with every
 /// round's median beside it; the first round that did not succeed where one
