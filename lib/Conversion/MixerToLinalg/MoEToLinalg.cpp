@@ -266,9 +266,10 @@ namespace {
 /// nothing of the next expert's is prefetched.
 struct GroupedGemmTiles {
   int64_t slabRows, panelCols, tileRows, prefetchRows = 0, l1CacheBytes = 0;
-  bool packPanels = false, exactRest = false;
+  bool packPanels = false, exactRest = false, transposedWeights;
   GroupedGemmTiles(const TargetDescription &target, Value weights, Value lhs,
-                   bool transposedWeights = false) {
+                   bool transposedWeights = false)
+      : transposedWeights(transposedWeights) {
     auto type = cast<ShapedType>(weights.getType());
     if (target.isGpu()) {
       slabRows = target.moeSlabRows;
@@ -293,11 +294,10 @@ struct GroupedGemmTiles {
 };
 
 /// out = the grouped GEMM of `lhs` with `weights` in the tiles of `tiles`
-/// (with `transposed`, weights [E, N, K] whose transposes are packed).
+/// (weights [E, N, K] whose transposes are packed where the tiles say so).
 static Value groupedMatmulPanels(ImplicitLocOpBuilder &b,
                                  const GroupedGemmTiles &tiles, Value lhs,
-                                 Value groupSizes, Value weights, Value out,
-                                 bool transposed) {
+                                 Value groupSizes, Value weights, Value out) {
   return groupedPanelRows(
       b, tiles.slabRows, tiles.panelCols, tiles.packPanels, tiles.l1CacheBytes,
       tiles.exactRest, lhs, groupSizes, weights, out,
@@ -311,15 +311,14 @@ static Value groupedMatmulPanels(ImplicitLocOpBuilder &b,
         return contractPanel(sb, a, panels[0], acc, tiles.tileRows,
                              tiles.prefetchRows, panelAhead);
       },
-      transposed);
+      tiles.transposedWeights);
 }
 
 static SmallVector<Value> lowerGroupedMatmul(GroupedMatmulOp op,
                                              ImplicitLocOpBuilder &b) {
   GroupedGemmTiles tiles(lookupTargetDescription(op), op.getRhs(), op.getLhs());
   return {groupedMatmulPanels(b, tiles, op.getLhs(), op.getGroupSizes(),
-                              op.getRhs(), op.getOuts()[0],
-                              /*transposed=*/false)};
+                              op.getRhs(), op.getOuts()[0])};
 }
 
 static SmallVector<Value> lowerGroupedSwiglu(GroupedSwigluOp op,
@@ -556,8 +555,7 @@ Value mlir::mixer::groupedMatmulTransposedCpu(ImplicitLocOpBuilder &b,
                                               Value lhs, Value groupSizes,
                                               Value weightsT, Value out) {
   GroupedGemmTiles tiles(target, weightsT, lhs, /*transposedWeights=*/true);
-  return groupedMatmulPanels(b, tiles, lhs, groupSizes, weightsT, out,
-                             /*transposed=*/true);
+  return groupedMatmulPanels(b, tiles, lhs, groupSizes, weightsT, out);
 }
 
 void mlir::mixer::populateMoEToLinalgPatterns(RewritePatternSet &patterns) {
