@@ -63,7 +63,7 @@ struct DeltaRuleChunk {
   Value QKt;           // (Q K^T)^T [C, C] (stackScores), or null
   Value A;             // [C, C]
   Value betaGam;       // beta gam [C]
-  Value Kb;            // diag(beta gam) K [C, Dk]
+  Value Kb;            // diag(beta gam) K [C, Dk] (keepScaledKeys), or null
   Value U;             // U' [C, Dv]
 };
 
@@ -123,6 +123,10 @@ public:
   /// chunk is one triangular block and its rows are narrower than a
   /// vector; the backward's recomputed factors keep them apart).
   bool stackScores = false;
+  /// Whether chunkFactors forms f.Kb = diag(beta gam) K, which the backward
+  /// reads; without it, the right-hand side scales K S0 by beta gam in the
+  /// pass that forms it, one pass over K fewer (the forward scan's chunks).
+  bool keepScaledKeys = true;
 
 private:
   bool withOutput;

@@ -407,14 +407,26 @@ DeltaRuleChunk GatedDeltaRuleHooks::chunkFactors(LinalgBuilder &lb, Value t0,
                                   ib, args[0], gammaOf(ib, args[1], 1.0))
                            .getResult();
                      });
-  f.Kb = lb.scaleRows(f.K, f.betaGam);
-  Value KS = lb.contract(f.Kb, S0, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
+  // Right-hand side: diag(beta) V - diag(beta gam) K S0, in the buffer of
+  // K S0. The row scale diag(beta gam) goes to K first where the backward
+  // reads diag(beta gam) K, else into this pass.
+  Value keys = f.K;
+  if (keepScaledKeys)
+    keys = f.Kb = lb.scaleRows(f.K, f.betaGam);
+  Value KS = lb.contract(keys, S0, lb.filled({c, dv}, f32, 0.0), Lhs::RowMajor);
+  SmallVector<Value> inputs = {f.V, f.beta};
+  if (!keepScaledKeys)
+    inputs.push_back(f.betaGam);
+  SmallVector<AffineMap> maps(inputs.size(), lb.dims(2, {0}));
+  maps[0] = lb.dims(2, {0, 1});
   Value rhs =
-      lb.map({f.V, f.beta}, {lb.dims(2, {0, 1}), lb.dims(2, {0})}, KS,
-             [](ImplicitLocOpBuilder &ib, ValueRange args) {
-               Value bv = arith::MulFOp::create(ib, args[0], args[1]);
-               return arith::SubFOp::create(ib, bv, args[2]).getResult();
-             });
+      lb.map(inputs, maps, KS, [&](ImplicitLocOpBuilder &ib, ValueRange args) {
+        Value bv = arith::MulFOp::create(ib, args[0], args[1]);
+        Value ks = args.back();
+        if (!keepScaledKeys)
+          ks = arith::MulFOp::create(ib, args[2], ks);
+        return arith::SubFOp::create(ib, bv, ks).getResult();
+      });
   LinalgBuilder::prefetchingRowsAhead(rhs, nextChunkRows(C));
   f.U = substitute(lb, f.A, rhs, C, Dv, ops.triangularBlock);
   return f;
@@ -522,6 +534,10 @@ public:
     ops.C = target.scanChunk(ops.C, /*returnsChunkStates=*/false,
                              {2 * (ops.Dk + ops.Dv), 3 * ops.Dk * ops.Dv});
     GatedDeltaRuleScan scan(ops);
+    // Nothing reads the forward's diag(beta gam) K: its row scale goes
+    // into the right-hand side's pass (1.01-1.03x as fast, gdr at D = 64,
+    // AVX-512 code; 1.00-1.02x AVX2 code).
+    scan.keepScaledKeys = false;
     // A tile's heads (the target's block) take each chunk in turn: a
     // token's rows of those heads are adjacent, so each chunk reads them
     // together.
