@@ -8,9 +8,9 @@
 // narrower tiles of an elementwise row), the step reads the columns that loop
 // covers. Each step then also prefetches row k + R of those buffers, one
 // prefetch per cache line of the columns read, into L2:
-//   - the grouped GEMMs ask for the same columns of the next expert's
-//     weights, which then stream in from memory while this expert's FMAs
-//     run instead of stalling its first slab;
+//   - the grouped GEMMs ask for the same panel of the next expert's
+//     weights packed beforehand, which then streams in from memory while
+//     this expert's FMAs run instead of stalling its first slab;
 //   - the chunked scans ask for the next chunk's rows of their time-major
 //     inputs (strided by the heads, so the hardware prefetchers do not
 //     follow them) when they copy a chunk in, and of their output (for

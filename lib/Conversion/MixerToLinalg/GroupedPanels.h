@@ -9,8 +9,9 @@
 // once; then each slab of its rows sweeps every panel, or each panel is
 // swept by every slab, so that the operand the inner loop reuses stays in
 // L1. Each slab holds its register tile across the whole K.
-// Experts with too few rows to repay that pass read their panels in place
-// and prefetch the next expert's from the micro-kernel instead.
+// Experts with too few rows to repay that pass read their panels in place;
+// weights packed beforehand are read in their panels, and the micro-kernel
+// prefetches the next expert's.
 // Defined in GroupedPanels.cpp.
 //
 //===----------------------------------------------------------------------===//
@@ -65,8 +66,8 @@ Value packWeightPanels(ImplicitLocOpBuilder &b, Value weights, Value packed);
 /// the micro-kernel, whose accumulators stay in registers across the whole
 /// K. With `prefetchRows` > 0, each step k of its K loop also prefetches
 /// row k + prefetchRows of the panel's buffer into L2 (mixer-prefetch-rows):
-/// the same columns of the next expert's weights, which then come from
-/// memory while this one computes. With `panelPrefetchRows` > 0, it also
+/// the same panel of the next expert's packed weights, which then comes
+/// from memory while this one computes. With `panelPrefetchRows` > 0, it also
 /// prefetches row k + panelPrefetchRows of the panel itself into L1.
 Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
                     int64_t tileRows, int64_t prefetchRows = 0,
@@ -76,7 +77,7 @@ Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
 /// before multiplying: when its panels are reused by enough slabs of rows
 /// (`rows` / `experts` per expert on average, T static) to repay the extra
 /// pass over the weights that packing costs. Fewer rows read the panels in
-/// place, where the next expert's weights can be prefetched instead.
+/// place.
 bool groupedPanelsPacked(int64_t rows, int64_t experts, int64_t slabRows);
 
 /// Rows of a panel's buffer from a row of expert e's panel to the same row

@@ -258,10 +258,10 @@ namespace {
 /// ([E, K, N], or packed [E, P, K, W]: K rows either way) and `lhs` [T, K].
 /// The CPU multiplies panels as wide as its register tile in slabs of the
 /// micro-kernel's rows: packed once per expert when many slabs reuse them,
-/// else read in place while the next expert's are prefetched (as are those
-/// of weights packed beforehand), a group's last rows in one slab of their
-/// own height; the GPU maps each slab's products to threads and reads the
-/// weights in place. With `transposedWeights` ([E, N, K], CPUs), whose
+/// else read in place (weights packed beforehand: in their panels, while
+/// the next expert's are prefetched), a group's last rows in one slab of
+/// their own height; the GPU maps each slab's products to threads and reads
+/// the weights in place. With `transposedWeights` ([E, N, K], CPUs), whose
 /// transposes cannot be read in place, the panels are always packed and
 /// nothing of the next expert's is prefetched.
 struct GroupedGemmTiles {
@@ -288,7 +288,12 @@ struct GroupedGemmTiles {
         (type.getRank() == 3 &&
          groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
                              type.getDimSize(0), slabRows));
-    if (!packPanels)
+    // The next expert's panels of weights packed beforehand are consecutive
+    // lines; those of [E, K, N] weights read in place are 1 KiB apart at
+    // N = 256, whose prefetch from memory slowed the micro-kernel more than
+    // it hid (gmm-T4096-E64 1.01-1.04x as fast without it with AVX-512
+    // code, 1.00-1.02x with AVX2 code; docs/Rationale.md).
+    if (!packPanels && type.getRank() == 4)
       prefetchRows = nextExpertPanelRows(weights);
   }
 };

@@ -165,12 +165,11 @@ func.func @grouped_matmul_narrow_panel(%lhs: tensor<?x24xf32>, %rhs: tensor<3x24
 // Few rows per expert (T = 64 over E = 4: 16 on average, fewer than the 8
 // slabs of 14 rows that repay packing): no packed buffer and no copy; each
 // slab's product reads its panel in place, columns [p * 32, p * 32 + 32) of
-// rhs[e] ([K, 32] of the [K, N] weight), and asks for the same columns of
-// the next expert, K = 32 rows of the panel's buffer further, to be
-// prefetched into L2 (mixer-prefetch-rows), and, as a panel read in place
-// does not stay in L1 (its rows are N floats apart), its own rows 16 ahead
-// into L1. The target's tiles still apply: AVX2 panels of 16 columns,
-// 6-row micro-kernels.
+// rhs[e] ([K, 32] of the [K, N] weight), and, as a panel read in place
+// does not stay in L1 (its rows are N floats apart), asks for its own rows
+// 16 ahead to be prefetched into L1 (mixer-prefetch-rows); nothing of the
+// next expert's weights, whose rows lie as far apart. The target's tiles
+// still apply: AVX2 panels of 16 columns, 6-row micro-kernels.
 
 // CHECK-LABEL: func.func @grouped_matmul_few_rows
 // CHECK-SAME:    (%[[LHS:[^:]*]]: tensor<64x32xf32>, %[[RHS:[^:]*]]: tensor<4x32x64xf32>
@@ -180,14 +179,14 @@ func.func @grouped_matmul_narrow_panel(%lhs: tensor<?x24xf32>, %rhs: tensor<3x24
 // CHECK:             scf.for %[[P:.+]] = %{{.*}} to %c2 step
 // CHECK:             %[[COL:.+]] = arith.muli %[[P]], %{{.*}} : index
 // CHECK:             %[[PANEL:.+]] = tensor.extract_slice %[[RHS]][%[[E]], 0, %[[COL]]] [1, 32, 32] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x32xf32>
-// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 32 : i64, mixer.register_tile_rows = 14 : i64}
-// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<1x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 32 : i64, mixer.register_tile_rows = 1 : i64}
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<14x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_panel_rows = 16 : i64, mixer.register_tile_rows = 14 : i64}
+// CHECK:             linalg.generic {{.*}} ins(%{{.*}}, %[[PANEL]] : tensor<1x32xf32>, tensor<32x32xf32>) {{.*}} attrs = {mixer.prefetch_panel_rows = 16 : i64, mixer.register_tile_rows = 1 : i64}
 // CHECK-NOT:     linalg.copy
 // CHECK:         return
 
 // AVX2-LABEL:  func.func @grouped_matmul_few_rows(
 // AVX2-NOT:      linalg.copy
-// AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<6x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<6x16xf32>) attrs = {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 32 : i64, mixer.register_tile_rows = 6 : i64}
+// AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<6x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<6x16xf32>) attrs = {mixer.prefetch_panel_rows = 16 : i64, mixer.register_tile_rows = 6 : i64}
 func.func @grouped_matmul_few_rows(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %out : tensor<64x64xf32>
@@ -210,7 +209,8 @@ func.func @grouped_matmul_many_rows(%lhs: tensor<1344x32xf32>, %rhs: tensor<4x32
 
 // 256 rows per expert (T = 1024 over E = 4): with AVX-512, 18 slabs of 14
 // rows, fewer than the 24 that repay packing: the weights are read in
-// place and the next expert's prefetched; with AVX2, 42 slabs of 6: packed.
+// place (and the next expert's not prefetched); with AVX2, 42 slabs of 6:
+// packed.
 
 // AVX2-LABEL:  func.func @grouped_matmul_rows_between_targets
 // AVX2:          linalg.copy
@@ -218,7 +218,10 @@ func.func @grouped_matmul_many_rows(%lhs: tensor<1344x32xf32>, %rhs: tensor<4x32
 // AVX2:          return
 // AVX512-LABEL: func.func @grouped_matmul_rows_between_targets
 // AVX512-NOT:     linalg.copy
-// AVX512:         mixer.prefetch_rows_ahead
+// AVX512-NOT:     mixer.prefetch_rows_ahead
+// AVX512:         mixer.prefetch_panel_rows
+// AVX512-NOT:     linalg.copy
+// AVX512-NOT:     mixer.prefetch_rows_ahead
 // AVX512:         return
 func.func @grouped_matmul_rows_between_targets(%lhs: tensor<1024x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<1024x64xf32>) -> tensor<1024x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<1024x32xf32>, tensor<4x32x64xf32>, tensor<4xi32>) outs(%o : tensor<1024x64xf32>) -> tensor<1024x64xf32>

@@ -71,19 +71,35 @@ func.func @grouped_matmul_deep(%lhs: tensor<?x512xf32>, %rhs: tensor<4x512x64xf3
 }
 
 // Few rows per expert (T = 64 over E = 4): the panels are read in place
-// and each product asks to prefetch the next expert's (K = 128 rows of the
-// weight further) and its own rows 16 ahead into L1; the attributes go to
-// the micro-kernel's K loop, the loop that carries the accumulators, for
-// mixer-prefetch-rows.
+// and each product asks to prefetch its own rows 16 ahead into L1; the
+// attribute goes to the micro-kernel's K loop, the loop that carries the
+// accumulators, for mixer-prefetch-rows.
 // AVX2-LABEL:  func.func @grouped_matmul_prefetch
 // AVX2:          scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<6x16xf32>)
 // AVX2-COUNT-6:    vector.fma {{.*}} : vector<16xf32>
-// AVX2:          } {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 128 : i64}
+// AVX2:          } {mixer.prefetch_panel_rows = 16 : i64}
 // AVX512-LABEL: func.func @grouped_matmul_prefetch
 // AVX512:         scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<14x32xf32>)
 // AVX512-COUNT-14:  vector.fma {{.*}} : vector<32xf32>
-// AVX512:         } {mixer.prefetch_panel_rows = 16 : i64, mixer.prefetch_rows_ahead = 128 : i64}
+// AVX512:         } {mixer.prefetch_panel_rows = 16 : i64}
 func.func @grouped_matmul_prefetch(%lhs: tensor<64x128xf32>, %rhs: tensor<4x128x64xf32>, %gs: tensor<4xi64>, %o: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x128xf32>, tensor<4x128x64xf32>, tensor<4xi64>) outs(%o : tensor<64x64xf32>) -> tensor<64x64xf32>
+  return %out : tensor<64x64xf32>
+}
+
+// The same over weights packed beforehand in panels of 16 ([E, P, K, 16]):
+// each product also asks to prefetch the same panel of the next expert,
+// P * K = 512 rows of the panels' buffer further, from its K loop; the
+// packed panels (8 KiB) stay in L1 and get no L1 prefetch.
+// AVX2-LABEL:  func.func @grouped_matmul_packed_prefetch
+// AVX2:          scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<6x16xf32>)
+// AVX2-COUNT-6:    vector.fma {{.*}} : vector<16xf32>
+// AVX2:          } {mixer.prefetch_rows_ahead = 512 : i64}
+// AVX512-LABEL: func.func @grouped_matmul_packed_prefetch
+// AVX512:         scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<14x16xf32>)
+// AVX512-COUNT-14:  vector.fma {{.*}} : vector<16xf32>
+// AVX512:         } {mixer.prefetch_rows_ahead = 512 : i64}
+func.func @grouped_matmul_packed_prefetch(%lhs: tensor<64x128xf32>, %rhs: tensor<4x4x128x16xf32>, %gs: tensor<4xi64>, %o: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %out = mixer.grouped_matmul ins(%lhs, %rhs, %gs : tensor<64x128xf32>, tensor<4x4x128x16xf32>, tensor<4xi64>) outs(%o : tensor<64x64xf32>) -> tensor<64x64xf32>
   return %out : tensor<64x64xf32>
 }

@@ -224,9 +224,8 @@ std::vector<GroupedCase> groupedCases() {
     cases.push_back(
         {600, 1024, 80, 3, 590, false, true, false, false, "skylake-avx512"});
   cases.push_back({203, 64, 64, 4, 203, false, false, false, false, "znver3"});
-  // Few rows per expert (static T): the weights are read in place while the
-  // next expert's are prefetched, also past the last expert's; with AVX2
-  // (panels of 16) and AVX-512 (32), N = 80 ending in a narrower panel.
+  // Few rows per expert (static T): the weights are read in place; with
+  // AVX2 (panels of 16) and AVX-512 (32), N = 80 ending in a narrower panel.
   cases.push_back({90, 256, 80, 6, 85, false, true, false, false, "znver3"});
   if (__builtin_cpu_supports("avx512f"))
     cases.push_back(

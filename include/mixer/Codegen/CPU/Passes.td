@@ -121,7 +121,7 @@ def MixerPrefetchRowsPass : Pass<"mixer-prefetch-rows", "func::FuncOp"> {
     bounds; AVX2's tiles of an elementwise row) counts as the columns all of
     its tiles read. Buffers the function allocates are left out: the rows past a local tile
     are nothing a later step reads. The grouped GEMMs ask for the same
-    columns of the next expert's weights, the chunked scans for the rows of
+    panel of the next expert's packed weights, the chunked scans for the rows of
     the next chunk of their time-major inputs and outputs, the selective
     scan for those of its next time block (its backward: the previous
     one). A loop that carries `mixer.prefetch_panel_rows = R` (a
