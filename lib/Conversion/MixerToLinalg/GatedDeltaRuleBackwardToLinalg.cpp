@@ -91,8 +91,10 @@ public:
       : OneStateScanHooks(op.getDFinalState(), /*finalStateOut=*/5), h(h),
         fwd(ops, /*withOutput=*/true), lanes(lanes), dO(op.getDO()),
         saved(op.getChunkStates()), Q(ops.C), scale(ops.scale) {
-    // The chunk factors are recomputed from the last chunk to the first.
+    // The chunk factors are recomputed from the last chunk to the first,
+    // diag(beta gam) K among them (dS0 reads it).
     fwd.chunksFromLast = true;
+    fwd.keepScaledKeys = true;
   }
 
   void configure(ImplicitLocOpBuilder &b, Value length, Value boundaries) {

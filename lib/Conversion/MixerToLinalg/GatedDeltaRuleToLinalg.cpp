@@ -534,10 +534,6 @@ public:
     ops.C = target.scanChunk(ops.C, /*returnsChunkStates=*/false,
                              {2 * (ops.Dk + ops.Dv), 3 * ops.Dk * ops.Dv});
     GatedDeltaRuleScan scan(ops);
-    // Nothing reads the forward's diag(beta gam) K: its row scale goes
-    // into the right-hand side's pass (1.01-1.03x as fast, gdr at D = 64,
-    // AVX-512 code; 1.00-1.02x AVX2 code).
-    scan.keepScaledKeys = false;
     // A tile's heads (the target's block) take each chunk in turn: a
     // token's rows of those heads are adjacent, so each chunk reads them
     // together.
