@@ -277,22 +277,26 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
     if (llvm::Error err = step(jit, &f, &b))
       return fail("call failed: " + llvm::toString(std::move(err)));
   std::vector<double> fwd, bwd;
-  TimedCall first = [&]() -> llvm::Expected<double> {
-    if (llvm::Error err = step(jit, &f, &b))
-      return llvm::createStringError("call failed: " +
-                                     llvm::toString(std::move(err)));
-    fwd.push_back(f);
-    bwd.push_back(b);
-    return f + b;
-  };
-  TimedCall second;
-  if (secondCase)
-    second = [&]() -> llvm::Expected<double> {
-      if (llvm::Error err = step(*secondCase->jit, &f, &b))
-        return llvm::createStringError("--ab call failed: " +
+  // One timed step of `module`, as timeInTurn calls it; the first build's
+  // forward and backward times are kept apart too.
+  auto timedStep = [&](const mc::JitModule &module, const char *failure,
+                       bool keepParts) -> TimedCall {
+    return [&, mod = &module, failure, keepParts]() -> llvm::Expected<double> {
+      if (llvm::Error err = step(*mod, &f, &b))
+        return llvm::createStringError(failure +
                                        llvm::toString(std::move(err)));
+      if (keepParts) {
+        fwd.push_back(f);
+        bwd.push_back(b);
+      }
       return f + b;
     };
+  };
+  TimedCall first = timedStep(jit, "call failed: ", /*keepParts=*/true);
+  TimedCall second;
+  if (secondCase)
+    second = timedStep(*secondCase->jit, "--ab call failed: ",
+                       /*keepParts=*/false);
   llvm::Expected<TimesInTurn> times =
       timeInTurn(settings.repeat, first, second);
   if (!times)

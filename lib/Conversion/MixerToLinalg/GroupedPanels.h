@@ -81,10 +81,10 @@ Value contractPanel(LinalgBuilder &lb, Value lhs, Value panel, Value acc,
 bool groupedPanelsPacked(int64_t rows, int64_t experts, int64_t slabRows);
 
 /// Rows of a panel's buffer from a row of expert e's panel to the same row
-/// of expert e + 1's: K for weights [E, K, N] read in place, P * K for
-/// weights packed by mixer.pack_weights ([E, P, K, W]), those of the whole
-/// tensor when `weights` is a slice of it (a thread's tile); 0 when
-/// dynamic.
+/// of expert e + 1's in weights packed by mixer.pack_weights ([E, P, K, W]):
+/// P * K, those of the whole tensor when `weights` is a slice of it (a
+/// thread's tile); 0 when dynamic. (Weights read in place are not
+/// prefetched across experts.)
 int64_t nextExpertPanelRows(Value weights);
 
 /// Rows ahead of the micro-kernel's K step that it prefetches into L1 of a
