@@ -288,12 +288,13 @@ struct GroupedGemmTiles {
         (type.getRank() == 3 &&
          groupedPanelsPacked(cast<ShapedType>(lhs.getType()).getDimSize(0),
                              type.getDimSize(0), slabRows));
-    // The next expert's panels of weights packed beforehand are consecutive
-    // lines; those of [E, K, N] weights read in place are 1 KiB apart at
-    // N = 256, whose prefetch from memory slowed the micro-kernel more than
-    // it hid (gmm-T4096-E64 1.01-1.04x as fast without it with AVX-512
-    // code, 1.00-1.02x with AVX2 code; docs/Rationale.md).
-    if (!packPanels && type.getRank() == 4)
+    // Only weights packed beforehand ([E, P, K, W], never packed here)
+    // prefetch the next expert's panels, consecutive lines; those of
+    // [E, K, N] weights read in place are 1 KiB apart at N = 256, whose
+    // prefetch from memory slowed the micro-kernel more than it hid
+    // (gmm-T4096-E64 1.01-1.04x as fast without it with AVX-512 code,
+    // 1.00-1.02x with AVX2 code; docs/Rationale.md).
+    if (type.getRank() == 4)
       prefetchRows = nextExpertPanelRows(weights);
   }
 };
