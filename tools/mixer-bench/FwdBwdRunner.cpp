@@ -279,12 +279,11 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
   std::vector<double> fwd, bwd;
   // One timed step of `module`, as timeInTurn calls it; the first build's
   // forward and backward times are kept apart too.
-  auto timedStep = [&](const mc::JitModule &module, const char *failure,
+  auto timedStep = [&](const mc::JitModule &module,
                        bool keepParts) -> TimedCall {
-    return [&, mod = &module, failure, keepParts]() -> llvm::Expected<double> {
+    return [&, mod = &module, keepParts]() -> llvm::Expected<double> {
       if (llvm::Error err = step(*mod, &f, &b))
-        return llvm::createStringError(failure +
-                                       llvm::toString(std::move(err)));
+        return std::move(err);
       if (keepParts) {
         fwd.push_back(f);
         bwd.push_back(b);
@@ -292,11 +291,10 @@ Row runFwdBwdJob(const Job &job, const RunSettings &settings) {
       return f + b;
     };
   };
-  TimedCall first = timedStep(jit, "call failed: ", /*keepParts=*/true);
+  TimedCall first = timedStep(jit, /*keepParts=*/true);
   TimedCall second;
   if (secondCase)
-    second = timedStep(*secondCase->jit, "--ab call failed: ",
-                       /*keepParts=*/false);
+    second = timedStep(*secondCase->jit, /*keepParts=*/false);
   llvm::Expected<TimesInTurn> times =
       timeInTurn(settings.repeat, first, second);
   if (!times)

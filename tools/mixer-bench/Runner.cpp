@@ -160,19 +160,16 @@ Row runJob(const Job &job, const RunSettings &settings) {
     row.abRelError = instance.relativeError();
   }
 
-  auto timeCall = [&](const mc::JitModule &module,
-                      const char *failure) -> TimedCall {
-    return [&, called = &module, failure]() -> llvm::Expected<double> {
+  auto timeCall = [&](const mc::JitModule &module) -> TimedCall {
+    return [&, called = &module]() -> llvm::Expected<double> {
       Clock::time_point start = Clock::now();
       if (llvm::Error err = called->call(fn, instance.args))
-        return llvm::createStringError(failure +
-                                       llvm::toString(std::move(err)));
+        return std::move(err);
       return secondsSince(start) * 1e3;
     };
   };
   llvm::Expected<TimesInTurn> times = timeInTurn(
-      settings.repeat, timeCall(jit, "call failed: "),
-      second ? timeCall(*second, "--ab call failed: ") : TimedCall());
+      settings.repeat, timeCall(jit), second ? timeCall(*second) : TimedCall());
   if (!times)
     return fail(llvm::toString(times.takeError()));
   setMedian(row, times->first);

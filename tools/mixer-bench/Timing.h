@@ -28,24 +28,28 @@ struct TimesInTurn {
   std::vector<double> ratios;
 };
 
-/// A timed call: its ms, or the error that stopped it (with what to say).
+/// A timed call: its ms, or the error that stopped it.
 using TimedCall = std::function<llvm::Expected<double>()>;
 
 /// `repeat` calls of `first` (at least one), each followed by one of
-/// `second` when it is given; stops at the first error.
+/// `second` when it is given; stops at the first error, its message after
+/// "call failed: " or, from `second`, "--ab call failed: ".
 inline llvm::Expected<TimesInTurn>
 timeInTurn(int repeat, const TimedCall &first, const TimedCall &second) {
+  auto failed = [](const char *which, llvm::Error err) {
+    return llvm::createStringError(which + llvm::toString(std::move(err)));
+  };
   TimesInTurn times;
   for (int i = 0; i < std::max(1, repeat); ++i) {
     llvm::Expected<double> ms = first();
     if (!ms)
-      return ms.takeError();
+      return failed("call failed: ", ms.takeError());
     times.first.push_back(*ms);
     if (!second)
       continue;
     llvm::Expected<double> other = second();
     if (!other)
-      return other.takeError();
+      return failed("--ab call failed: ", other.takeError());
     times.second.push_back(*other);
     times.ratios.push_back(*ms / *other);
   }

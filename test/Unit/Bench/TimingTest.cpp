@@ -42,12 +42,12 @@ TEST(TimeInTurn, AtLeastOneCallWhateverTheRepeat) {
   EXPECT_EQ(a.calls, 1u);
 }
 
-TEST(TimeInTurn, StopsAtTheFirstErrorWithItsMessage) {
+TEST(TimeInTurn, StopsAtTheFirstErrorWithItsMessageAndItsBuild) {
   FakeCall a{{1.0}};
   int secondCalls = 0;
   TimedCall failing = [&]() -> llvm::Expected<double> {
     if (++secondCalls == 2)
-      return llvm::createStringError("--ab call failed: bad shape");
+      return llvm::createStringError("bad shape");
     return 1.0;
   };
   llvm::Expected<TimesInTurn> times = timeInTurn(5, std::ref(a), failing);
