@@ -253,6 +253,7 @@ void mlir::mixer::buildLowerToCpuPipeline(OpPassManager &pm,
                                   ? int64_t(options.vectorWidth)
                                   : tile.vectorWidth;
       vectorize.rowTile = tile.registerTileRows;
+      vectorize.blockAccumulators = tile.registerBlockAccumulators;
       funcPm.addPass(createMixerVectorizeCpuPass(vectorize));
     } else {
       funcPm.addPass(createMixerVectorizeCpuPass());

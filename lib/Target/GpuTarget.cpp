@@ -38,6 +38,7 @@ mlir::mixer::getGpuTargetDescription(MLIRContext *context, StringRef chip,
   target.vectorWidth = 1;
   target.vectorRegisters = 1;
   target.registerTileRows = 1;
+  target.registerBlockAccumulators = 1;
   target.l1CacheBytes = found->l1;
   target.l2CacheBytes = found->l2;
   target.warpSize = 32;

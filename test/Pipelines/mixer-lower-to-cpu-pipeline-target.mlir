@@ -15,13 +15,13 @@
 // ZNVER3-PIPE-NEXT:   mixer-set-target{chip= cpu=znver3 features= overrides= threads-per-block=0},
 // ZNVER3-PIPE-NEXT:   mixer-insert-runtime-checks,
 // ZNVER3-PIPE:          mixer-tile-parallel-dims{row-block=64},
-// ZNVER3-PIPE:          mixer-vectorize-cpu{row-tile=6 vector-width=8},
+// ZNVER3-PIPE:          mixer-vectorize-cpu{block-accumulators=12 row-tile=6 vector-width=8},
 
 // SKX-PIPE:      mixer-set-target{chip= cpu=skylake-avx512 features= overrides= threads-per-block=0},
-// SKX-PIPE:      mixer-vectorize-cpu{row-tile=8 vector-width=16},
+// SKX-PIPE:      mixer-vectorize-cpu{block-accumulators=24 row-tile=8 vector-width=16},
 
 // An explicit vector width wins over the target's.
-// WIDTH-PIPE:    mixer-vectorize-cpu{row-tile=6 vector-width=4},
+// WIDTH-PIPE:    mixer-vectorize-cpu{block-accumulators=12 row-tile=6 vector-width=4},
 
 // The register blocks of the contractions follow the vector registers: rows
 // of 2 x 8 lanes with AVX2 (Zen 3), 2 x 16 with AVX-512 (Zen 5), whether the

@@ -34,7 +34,7 @@
 // PIPE-NEXT:     cse
 // PIPE-NEXT:   ),
 // PIPE-NEXT:   func.func(
-// PIPE-NEXT:     mixer-vectorize-cpu{row-tile=8 vector-width=16},
+// PIPE-NEXT:     mixer-vectorize-cpu{block-accumulators=24 row-tile=8 vector-width=16},
 // PIPE-NEXT:     canonicalize{
 // PIPE-NEXT:     cse
 // PIPE-NEXT:   ),
@@ -144,7 +144,7 @@
 // The options reach their passes.
 
 // OPTS: convert-mixer-to-linalg{recurrent-threshold=4}
-// OPTS: mixer-vectorize-cpu{row-tile=8 vector-width=8}
+// OPTS: mixer-vectorize-cpu{block-accumulators=24 row-tile=8 vector-width=8}
 // OPTS: convert-scf-to-openmp{num-threads=2}
 
 // A small mixer.ssd function lowered to the LLVM dialect: the results written

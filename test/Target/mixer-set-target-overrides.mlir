@@ -25,7 +25,7 @@
 // The pipeline attaches the target with its overrides and gives the
 // vectorizer the overridden rows.
 // PIPE: mixer-set-target{chip= cpu=znver3 features= overrides=register_tile_rows=2 threads-per-block=0},
-// PIPE: mixer-vectorize-cpu{row-tile=2 vector-width=8},
+// PIPE: mixer-vectorize-cpu{block-accumulators=12 row-tile=2 vector-width=8},
 
 // Without a CPU, the overrides change the module's own description: here
 // znver3's, attached before (mixer-compile attaches its --mcpu CPU's), not

@@ -17,25 +17,26 @@
 // RUN: not mixer-opt %s --mixer-set-target="cpu=no-such-cpu" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 
 // The description of a CPU follows its vector registers. With AVX2 (Zen 3):
-// 16 registers of 8 f32 lanes, register blocks of 4 rows (8 accumulators);
-// the block sizes of the lowerings are the CPU's.
+// 16 registers of 8 f32 lanes, register blocks of 6 rows (12 accumulators,
+// as many as its wide blocks hold); the block sizes of the lowerings are
+// the CPU's.
 
 // AVX2: module attributes {mixer.target = {kernel_column_block = 64 : i64,
 // AVX2-SAME: l1_cache_bytes = {{[0-9]+}} : i64, l2_cache_bytes = {{[0-9]+}} : i64,
 // AVX2-SAME: moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
-// AVX2-SAME: register_tile_rows = 6 : i64, scan_channel_block_limit = 64 : i64,
+// AVX2-SAME: register_block_accumulators = 12 : i64, register_tile_rows = 6 : i64, scan_channel_block_limit = 64 : i64,
 // AVX2-SAME: scan_chunk_limit = 16 : i64,
 // AVX2-SAME: scan_head_block_limit = 4 : i64, scan_time_block = 16 : i64, transposed_states = true,
 // AVX2-SAME: vector_registers = 16 : i64, vector_width = 8 : i64}}
 
 // With AVX-512 (Skylake-X, Zen 5, Sapphire Rapids): 32 registers of 16 lanes, blocks of 8
-// rows (16 accumulators): the default target, the constants the lowerings
-// had before there were targets.
+// rows (16 accumulators) and wide blocks of 24 accumulators: the default
+// target.
 
 // AVX512: module attributes {mixer.target = {kernel_column_block = 64 : i64,
 // AVX512-SAME: l1_cache_bytes = {{[0-9]+}} : i64, l2_cache_bytes = {{[0-9]+}} : i64,
 // AVX512-SAME: moe_slab_rows = 16 : i64, parallel_row_block = 64 : i64,
-// AVX512-SAME: register_tile_rows = 8 : i64, scan_channel_block_limit = 64 : i64,
+// AVX512-SAME: register_block_accumulators = 24 : i64, register_tile_rows = 8 : i64, scan_channel_block_limit = 64 : i64,
 // AVX512-SAME: scan_chunk_limit = 16 : i64,
 // AVX512-SAME: scan_head_block_limit = 4 : i64, scan_time_block = 16 : i64, transposed_states = true,
 // AVX512-SAME: vector_registers = 32 : i64, vector_width = 16 : i64}}

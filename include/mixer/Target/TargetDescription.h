@@ -44,6 +44,14 @@ struct TargetDescription {
   /// Rows of a contraction's register block (mixer-vectorize-cpu): the block
   /// holds 2 * registerTileRows accumulators of vectorWidth lanes.
   int64_t registerTileRows = 8;
+  /// Accumulators of the wide register block, which a contraction over at
+  /// least 16 reduction steps takes where it has rows for two blocks of it
+  /// (mixer-vectorize-cpu): 4 or 2 vectors wide, as many rows as fill
+  /// it. Three quarters of the vector registers, the rest holding the
+  /// right-hand side's vectors and a broadcast: 24 with AVX-512 (6 x 4 or
+  /// 12 x 2 zmm), 12 with AVX2 (6 x 2 ymm, the block above). No more than
+  /// 2 * registerTileRows: none.
+  int64_t registerBlockAccumulators = 24;
   /// Columns of that register block: two vectors. The grouped GEMMs pack
   /// their weights in panels of this width.
   int64_t registerTileColumns() const { return 2 * vectorWidth; }

@@ -4,7 +4,8 @@
 // vector registers, then vectorized:
 //   - contractions (i, j parallel, k reduction, out[i, j] += lhs * rhs[k, j])
 //     first to cache blocks when large, then to rowTile x 2*vectorWidth blocks
-//     (2*rowTile x vectorWidth when one vector wide) over one k at a time,
+//     (2*rowTile x vectorWidth when one vector wide; with AVX-512, over long
+//     reductions, wide blocks of 6 x 4 or 12 x 2 vectors) over one k at a time,
 //     whose accumulators are hoisted out of the k loop: vector.contract lowered
 //     to outer products, i.e. rowTile x 2 FMAs per k (or the rows a lowering
 //     names in `mixer.register_tile_rows`, the grouped GEMMs' micro-kernel,
@@ -77,30 +78,72 @@ static bool isRowMajorRhsContraction(linalg::LinalgOp op) {
          maps[2] == AffineMap::get(3, 0, {d(0), d(1)}, ctx);
 }
 
-/// Columns of a contraction's register block: two vectors, or one, or the
-/// whole of a narrower dim (0: none fits).
-static int64_t blockColumns(ArrayRef<int64_t> bounds, int64_t vectorWidth) {
-  return pickTile(bounds[1], {2 * vectorWidth, vectorWidth}, 2 * vectorWidth);
+namespace {
+/// What the register blocks of contractions are made of: the target's
+/// f32 lanes and vector registers, the rows of its block two vectors wide
+/// and the accumulators of its wide block (TargetDescription).
+struct BlockTarget {
+  int64_t vectorWidth, rowTile, wideAccumulators, registers;
+};
+
+/// A contraction's register block, rows x columns (columns 0: none fits).
+struct RegisterBlock {
+  int64_t rows = 0, columns = 0;
+};
+} // namespace
+
+/// The wide block of contraction `bounds` (i, j, k), or none: over a
+/// reduction of at least 16 steps and at least twice a 4-vector block's
+/// rows, the target's wide accumulators as 4 vectors by their quarter of
+/// rows, else 2 vectors by half (AVX-512: 6 x 4 or 12 x 2 zmm), where that
+/// many vectors of the right-hand side and a broadcast fit beside them. A
+/// block of 8 x 2 zmm, whose 8 broadcasts per 16 FMAs hold the loop at
+/// 83-84% of the FMA peak, reaches 89-90% as 6 x 4 (a hand-written loop,
+/// 64 steps, operands in L1, one core of the Xeon with AMX); shorter
+/// reductions and fewer rows keep the block below (a gated delta rule's
+/// 8 x 64 chunk products as 6 + 2 rows measured no faster, its 8-step
+/// state update as 4 x 4 slower).
+static std::optional<RegisterBlock> wideBlock(ArrayRef<int64_t> bounds,
+                                              const BlockTarget &t) {
+  int64_t accumulators = t.wideAccumulators;
+  if (bounds[2] < 16 || accumulators <= 2 * t.rowTile ||
+      bounds[0] < accumulators / 2)
+    return std::nullopt;
+  for (int64_t vectors : {4, 2})
+    if (accumulators % vectors == 0 && vectors + accumulators < t.registers &&
+        bounds[1] % (vectors * t.vectorWidth) == 0)
+      return RegisterBlock{accumulators / vectors, vectors * t.vectorWidth};
+  return std::nullopt;
 }
 
-/// Rows of a contraction's register block `columns` wide: the target's,
-/// twice as many for a block one vector wide (as many accumulators, as many
-/// independent FMAs per k to cover their latency), or those a lowering that
-/// shaped the contraction for a block of its own (the grouped GEMMs'
-/// micro-kernel) names. A reduction of fewer than 16 steps takes a power
-/// of two: its blocks spend as much on their accumulators' loads and
-/// stores as on FMAs, and rows that do not divide a power-of-two dim only
-/// add a remainder block (gated_delta_rule's 8-step state update, AVX2:
-/// 7-11% slower in 6-row blocks than in 4-row ones).
-static int64_t blockRows(linalg::LinalgOp op, int64_t columns,
-                         int64_t vectorWidth, int64_t rowTile) {
-  if (auto attr =
-          op->getAttrOfType<IntegerAttr>(mixer::kRegisterTileRowsAttrName))
-    return attr.getInt();
-  int64_t rows = columns == vectorWidth ? 2 * rowTile : rowTile;
-  if (op.getStaticLoopRanges()[2] < 16)
+/// The register block of contraction `op`: its wide block where it has
+/// one, else two vectors wide (or one, or the whole of a narrower dim) by
+/// the target's rows, twice as many for a block one vector wide (as many
+/// accumulators, as many independent FMAs per k to cover their latency),
+/// or by the rows a lowering that shaped the contraction for a block of its
+/// own (the grouped GEMMs' micro-kernel) names. A reduction of fewer than
+/// 16 steps takes a power of two of rows: its blocks spend as much on their
+/// accumulators' loads and stores as on FMAs, and rows that do not divide a
+/// power-of-two dim only add a remainder block (gated_delta_rule's 8-step
+/// state update, AVX2: 7-11% slower in 6-row blocks than in 4-row ones).
+static RegisterBlock registerBlockOf(linalg::LinalgOp op,
+                                     const BlockTarget &t) {
+  SmallVector<int64_t> bounds = op.getStaticLoopRanges();
+  auto named = op->getAttrOfType<IntegerAttr>(mixer::kRegisterTileRowsAttrName);
+  if (!named)
+    if (std::optional<RegisterBlock> wide = wideBlock(bounds, t))
+      return *wide;
+  int64_t vectorWidth = t.vectorWidth;
+  int64_t columns =
+      pickTile(bounds[1], {2 * vectorWidth, vectorWidth}, 2 * vectorWidth);
+  if (!columns)
+    return {};
+  if (named)
+    return {named.getInt(), columns};
+  int64_t rows = columns == vectorWidth ? 2 * t.rowTile : t.rowTile;
+  if (bounds[2] < 16)
     rows = llvm::bit_floor(uint64_t(rows));
-  return rows;
+  return {rows, columns};
 }
 
 /// Where the static contraction `op` splits along its rows so that full
@@ -108,16 +151,15 @@ static int64_t blockRows(linalg::LinalgOp op, int64_t columns,
 /// block's rows, when they do not divide the contraction's (6-row AVX2
 /// blocks of a 64-row chunk: 60 rows, then 4; of gated_delta_rule's 8-token
 /// chunk: 6, then 2, 1-3% faster than two 4-row blocks). 0: no split.
-static int64_t rowSplitPoint(linalg::LinalgOp op, int64_t vectorWidth,
-                             int64_t rowTile) {
+static int64_t rowSplitPoint(linalg::LinalgOp op, const BlockTarget &t) {
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (!isRowMajorRhsContraction(op) ||
       llvm::any_of(bounds, ShapedType::isDynamic))
     return 0;
-  int64_t columns = blockColumns(bounds, vectorWidth);
-  if (!columns)
+  RegisterBlock block = registerBlockOf(op, t);
+  if (!block.columns)
     return 0;
-  int64_t rows = blockRows(op, columns, vectorWidth, rowTile);
+  int64_t rows = block.rows;
   if (bounds[0] <= rows || bounds[0] % rows == 0)
     return 0;
   return bounds[0] - bounds[0] % rows;
@@ -139,27 +181,30 @@ static int64_t rowVectors(linalg::LinalgOp op) {
 
 /// Tile sizes of `op` for register blocks, or empty to leave it scalar.
 static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
-                                              int64_t vectorWidth,
-                                              int64_t rowTile) {
+                                              const BlockTarget &t) {
+  int64_t vectorWidth = t.vectorWidth;
   SmallVector<int64_t> bounds = op.getStaticLoopRanges();
   if (bounds.empty() || llvm::any_of(bounds, ShapedType::isDynamic))
     return {};
   if (isRowMajorRhsContraction(op)) {
-    int64_t j = blockColumns(bounds, vectorWidth);
+    RegisterBlock block = registerBlockOf(op, t);
+    int64_t j = block.columns;
     if (!j)
       return {};
     // The block's rows when they divide the contraction's (rowSplitPoint
     // made the rest a contraction of its own), else the largest power of
     // two below them that does.
-    int64_t rows = blockRows(op, j, vectorWidth, rowTile);
+    int64_t rows = block.rows;
     int64_t i = bounds[0] % rows == 0 ? rows : 0;
     for (int64_t t = llvm::bit_floor(uint64_t(rows)); !i; t /= 2)
       if (bounds[0] % t == 0)
         i = t;
     // A block of few rows (a row of a triangular solve, a token's step)
-    // takes wider columns, up to a full block's 2 * rowTile accumulators:
-    // each k step then has that many independent FMAs, not one or two.
-    for (int64_t vectors = int64_t(llvm::bit_floor(uint64_t(2 * rowTile / i)));
+    // takes wider columns, up to a two-vector block's 2 * rowTile
+    // accumulators: each k step then has that many independent FMAs, not
+    // one or two.
+    for (int64_t vectors =
+             int64_t(llvm::bit_floor(uint64_t(2 * t.rowTile / i)));
          vectors * vectorWidth > j; vectors /= 2)
       if (bounds[1] % (vectors * vectorWidth) == 0) {
         j = vectors * vectorWidth;
@@ -395,7 +440,7 @@ splitRows(RewriterBase &rewriter, linalg::LinalgOp op,
 static FailureOr<SmallVector<LoopLikeOpInterface>>
 tileFusingAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
                       linalg::LinalgOp producer, ArrayRef<int64_t> sizes,
-                      int64_t vectorWidth) {
+                      const BlockTarget &t) {
   scf::SCFTileAndFuseOptions options;
   options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(
       op.getContext(), ArrayRef<int64_t>{sizes[0], sizes[1], 0}));
@@ -423,8 +468,7 @@ tileFusingAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
     rewriter.eraseOp(producer);
   } else {
     // Not fused after all: the producer is vectorized on its own.
-    SmallVector<int64_t> rows =
-        registerTileSizes(producer, vectorWidth, /*rowTile=*/1);
+    SmallVector<int64_t> rows = registerTileSizes(producer, t);
     if (!rows.empty() && failed(tileAndVectorize(rewriter, producer, rows)))
       return failure();
   }
@@ -441,19 +485,17 @@ tileFusingAccumulator(RewriterBase &rewriter, linalg::LinalgOp op,
 /// `tileLoops`. An op without register blocks stays as it is.
 static LogicalResult
 tileForRegisters(RewriterBase &rewriter, linalg::LinalgOp op,
-                 linalg::LinalgOp producer, int64_t vectorWidth,
-                 int64_t rowTile,
+                 linalg::LinalgOp producer, const BlockTarget &t,
                  SmallVectorImpl<LoopLikeOpInterface> &tileLoops) {
-  SmallVector<int64_t> sizes = registerTileSizes(op, vectorWidth, rowTile);
+  SmallVector<int64_t> sizes = registerTileSizes(op, t);
   if (sizes.empty())
     return success();
   Attribute prefetch = op->getAttr(mixer::kPrefetchRowsAheadAttrName);
   Attribute panelPrefetch = op->getAttr(mixer::kPrefetchPanelRowsAttrName);
   bool contraction = isRowMajorRhsContraction(op);
   FailureOr<SmallVector<LoopLikeOpInterface>> loops =
-      producer
-          ? tileFusingAccumulator(rewriter, op, producer, sizes, vectorWidth)
-          : tileAndVectorize(rewriter, op, sizes);
+      producer ? tileFusingAccumulator(rewriter, op, producer, sizes, t)
+               : tileAndVectorize(rewriter, op, sizes);
   if (failed(loops))
     return op->emitError("register tiling failed");
   // The prefetch a lowering asked for goes to the loop whose steps read
@@ -478,7 +520,8 @@ static LogicalResult applyPatterns(Operation *root,
 
 LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
                                            const TargetDescription &target) {
-  int64_t vectorWidth = target.vectorWidth, rowTile = target.registerTileRows;
+  BlockTarget blocks{target.vectorWidth, target.registerTileRows,
+                     target.registerBlockAccumulators, target.vectorRegisters};
   MLIRContext *ctx = root->getContext();
   SmallVector<linalg::LinalgOp> ops;
   root->walk([&](linalg::LinalgOp op) {
@@ -491,7 +534,7 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
   DenseSet<Operation *> fusedProducers;
   for (linalg::LinalgOp op : ops)
     if (isRowMajorRhsContraction(op) &&
-        !registerTileSizes(op, vectorWidth, rowTile).empty() &&
+        !registerTileSizes(op, blocks).empty() &&
         cacheBlocksOf(op, target.l2CacheBytes).empty())
       if (linalg::LinalgOp producer = fusableAccumulatorProducer(op)) {
         accumulatorProducers[op] = producer;
@@ -513,7 +556,7 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
     }
     linalg::LinalgOp producer = accumulatorProducers.lookup(op);
     SmallVector<ContractionPart, 2> parts = {{op, producer}};
-    if (int64_t splitRow = rowSplitPoint(op, vectorWidth, rowTile)) {
+    if (int64_t splitRow = rowSplitPoint(op, blocks)) {
       FailureOr<std::array<ContractionPart, 2>> split =
           splitRows(rewriter, op, producer, splitRow);
       if (failed(split))
@@ -523,7 +566,7 @@ LogicalResult mlir::mixer::vectorizeForCpu(Operation *root,
     }
     for (const ContractionPart &part : parts)
       if (failed(tileForRegisters(rewriter, part.contraction, part.producer,
-                                  vectorWidth, rowTile, tileLoops)))
+                                  blocks, tileLoops)))
         return failure();
   }
 
@@ -578,6 +621,8 @@ struct MixerVectorizeCpuPass
       target->vectorWidth = vectorWidth;
     if (rowTile.hasValue())
       target->registerTileRows = rowTile;
+    if (blockAccumulators.hasValue())
+      target->registerBlockAccumulators = blockAccumulators;
     if (failed(mixer::vectorizeForCpu(getOperation(), *target)))
       return signalPassFailure();
   }

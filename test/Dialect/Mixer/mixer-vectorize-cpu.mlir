@@ -1,6 +1,6 @@
-// RUN: mixer-opt %s --mixer-vectorize-cpu | FileCheck %s
-// RUN: mixer-opt %s --mixer-vectorize-cpu="vector-width=8 row-tile=4" | FileCheck %s --check-prefix=SMALL
-// RUN: mixer-opt %s --mixer-vectorize-cpu="vector-width=8 row-tile=6" | FileCheck %s --check-prefix=SIX
+// RUN: mixer-opt %s --mixer-vectorize-cpu="block-accumulators=16" | FileCheck %s
+// RUN: mixer-opt %s --mixer-vectorize-cpu="vector-width=8 row-tile=4 block-accumulators=8" | FileCheck %s --check-prefix=SMALL
+// RUN: mixer-opt %s --mixer-vectorize-cpu="vector-width=8 row-tile=6 block-accumulators=12" | FileCheck %s --check-prefix=SIX
 
 #ik = affine_map<(i, j, k) -> (i, k)>
 #kj = affine_map<(i, j, k) -> (k, j)>

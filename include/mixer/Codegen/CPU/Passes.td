@@ -74,6 +74,11 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
     a reduction of fewer than 16 steps takes power-of-two blocks instead.
     A contraction of fewer rows than a block (a row of a triangular solve)
     takes wider columns, up to as many accumulators as a full block.
+    Where the target has more registers than such blocks use (AVX-512), a
+    contraction over at least 16 reduction steps with rows for two blocks
+    takes a wide block of `block-accumulators` accumulators instead: 4
+    vectors by their quarter of rows where its columns allow (6 x 64 at 24
+    accumulators with 16 lanes), else 2 vectors by half (12 x 32).
 
     Other ops become vector rows: the innermost dim whole when it is at
     most 4 vectors, else in steps of 2 vectors (4 when the body has a math
@@ -98,7 +103,11 @@ def MixerVectorizeCpuPass : Pass<"mixer-vectorize-cpu", "func::FuncOp"> {
            "f32 lanes per vector register (when given; else the target's)">,
     Option<"rowTile", "row-tile", "int64_t", /*default=*/"8",
            "Rows of a contraction's register block (when given; else the "
-           "target's)">
+           "target's)">,
+    Option<"blockAccumulators", "block-accumulators", "int64_t",
+           /*default=*/"24",
+           "Accumulators of a contraction's wide register block (when "
+           "given; else the target's; at most 2 * row-tile: none)">
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
