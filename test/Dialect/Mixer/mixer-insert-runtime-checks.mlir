@@ -1,7 +1,8 @@
 // RUN: mixer-opt %s --mixer-insert-runtime-checks --split-input-file | FileCheck %s
 
-// Dynamic lengths are compared with x's, log_a is reduced to its maximum,
-// and the op runs only if every check holds; otherwise each failed check is
+// Dynamic lengths are compared with x's, log_a is reduced to its maximum
+// and minimum (its heads first into one lane each, then the lanes), and
+// the op runs only if every check holds; otherwise each failed check is
 // reported and the outs pass through.
 
 // CHECK-DAG: llvm.mlir.global internal constant @[[LEN:__mixer_check_message_[0-9]+]]("mixer.ssd: 'log_a' dim 1 (L) is {0}, but 'x' dim 1 (L) is {1}\00")
@@ -13,9 +14,10 @@
 // CHECK:         %[[LX:.*]] = tensor.dim %[[X]], %{{.*}} : tensor<1x?x4x8xf32>
 // CHECK:         %[[LX64:.*]] = arith.index_cast %[[LX]] : index to i64
 // CHECK:         %[[SAME:.*]] = arith.cmpi eq, %[[LLA64]], %[[LX64]] : i64
-// CHECK:         %[[MAX:.*]]:2 = linalg.generic {{.*}}iterator_types = ["reduction", "reduction", "reduction"]{{.*}} ins(%[[LA]] : tensor<1x?x4xf32>)
+// CHECK:         %[[LANES:.*]]:2 = linalg.generic {{.*}}iterator_types = ["reduction", "reduction", "parallel"]{{.*}} ins(%[[LA]] : tensor<1x?x4xf32>) outs({{.*}} : tensor<4xf32>, tensor<4xf32>)
 // CHECK:           arith.maximumf
 // CHECK:           arith.minimumf
+// CHECK:         %[[MAX:.*]]:2 = linalg.generic {{.*}}iterator_types = ["reduction"]{{.*}} ins(%[[LANES]]#0, %[[LANES]]#1 : tensor<4xf32>, tensor<4xf32>) outs({{.*}} : tensor<f32>, tensor<f32>)
 // CHECK:         %[[MAXV:.*]] = tensor.extract %[[MAX]]#0[] : tensor<f32>
 // CHECK:         %[[MINV:.*]] = tensor.extract %[[MAX]]#1[] : tensor<f32>
 // CHECK:         %[[NONPOS:.*]] = arith.cmpf ole, %[[MAXV]], %{{.*}} : f32

@@ -165,38 +165,75 @@ private:
     }
   }
 
+  using Combine = function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                                  ValueRange)>;
+
   /// A reduction of every element of `tensor` into 0-d accumulators that
   /// start at `inits`; `combine(builder, element, accumulators)` returns the
-  /// new accumulators. Returns their final values.
-  SmallVector<Value> reduceAll(
-      Value tensor, ArrayRef<TypedAttr> inits,
-      function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>
-          combine) {
+  /// new accumulators. Returns their final values. With a static innermost
+  /// dim of more than one element, in two steps: the other dims first, into
+  /// one accumulator per element of that dim (independent lanes that
+  /// vectorize, where one chain of scalar steps would not), then those;
+  /// `combine` must therefore also combine its own partial results, as
+  /// min, max, sums and max |x| do.
+  SmallVector<Value> reduceAll(Value tensor, ArrayRef<TypedAttr> inits,
+                               Combine combine) {
     auto type = cast<RankedTensorType>(tensor.getType());
     int64_t rank = type.getRank();
+    int64_t lanes = rank >= 2 ? type.getDimSize(rank - 1) : 1;
+    SmallVector<Value> totals;
+    if (ShapedType::isDynamic(lanes) || lanes <= 1)
+      totals = reduceInto(tensor, inits, combine, /*lanes=*/0);
+    else
+      totals = reduceInto(reduceInto(tensor, inits, combine, lanes), inits,
+                          combine, /*lanes=*/0);
+    SmallVector<Value> results;
+    for (Value total : totals)
+      results.push_back(tensor::ExtractOp::create(b, loc, total, ValueRange{}));
+    return results;
+  }
+
+  /// Reduces `inputs` (one shape) into accumulators that start at `inits`:
+  /// 0-d ones, or with `lanes` one per element of the innermost dim. One
+  /// input: each of its elements goes into every accumulator; one input
+  /// per accumulator: accumulator i takes input i's.
+  SmallVector<Value> reduceInto(ValueRange inputs, ArrayRef<TypedAttr> inits,
+                                Combine combine, int64_t lanes) {
+    auto type = cast<RankedTensorType>(inputs.front().getType());
+    int64_t rank = type.getRank();
+    SmallVector<int64_t> shape;
+    SmallVector<AffineExpr> kept;
+    if (lanes) {
+      shape.push_back(lanes);
+      kept.push_back(b.getAffineDimExpr(rank - 1));
+    }
     SmallVector<Value> outs;
-    SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(rank)};
+    SmallVector<AffineMap> maps(inputs.size(), b.getMultiDimIdentityMap(rank));
     for (TypedAttr init : inits) {
-      Value empty =
-          tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{}, init.getType());
+      Value empty = tensor::EmptyOp::create(b, loc, shape, init.getType());
       Value value = arith::ConstantOp::create(b, loc, init);
       outs.push_back(linalg::FillOp::create(b, loc, value, empty).result());
-      maps.push_back(AffineMap::get(rank, 0, b.getContext()));
+      maps.push_back(AffineMap::get(rank, 0, kept, b.getContext()));
     }
     SmallVector<utils::IteratorType> iterators(rank,
                                                utils::IteratorType::reduction);
+    if (lanes)
+      iterators.back() = utils::IteratorType::parallel;
     auto generic = linalg::GenericOp::create(
-        b, loc, TypeRange(ValueRange(outs)), ValueRange{tensor}, outs, maps,
-        iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          SmallVector<Value> next =
-              combine(nb, nloc, args[0], args.drop_front());
+        b, loc, TypeRange(ValueRange(outs)), inputs, outs, maps, iterators,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          ValueRange elements = args.take_front(inputs.size());
+          ValueRange accumulators = args.drop_front(inputs.size());
+          SmallVector<Value> next;
+          if (inputs.size() == 1) {
+            next = combine(nb, nloc, elements[0], accumulators);
+          } else {
+            for (auto [i, element] : llvm::enumerate(elements))
+              next.push_back(combine(nb, nloc, element, accumulators)[i]);
+          }
           linalg::YieldOp::create(nb, nloc, next);
         });
-    SmallVector<Value> results;
-    for (Value result : generic.getResults())
-      results.push_back(
-          tensor::ExtractOp::create(b, loc, result, ValueRange{}));
-    return results;
+    return SmallVector<Value>(generic.getResults());
   }
 
   void emitRule(const ShapeContract::Rule &rule) {
