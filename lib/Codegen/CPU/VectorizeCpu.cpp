@@ -196,9 +196,9 @@ static SmallVector<int64_t> registerTileSizes(linalg::LinalgOp op,
     // two below them that does.
     int64_t rows = block.rows;
     int64_t i = bounds[0] % rows == 0 ? rows : 0;
-    for (int64_t t = llvm::bit_floor(uint64_t(rows)); !i; t /= 2)
-      if (bounds[0] % t == 0)
-        i = t;
+    for (int64_t power = llvm::bit_floor(uint64_t(rows)); !i; power /= 2)
+      if (bounds[0] % power == 0)
+        i = power;
     // A block of few rows (a row of a triangular solve, a token's step)
     // takes wider columns, up to a two-vector block's 2 * rowTile
     // accumulators: each k step then has that many independent FMAs, not

@@ -228,6 +228,8 @@ private:
           if (inputs.size() == 1) {
             next = combine(nb, nloc, elements[0], accumulators);
           } else {
+            // combine's results for the other accumulators go unused and
+            // are folded away.
             for (auto [i, element] : llvm::enumerate(elements))
               next.push_back(combine(nb, nloc, element, accumulators)[i]);
           }
