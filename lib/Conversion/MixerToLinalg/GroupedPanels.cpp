@@ -1,7 +1,8 @@
 //===- GroupedPanels.cpp - grouped GEMMs over packed weight panels --------===//
 //
 //   for e in [0, E):                          rows off .. off + size_e - 1
-//     for each panel p of `panelCols` columns of N (when packing):
+//     for each panel p of `panelCols` columns of N (when packing; along
+//     W[e]'s rows where N is whole panels):
 //       packed[p] = W[e][:, p]                [K, width], contiguous
 //     for each static slab of the group's rows:
 //       for each panel p:
@@ -118,9 +119,27 @@ struct PanelLoops {
                     {staticSize(K), staticSize(width)});
   }
 
-  /// Copies the panels of expert `e` of every weight into its buffer.
+  /// Copies the panels of expert `e` of every weight into its buffer: in
+  /// one pass over the weight's rows where N is whole panels and K static
+  /// (gmm-T4096-E8: packing from 11% of the time to 3%, 1.02-1.035x as
+  /// fast with AVX2 code, 1.01x with AVX-512 code), else panel by panel.
   SmallVector<Value> pack(ImplicitLocOpBuilder &b, Value e,
                           ValueRange buffers) const {
+    int64_t k = staticSize(K);
+    if (!transposed && !hasRest && fullPanels > 0 &&
+        !ShapedType::isDynamic(k)) {
+      LinalgBuilder lb(b);
+      OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+      int64_t n = fullPanels * panelCols;
+      SmallVector<Value> next;
+      for (auto [weight, buffer] : llvm::zip(weights, buffers)) {
+        Value rows =
+            lb.slice(weight, {e, zero, zero},
+                     {one, b.getIndexAttr(k), b.getIndexAttr(n)}, {k, n});
+        next.push_back(packPanelsByRows(lb, rows, buffer));
+      }
+      return next;
+    }
     return forEachPanel(
         b, buffers,
         [&](ImplicitLocOpBuilder &pb, OpFoldResult panel, OpFoldResult col0,

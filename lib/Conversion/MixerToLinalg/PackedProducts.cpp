@@ -111,6 +111,32 @@ Value mlir::mixer::packPanel(LinalgBuilder &lb, Value src, Value dest,
       .getResult()[0];
 }
 
+Value mlir::mixer::packPanelsByRows(LinalgBuilder &lb, Value matrix,
+                                    Value panels) {
+  ImplicitLocOpBuilder &b = lb.builder();
+  auto type = cast<RankedTensorType>(panels.getType());
+  ArrayRef<int64_t> shape = type.getShape(); // [panels, Kd, width]
+  // [Kd, N] as [Kd, panels, width], copied over (k, p, w): the loops run
+  // along each row, one panel's width at a time.
+  Value rows = tensor::ExpandShapeOp::create(
+      b,
+      RankedTensorType::get({shape[1], shape[0], shape[2]},
+                            type.getElementType()),
+      matrix, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+  MLIRContext *ctx = b.getContext();
+  AffineExpr k = getAffineDimExpr(0, ctx), p = getAffineDimExpr(1, ctx),
+             w = getAffineDimExpr(2, ctx);
+  auto copy = linalg::GenericOp::create(
+      b, TypeRange{type}, ValueRange{rows}, ValueRange{panels},
+      ArrayRef<AffineMap>{AffineMap::get(3, 0, {k, p, w}, ctx),
+                          AffineMap::get(3, 0, {p, k, w}, ctx)},
+      SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
+      [](OpBuilder &nb, Location loc, ValueRange args) {
+        linalg::YieldOp::create(nb, loc, args[0]);
+      });
+  return copy.getResult(0);
+}
+
 Value mlir::mixer::packPanels(LinalgBuilder &lb, Value matrix, Value panels,
                               PanelTile tile, bool transposed, bool parallel) {
   int64_t Kd = dimOf(panels, 1), w = tile.width;

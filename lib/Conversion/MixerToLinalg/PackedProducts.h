@@ -55,6 +55,12 @@ Value emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N, PanelTile tile);
 /// every packing (forward and backward, per call or per weight) makes.
 Value packPanel(LinalgBuilder &lb, Value src, Value dest, bool transposed);
 
+/// `matrix` [Kd, N] copied into all of `panels` [N / width, Kd, width] in
+/// one pass over its rows: each row read once, contiguously, into that row
+/// of every panel (packPanel's copies, one panel at a time, read a panel's
+/// rows N floats apart). Static shapes.
+Value packPanelsByRows(LinalgBuilder &lb, Value matrix, Value panels);
+
 /// `matrix` [Kd, N] copied into `panels` (from emptyPanels); with
 /// `transposed`, `matrix` is [N, Kd] and its transpose is packed. The
 /// panels in parallel, or in order (see forEachPanel).

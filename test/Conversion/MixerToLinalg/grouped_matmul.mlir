@@ -21,6 +21,8 @@
 // CHECK-DAG:   #[[$IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-DAG:   #[[$KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-DAG:   #[[$IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-DAG:   #[[$KPW:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[$PKW:.*]] = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
 // CHECK-LABEL: func.func @grouped_matmul
 // CHECK-SAME:    (%[[LHS:[^:]*]]: tensor<?x32xf32>, %[[RHS:[^:]*]]: tensor<4x32x64xf32>, %[[GS:[^:]*]]: tensor<4xi32>, %[[O:[^:]*]]: tensor<?x64xf32>)
 // CHECK-DAG:   %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
@@ -40,14 +42,13 @@
 // Sizes are clamped to [0, rows left]: never out of bounds.
 // CHECK:         %[[NONNEG:.+]] = arith.maxsi %[[RAW]], %{{.+}} : index
 // CHECK:         %[[SIZE:.+]] = arith.minsi %[[NONNEG]], %{{.+}} : index
-// Pack the two panels of 32 columns.
-// CHECK:         %[[PACKED:.+]] = scf.for %[[J:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[BUF:.+]] = %[[BUFE]]) -> (tensor<2x32x32xf32>)
-// CHECK:           %[[COL:.+]] = arith.muli %[[J]], %[[C32]] : index
-// CHECK:           %[[SRC:.+]] = tensor.extract_slice %[[RHS]][%[[E]], 0, %[[COL]]] [1, 32, 32] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x32xf32>
-// CHECK:           %[[SLOT:.+]] = tensor.extract_slice %[[BUF]][%[[J]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
-// CHECK:           %[[COPY:.+]] = linalg.copy ins(%[[SRC]] : tensor<32x32xf32>) outs(%[[SLOT]] : tensor<32x32xf32>)
-// CHECK:           %[[BUFN:.+]] = tensor.insert_slice %[[COPY]] into %[[BUF]][%[[J]], 0, 0] [1, 32, 32] [1, 1, 1]
-// CHECK:           scf.yield %[[BUFN]]
+// Pack the two panels of 32 columns, in one pass over the weight's rows:
+// [K, N] as [K, panels, 32], copied over (k, p, w) into [panels, K, 32].
+// CHECK:         %[[W:.+]] = tensor.extract_slice %[[RHS]][%[[E]], 0, 0] [1, 32, 64] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x64xf32>
+// CHECK:         %[[WROWS:.+]] = tensor.expand_shape %[[W]] {{\[}}[0], [1, 2]] output_shape [32, 2, 32] : tensor<32x64xf32> into tensor<32x2x32xf32>
+// CHECK:         %[[PACKED:.+]] = linalg.generic {indexing_maps = [#[[$KPW]], #[[$PKW]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[WROWS]] : tensor<32x2x32xf32>) outs(%[[BUFE]] : tensor<2x32x32xf32>)
+// CHECK-NEXT:    ^bb0(%[[IN:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT:      linalg.yield %[[IN]] : f32
 // Every panel (4 KiB here, K = 32: it stays in L1), in slabs of the
 // group's rows.
 // CHECK:         %[[OP:.+]] = scf.for %[[P:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[OPI:.+]] = %[[OE]]) -> (tensor<?x64xf32>)
@@ -122,7 +123,7 @@
 
 // AVX2-LABEL:  func.func @grouped_matmul(
 // AVX2:          bufferization.alloc_tensor() : tensor<4x32x16xf32>
-// AVX2:          linalg.copy ins(%{{.+}} : tensor<32x16xf32>)
+// AVX2:          linalg.generic {{.*}} ins(%{{.+}} : tensor<32x4x16xf32>) outs(%{{.+}} : tensor<4x32x16xf32>)
 // AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<6x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<6x16xf32>) attrs = {mixer.register_tile_rows = 6 : i64}
 // AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<4x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<4x16xf32>) attrs = {mixer.register_tile_rows = 4 : i64}
 // AVX2:          linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<5x32xf32>, tensor<32x16xf32>) outs(%{{.+}} : tensor<5x16xf32>) attrs = {mixer.register_tile_rows = 5 : i64}
@@ -130,7 +131,7 @@
 
 // AVX512-LABEL: func.func @grouped_matmul(
 // AVX512:         bufferization.alloc_tensor() : tensor<2x32x32xf32>
-// AVX512:         linalg.copy ins(%{{.+}} : tensor<32x32xf32>)
+// AVX512:         linalg.generic {{.*}} ins(%{{.+}} : tensor<32x2x32xf32>) outs(%{{.+}} : tensor<2x32x32xf32>)
 // AVX512:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<14x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<14x32xf32>) attrs = {mixer.register_tile_rows = 14 : i64}
 // AVX512:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<13x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<13x32xf32>) attrs = {mixer.register_tile_rows = 13 : i64}
 func.func @grouped_matmul(%lhs: tensor<?x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<?x64xf32>) -> tensor<?x64xf32> {
@@ -198,7 +199,7 @@ func.func @grouped_matmul_few_rows(%lhs: tensor<64x32xf32>, %rhs: tensor<4x32x64
 
 // CHECK-LABEL: func.func @grouped_matmul_many_rows
 // CHECK:         bufferization.alloc_tensor() : tensor<2x32x32xf32>
-// CHECK:         linalg.copy
+// CHECK:         tensor.expand_shape {{.*}} into tensor<32x2x32xf32>
 // CHECK-NOT:     mixer.prefetch_rows_ahead
 // CHECK-NOT:     mixer.prefetch_panel_rows
 // CHECK:         return
@@ -213,14 +214,14 @@ func.func @grouped_matmul_many_rows(%lhs: tensor<1344x32xf32>, %rhs: tensor<4x32
 // packed.
 
 // AVX2-LABEL:  func.func @grouped_matmul_rows_between_targets
-// AVX2:          linalg.copy
+// AVX2:          tensor.expand_shape {{.*}} into tensor<32x4x16xf32>
 // AVX2-NOT:      mixer.prefetch_rows_ahead
 // AVX2:          return
 // AVX512-LABEL: func.func @grouped_matmul_rows_between_targets
-// AVX512-NOT:     linalg.copy
+// AVX512-NOT:     tensor.expand_shape
 // AVX512-NOT:     mixer.prefetch_rows_ahead
 // AVX512:         mixer.prefetch_panel_rows
-// AVX512-NOT:     linalg.copy
+// AVX512-NOT:     tensor.expand_shape
 // AVX512-NOT:     mixer.prefetch_rows_ahead
 // AVX512:         return
 func.func @grouped_matmul_rows_between_targets(%lhs: tensor<1024x32xf32>, %rhs: tensor<4x32x64xf32>, %gs: tensor<4xi32>, %o: tensor<1024x64xf32>) -> tensor<1024x64xf32> {
@@ -234,8 +235,8 @@ func.func @grouped_matmul_rows_between_targets(%lhs: tensor<1024x32xf32>, %rhs: 
 // slab loop.
 // CHECK-LABEL: func.func @grouped_matmul_large_panels
 // CHECK:         scf.for %{{.+}} iter_args({{.*}}) -> (tensor<?x64xf32>, tensor<2x512x32xf32>, index)
-// CHECK:           scf.for %[[P:[^ ]+]] = {{.*}} -> (tensor<2x512x32xf32>)
-// CHECK:             linalg.copy ins(%{{.+}} : tensor<512x32xf32>)
+// CHECK:           tensor.expand_shape {{.*}} into tensor<512x2x32xf32>
+// CHECK:           linalg.generic {{.*}} ins(%{{.+}} : tensor<512x2x32xf32>) outs(%{{.+}} : tensor<2x512x32xf32>)
 // CHECK:           scf.for %[[I:[^ ]+]] = {{.*}} -> (tensor<?x64xf32>)
 // CHECK:             %[[A:.+]] = tensor.extract_slice %{{.+}}[%{{.+}}, 0] [14, 512] [1, 1]
 // CHECK:             scf.for %[[Q:[^ ]+]] = {{.*}} -> (tensor<?x64xf32>)

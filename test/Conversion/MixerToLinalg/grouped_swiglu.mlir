@@ -30,23 +30,21 @@
 // Sizes are clamped to [0, rows left]: never out of bounds.
 // CHECK:         %[[NONNEG:.+]] = arith.maxsi %[[RAW]], %{{.+}} : index
 // CHECK:         %[[SIZE:.+]] = arith.minsi %[[NONNEG]], %{{.+}} : index
-// Both weights packed, panel by panel.
-// CHECK:         %[[PACKED:.+]]:2 = scf.for %[[J:.+]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[GB:.+]] = %[[GBE]], %[[UB:.+]] = %[[UBE]])
-// CHECK:           %[[COL:.+]] = arith.muli %[[J]], %[[C32]] : index
-// CHECK:           %[[GSRC:.+]] = tensor.extract_slice %[[WG]][%[[E]], 0, %[[COL]]] [1, 32, 32] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x32xf32>
-// CHECK:           %[[GSLOT:.+]] = tensor.extract_slice %[[GB]][%[[J]], 0, 0] [1, 32, 32] [1, 1, 1]
-// CHECK:           linalg.copy ins(%[[GSRC]] : tensor<32x32xf32>) outs(%[[GSLOT]] : tensor<32x32xf32>)
-// CHECK:           %[[USRC:.+]] = tensor.extract_slice %[[WU]][%[[E]], 0, %[[COL]]] [1, 32, 32] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x32xf32>
-// CHECK:           %[[USLOT:.+]] = tensor.extract_slice %[[UB]][%[[J]], 0, 0] [1, 32, 32] [1, 1, 1]
-// CHECK:           linalg.copy ins(%[[USRC]] : tensor<32x32xf32>) outs(%[[USLOT]] : tensor<32x32xf32>)
+// Both weights packed, each in one pass over its rows.
+// CHECK:         %[[GSRC:.+]] = tensor.extract_slice %[[WG]][%[[E]], 0, 0] [1, 32, 64] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x64xf32>
+// CHECK:         %[[GROWS:.+]] = tensor.expand_shape %[[GSRC]] {{\[}}[0], [1, 2]] output_shape [32, 2, 32]
+// CHECK:         %[[GPANELS:.+]] = linalg.generic {{.*}} ins(%[[GROWS]] : tensor<32x2x32xf32>) outs(%[[GBE]] : tensor<2x32x32xf32>)
+// CHECK:         %[[USRC:.+]] = tensor.extract_slice %[[WU]][%[[E]], 0, 0] [1, 32, 64] [1, 1, 1] : tensor<4x32x64xf32> to tensor<32x64xf32>
+// CHECK:         %[[UROWS:.+]] = tensor.expand_shape %[[USRC]] {{\[}}[0], [1, 2]] output_shape [32, 2, 32]
+// CHECK:         %[[UPANELS:.+]] = linalg.generic {{.*}} ins(%[[UROWS]] : tensor<32x2x32xf32>) outs(%[[UBE]] : tensor<2x32x32xf32>)
 // Every panel (K = 32: both stay in L1), in slabs of 14 rows.
 // CHECK:           scf.for %[[P:[^ ]+]] = %[[C0]] to %[[C2]] step %[[C1]]
 // CHECK:             %[[PCOL:.+]] = arith.muli %[[P]], %[[C32]] : index
 // CHECK:             scf.for %[[I:[^ ]+]] = %[[C0]] to %{{.+}} step %[[C1]] iter_args(%[[OS:.+]] = %{{.+}}) -> (tensor<?x64xf32>)
 // CHECK:               %[[R0:.+]] = arith.addi %[[OFF]], %{{.+}} : index
 // CHECK:               %[[A:.+]] = tensor.extract_slice %[[X]][%[[R0]], 0] [14, 32] [1, 1] : tensor<?x32xf32> to tensor<14x32xf32>
-// CHECK:               %[[G:.+]] = tensor.extract_slice %[[PACKED]]#0[%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
-// CHECK:               %[[U:.+]] = tensor.extract_slice %[[PACKED]]#1[%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
+// CHECK:               %[[G:.+]] = tensor.extract_slice %[[GPANELS]][%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
+// CHECK:               %[[U:.+]] = tensor.extract_slice %[[UPANELS]][%[[P]], 0, 0] [1, 32, 32] [1, 1, 1] : tensor<2x32x32xf32> to tensor<32x32xf32>
 // CHECK:               %[[DEST:.+]] = tensor.extract_slice %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<?x64xf32> to tensor<14x32xf32>
 // CHECK:               %[[GTILE:.+]] = bufferization.alloc_tensor() : tensor<14x32xf32>
 // CHECK:               %[[GACC:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[GTILE]] : tensor<14x32xf32>)
@@ -69,12 +67,12 @@
 // CHECK:               tensor.insert_slice %[[H]] into %[[OS]][%[[R0]], %[[PCOL]]] [14, 32] [1, 1] : tensor<14x32xf32> into tensor<?x64xf32>
 // The remainder: one slab of its own height (cases of 1 to 13 rows), the
 // same two contractions.
-// CHECK:             %[[G1:.+]] = tensor.extract_slice %[[PACKED]]#0
-// CHECK:             %[[U1:.+]] = tensor.extract_slice %[[PACKED]]#1
+// CHECK:             %[[G1:.+]] = tensor.extract_slice %[[GPANELS]]
+// CHECK:             %[[U1:.+]] = tensor.extract_slice %[[UPANELS]]
 // CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[G1]] : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
 // CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[U1]] : tensor<1x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<1x32xf32>)
-// CHECK:             %[[G13:.+]] = tensor.extract_slice %[[PACKED]]#0
-// CHECK:             %[[U13:.+]] = tensor.extract_slice %[[PACKED]]#1
+// CHECK:             %[[G13:.+]] = tensor.extract_slice %[[GPANELS]]
+// CHECK:             %[[U13:.+]] = tensor.extract_slice %[[UPANELS]]
 // CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[G13]] : tensor<13x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<13x32xf32>) attrs = {mixer.register_tile_rows = 13 : i64}
 // CHECK:             linalg.generic {{.*}} ins(%{{.+}}, %[[U13]] : tensor<13x32xf32>, tensor<32x32xf32>) outs(%{{.+}} : tensor<13x32xf32>) attrs = {mixer.register_tile_rows = 13 : i64}
 // Rows past the sum.

@@ -8,14 +8,14 @@
 // loop of 128 steps, each a row of FMAs per accumulator row). Zen 3 (AVX2,
 // 16 registers of 8 lanes): 6 x 16 (12 ymm accumulators). Skylake-X
 // (AVX-512, 32 of 16): 14 x 32 (28 zmm accumulators). The panels are
-// packed first, in row copies of the panel's width. The output's zero fill
+// packed first, along each row of the weight, a panel's width at a time. The output's zero fill
 // goes into each block: its accumulators start as zeros in registers, not
 // as a read of zeros written before.
 
 // AVX2-LABEL:  func.func @grouped_matmul
 // AVX2:          %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<6x16xf32>
-// AVX2:          tensor.extract_slice {{.*}} [1, 16] [1, 1] : tensor<128x16xf32> to tensor<1x16xf32>
-// AVX2:          tensor.insert_slice {{.*}} [1, 16] [1, 1] : tensor<1x16xf32> into tensor<128x16xf32>
+// AVX2:          tensor.extract_slice {{.*}} [1, 1, 16] [1, 1, 1] : tensor<128x4x16xf32> to tensor<1x1x16xf32>
+// AVX2:          tensor.insert_slice {{.*}} [1, 1, 16] [1, 1, 1] : tensor<1x1x16xf32> into tensor<4x128x16xf32>
 // AVX2:          %[[ACC:.+]]:{{[0-9]}} = scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}, %{{.+}} = %[[ZERO]]) -> ({{.*}}, vector<6x16xf32>)
 // AVX2-COUNT-6:    vector.fma {{.*}} : vector<16xf32>
 // AVX2-NOT:        vector.fma
@@ -24,8 +24,8 @@
 
 // AVX512-LABEL: func.func @grouped_matmul
 // AVX512:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : vector<14x32xf32>
-// AVX512:         tensor.extract_slice {{.*}} [1, 32] [1, 1] : tensor<128x32xf32> to tensor<1x32xf32>
-// AVX512:         tensor.insert_slice {{.*}} [1, 32] [1, 1] : tensor<1x32xf32> into tensor<128x32xf32>
+// AVX512:         tensor.extract_slice {{.*}} [1, 1, 32] [1, 1, 1] : tensor<128x2x32xf32> to tensor<1x1x32xf32>
+// AVX512:         tensor.insert_slice {{.*}} [1, 1, 32] [1, 1, 1] : tensor<1x1x32xf32> into tensor<2x128x32xf32>
 // AVX512:         %[[ACC:.+]]:{{[0-9]}} = scf.for %{{.+}} = %{{.+}} to %c128 step %c1 iter_args({{.*}}, %{{.+}} = %[[ZERO]]) -> ({{.*}}, vector<14x32xf32>)
 // AVX512-COUNT-14:  vector.fma {{.*}} : vector<32xf32>
 // AVX512-NOT:       vector.fma
