@@ -52,7 +52,8 @@ Value emptyPanels(LinalgBuilder &lb, int64_t Kd, int64_t N, PanelTile tile);
 
 /// `src` [Kd, width] copied into the panel `dest` [Kd, width], or with
 /// `transposed` `src` [width, Kd] transposed into it: the one copy that
-/// every packing (forward and backward, per call or per weight) makes.
+/// packing makes one panel at a time (the backward's, transposed weights',
+/// and a forward's whose N is not whole panels; packPanelsByRows the rest).
 Value packPanel(LinalgBuilder &lb, Value src, Value dest, bool transposed);
 
 /// `matrix` [Kd, N] copied into all of `panels` [N / width, Kd, width] in
