@@ -123,13 +123,9 @@ Value mlir::mixer::packPanelsByRows(LinalgBuilder &lb, Value matrix,
       RankedTensorType::get({shape[1], shape[0], shape[2]},
                             type.getElementType()),
       matrix, ArrayRef<ReassociationIndices>{{0}, {1, 2}});
-  MLIRContext *ctx = b.getContext();
-  AffineExpr k = getAffineDimExpr(0, ctx), p = getAffineDimExpr(1, ctx),
-             w = getAffineDimExpr(2, ctx);
   auto copy = linalg::GenericOp::create(
       b, TypeRange{type}, ValueRange{rows}, ValueRange{panels},
-      ArrayRef<AffineMap>{AffineMap::get(3, 0, {k, p, w}, ctx),
-                          AffineMap::get(3, 0, {p, k, w}, ctx)},
+      ArrayRef<AffineMap>{lb.dims(3, {0, 1, 2}), lb.dims(3, {1, 0, 2})},
       SmallVector<utils::IteratorType>(3, utils::IteratorType::parallel),
       [](OpBuilder &nb, Location loc, ValueRange args) {
         linalg::YieldOp::create(nb, loc, args[0]);
